@@ -1,0 +1,54 @@
+/** Events of knowing and remembering: the facts every visibility check reads. */
+import { Schema } from "effect";
+import { GameTime } from "../GameTime.ts";
+import { LocationId, MemoryId, NpcId } from "../ids.ts";
+import { ItemKind, Via } from "../Visibility.ts";
+import { defineEvent, Text, Unit } from "./defineEvent.ts";
+
+export const KnowledgeGained = defineEvent("KnowledgeGained", 1, {
+  npcId: NpcId,
+  itemKind: ItemKind,
+  itemId: Schema.String,
+  via: Via,
+  /** Who told it or passed the rumour on; null when seen first-hand. */
+  fromNpcId: Schema.NullOr(NpcId),
+  /** 1 for first-hand knowledge; falls with each rumour hop. */
+  confidence: Unit,
+});
+
+export const MemoryCategory = Schema.Literals([
+  "identity",
+  "background",
+  "observation",
+  "conversation",
+  "promise",
+  "secret",
+  "relationship",
+  "known_info",
+  "task",
+  "debate",
+  "location",
+  "world",
+]);
+export type MemoryCategory = typeof MemoryCategory.Type;
+
+export const MemoryRecorded = defineEvent("MemoryRecorded", 1, {
+  memoryId: MemoryId,
+  ownerNpcId: NpcId,
+  text: Text,
+  category: MemoryCategory,
+  importance: Unit,
+  /** Game time after which it is gone from every read; null: permanent. */
+  expiresAt: Schema.NullOr(GameTime),
+  locationId: Schema.NullOr(LocationId),
+  /** Names it mentions, for exact-match retrieval. */
+  entities: Schema.Array(Schema.String),
+  /** The item it is a memory of, if any (a world event, a debate, a task…). */
+  about: Schema.NullOr(Schema.Struct({ kind: Schema.String, id: Schema.String })),
+});
+
+export const MemoryExpired = defineEvent("MemoryExpired", 1, {
+  memoryId: MemoryId,
+  ownerNpcId: NpcId,
+  reason: Schema.Literals(["expired", "forgotten", "capped"]),
+});

@@ -1,0 +1,49 @@
+/** Events about NPCs: who they are, where they are, how they regard each other. */
+import { Schema } from "effect";
+import { FactionId, LocationId, NpcId } from "../ids.ts";
+import { defineEvent, Text } from "./defineEvent.ts";
+
+export const NpcRegistered = defineEvent("NpcRegistered", 1, {
+  npcId: NpcId,
+  name: Schema.String,
+  role: Schema.String,
+  factionId: Schema.NullOr(FactionId),
+  locationId: LocationId,
+  traits: Schema.Array(Schema.String),
+});
+
+/** A first-meeting profile; generated once per NPC per save. */
+export const NpcProfile = Schema.Struct({
+  backstory: Text,
+  personality: Schema.String,
+  speechStyle: Schema.String,
+  goals: Schema.Array(Schema.String),
+  fears: Schema.Array(Schema.String),
+  loyalties: Schema.Array(Schema.String),
+  relationshipSeed: Schema.String,
+});
+export type NpcProfile = typeof NpcProfile.Type;
+
+export const ProfileGenerated = defineEvent("ProfileGenerated", 1, {
+  npcId: NpcId,
+  profile: NpcProfile,
+});
+
+export const NpcMoved = defineEvent("NpcMoved", 1, {
+  npcId: NpcId,
+  from: LocationId,
+  to: LocationId,
+});
+
+/**
+ * A directed edge changed: how `fromId` regards `toId`. The reverse edge is independent
+ * and changes only by its own event. Values are the new absolute levels in [-1, 1].
+ */
+export const RelationshipChanged = defineEvent("RelationshipChanged", 1, {
+  fromId: NpcId,
+  toId: NpcId,
+  trust: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
+  respect: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
+  suspicion: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
+  summary: Schema.String,
+});

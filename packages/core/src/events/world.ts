@@ -1,0 +1,52 @@
+/** Events of the world as a whole: its start, its clock, its happenings, its checkpoints. */
+import { Schema } from "effect";
+import { GameTime } from "../GameTime.ts";
+import { CampaignId, FactionId, LocationId, NpcId, WorldEventId } from "../ids.ts";
+import { Visibility } from "../Visibility.ts";
+import { defineEvent, Text, Unit } from "./defineEvent.ts";
+
+export const SimulationStarted = defineEvent("SimulationStarted", 1, {
+  simulation: Schema.String,
+  /** sha256 of the canonical world definition, so replay can tell the world changed. */
+  worldHash: Schema.String,
+  seed: Schema.Int,
+  campaignId: CampaignId,
+  /** Game minutes one tick advances. */
+  tickMinutes: Schema.Int.check(Schema.isGreaterThan(0)),
+  /** The game day a run of `--days N` ends on (exclusive). */
+  endDay: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  brain: Schema.String,
+});
+
+export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {
+  from: GameTime,
+  to: GameTime,
+  mode: Schema.Literals(["tick", "elision", "jump"]),
+});
+
+export const WorldEventOccurred = defineEvent("WorldEventOccurred", 1, {
+  worldEventId: WorldEventId,
+  /** What sort of happening: `market`, `storm`, `theft`, `debate_outcome`, … */
+  kind: Schema.String,
+  text: Text,
+  locationId: Schema.NullOr(LocationId),
+  factionId: Schema.NullOr(FactionId),
+  visibility: Visibility,
+  importance: Unit,
+  participants: Schema.Array(NpcId),
+  /** Names of people, places and things it mentions, for exact-match retrieval. */
+  entities: Schema.Array(Schema.String),
+});
+
+export const Checkpoint = defineEvent("Checkpoint", 1, {
+  /** The last seq the hash covers (this Checkpoint's own seq minus one). */
+  throughSeq: Schema.Int,
+  /** sha256 of the canonical projection state after `throughSeq`. */
+  stateHash: Schema.String,
+});
+
+export const SimulationWarning = defineEvent("SimulationWarning", 1, {
+  code: Schema.String,
+  message: Text,
+  npcId: Schema.NullOr(NpcId),
+});
