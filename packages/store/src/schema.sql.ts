@@ -299,6 +299,16 @@ CREATE TABLE warnings (
   PRIMARY KEY (save_id, seq)
 );
 
+-- Vectors from a live embedding model, content-addressed so rebuilding an index never
+-- calls a model again. Not a projection: a cache of outcomes keyed by their input.
+CREATE TABLE embeddings (
+  model TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+
 CREATE VIRTUAL TABLE memories_fts USING fts5(text, entities, content='memories', content_rowid='rowid', tokenize='porter unicode61');
 CREATE VIRTUAL TABLE world_events_fts USING fts5(text, entities, content='world_events', content_rowid='rowid', tokenize='porter unicode61');
 CREATE VIRTUAL TABLE lore_chunks_fts USING fts5(text, entities, content='lore_chunks', content_rowid='rowid', tokenize='porter unicode61');
