@@ -4,10 +4,15 @@
  * decoded by `Event` first; what does not decode is never stored.
  */
 import { Schema } from "effect";
-import type { CampaignId, SaveId } from "./ids.ts";
-import { KnowledgeGained, MemoryExpired, MemoryRecorded } from "./events/knowledge.ts";
 import { LlmCallRecorded, LoreImported } from "./events/external.ts";
-import { NpcMoved, NpcRegistered, ProfileGenerated, RelationshipChanged } from "./events/npc.ts";
+import { KnowledgeGained, MemoryExpired, MemoryRecorded } from "./events/knowledge.ts";
+import {
+  NpcActivityChanged,
+  NpcMoved,
+  NpcRegistered,
+  ProfileGenerated,
+  RelationshipChanged,
+} from "./events/npc.ts";
 import { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
 import { TaskProposed, TaskStatusChanged } from "./events/tasks.ts";
 import {
@@ -17,6 +22,7 @@ import {
   SimulationWarning,
   WorldEventOccurred,
 } from "./events/world.ts";
+import type { CampaignId, SaveId } from "./ids.ts";
 
 export const Event = Schema.Union([
   SimulationStarted,
@@ -24,6 +30,7 @@ export const Event = Schema.Union([
   ProfileGenerated,
   ClockAdvanced,
   NpcMoved,
+  NpcActivityChanged,
   WorldEventOccurred,
   KnowledgeGained,
   MemoryRecorded,

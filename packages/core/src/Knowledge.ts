@@ -88,7 +88,10 @@ export class KnowledgeLedger {
   }
 
   /** Every item `npc` knows at `t`, sorted by key (deterministic). */
-  knownAt(npc: NpcId, t: GameTime): ReadonlyArray<{ kind: ItemKind; id: string; fact: KnowledgeFact }> {
+  knownAt(
+    npc: NpcId,
+    t: GameTime,
+  ): ReadonlyArray<{ kind: ItemKind; id: string; fact: KnowledgeFact }> {
     const out: Array<{ kind: ItemKind; id: string; fact: KnowledgeFact }> = [];
     const known = this.facts.get(npc);
     if (!known) return out;

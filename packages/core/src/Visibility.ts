@@ -20,7 +20,14 @@ export const ItemKind = Schema.Literals(["world_event", "memory", "debate"]);
 export type ItemKind = typeof ItemKind.Type;
 
 /** How an NPC came to know an item. */
-export const Via = Schema.Literals(["witnessed", "participant", "faction", "broadcast", "told", "rumor"]);
+export const Via = Schema.Literals([
+  "witnessed",
+  "participant",
+  "faction",
+  "broadcast",
+  "told",
+  "rumor",
+]);
 export type Via = typeof Via.Type;
 
 /** A reference to a knowable item; `key` makes it a map key. */

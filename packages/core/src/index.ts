@@ -1,4 +1,65 @@
 export {
+  type Dossier,
+  type DossierItem,
+  type DossierItemKind,
+  type DossierSection,
+  type DossierSectionName,
+  dossierItemKinds,
+  dossierSectionNames,
+  renderDossier,
+} from "./Dossier.ts";
+export {
+  decodeEvent,
+  decodeEventExit,
+  Event,
+  type EventOf,
+  type EventType,
+  eventTypes,
+  makeEvent,
+  type PayloadOf,
+  type StoredEvent,
+} from "./Event.ts";
+export { Text, Unit } from "./events/defineEvent.ts";
+export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
+export {
+  KnowledgeGained,
+  MemoryCategory,
+  MemoryExpired,
+  MemoryRecorded,
+} from "./events/knowledge.ts";
+export {
+  Activity,
+  NpcActivityChanged,
+  NpcMoved,
+  NpcProfile,
+  NpcRegistered,
+  ProfileGenerated,
+  RelationshipChanged,
+} from "./events/npc.ts";
+export { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
+export { TaskProposed, TaskStatus, TaskStatusChanged } from "./events/tasks.ts";
+export {
+  Checkpoint,
+  ClockAdvanced,
+  SimulationStarted,
+  SimulationWarning,
+  WorldEventOccurred,
+} from "./events/world.ts";
+export {
+  addDays,
+  addMinutes,
+  dayOf,
+  formatGameTime,
+  GameTime,
+  gameTime,
+  hourOf,
+  Lifetime,
+  lifetimeMinutes,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  startOfDay,
+} from "./GameTime.ts";
+export {
   CampaignId,
   ConversationId,
   DebateId,
@@ -16,67 +77,8 @@ export {
   TaskId,
   WorldEventId,
 } from "./ids.ts";
-export {
-  addDays,
-  addMinutes,
-  dayOf,
-  formatGameTime,
-  GameTime,
-  gameTime,
-  hourOf,
-  Lifetime,
-  lifetimeMinutes,
-  MINUTES_PER_DAY,
-  MINUTES_PER_HOUR,
-  startOfDay,
-} from "./GameTime.ts";
-export { type ItemRef, ItemKind, itemKey, Via, Visibility } from "./Visibility.ts";
-export { Text, Unit } from "./events/defineEvent.ts";
-export {
-  Checkpoint,
-  ClockAdvanced,
-  SimulationStarted,
-  SimulationWarning,
-  WorldEventOccurred,
-} from "./events/world.ts";
-export {
-  NpcMoved,
-  NpcProfile,
-  NpcRegistered,
-  ProfileGenerated,
-  RelationshipChanged,
-} from "./events/npc.ts";
-export {
-  KnowledgeGained,
-  MemoryCategory,
-  MemoryExpired,
-  MemoryRecorded,
-} from "./events/knowledge.ts";
-export { TaskProposed, TaskStatus, TaskStatusChanged } from "./events/tasks.ts";
-export { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
-export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
-export {
-  decodeEvent,
-  decodeEventExit,
-  Event,
-  type EventOf,
-  type EventType,
-  eventTypes,
-  makeEvent,
-  type PayloadOf,
-  type StoredEvent,
-} from "./Event.ts";
 export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Knowledge.ts";
 export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
-export {
-  type Dossier,
-  type DossierItem,
-  type DossierItemKind,
-  dossierItemKinds,
-  type DossierSection,
-  type DossierSectionName,
-  dossierSectionNames,
-  renderDossier,
-} from "./Dossier.ts";
+export { ItemKind, type ItemRef, itemKey, Via, Visibility } from "./Visibility.ts";

@@ -14,6 +14,7 @@ export interface Migration {
 export const projectionTables = [
   "world_state",
   "characters",
+  "npc_activity",
   "npc_profiles",
   "memories",
   "world_events",
@@ -105,6 +106,23 @@ CREATE TABLE characters (
 );
 CREATE INDEX characters_location ON characters(save_id, location_id, npc_id);
 CREATE INDEX characters_faction ON characters(save_id, faction_id, npc_id);
+
+-- Each NPC's live activity (NpcActivityChanged): what it is doing, where, until when.
+CREATE TABLE npc_activity (
+  save_id TEXT NOT NULL,
+  campaign_id TEXT NOT NULL,
+  npc_id TEXT NOT NULL,
+  activity TEXT NOT NULL,
+  location_id TEXT NOT NULL,
+  destination TEXT,
+  until INTEGER,
+  task_id TEXT,
+  attending_to TEXT NOT NULL,
+  holding TEXT NOT NULL,
+  note TEXT NOT NULL,
+  t INTEGER NOT NULL,
+  PRIMARY KEY (save_id, npc_id)
+);
 
 CREATE TABLE npc_profiles (
   save_id TEXT NOT NULL,

@@ -1,6 +1,7 @@
 /** Events about NPCs: who they are, where they are, how they regard each other. */
 import { Schema } from "effect";
-import { FactionId, LocationId, NpcId } from "../ids.ts";
+import { GameTime } from "../GameTime.ts";
+import { FactionId, LocationId, NpcId, TaskId } from "../ids.ts";
 import { defineEvent, Text } from "./defineEvent.ts";
 
 export const NpcRegistered = defineEvent("NpcRegistered", 1, {
@@ -46,4 +47,34 @@ export const RelationshipChanged = defineEvent("RelationshipChanged", 1, {
   respect: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
   suspicion: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
   summary: Schema.String,
+});
+
+/** What an NPC can be doing. The legal moves between these live in the npc machine. */
+export const Activity = Schema.Literals([
+  "asleep",
+  "idle",
+  "travelling",
+  "working",
+  "conversing",
+  "debating",
+]);
+export type Activity = typeof Activity.Type;
+
+/**
+ * An NPC's live activity changed: where it is, what it is doing and until when, what it
+ * holds and whom it attends to. The npc actor's state is a fold over these, so an actor
+ * can always be rebuilt from the log.
+ */
+export const NpcActivityChanged = defineEvent("NpcActivityChanged", 1, {
+  npcId: NpcId,
+  activity: Activity,
+  locationId: LocationId,
+  /** Where a traveller is heading. */
+  destination: Schema.NullOr(LocationId),
+  /** When the activity ends by itself (the actor's next wake-up); null: until something happens. */
+  until: Schema.NullOr(GameTime),
+  taskId: Schema.NullOr(TaskId),
+  attendingTo: Schema.Array(NpcId),
+  holding: Schema.Array(Schema.String),
+  note: Schema.String,
 });

@@ -1,0 +1,18 @@
+/**
+ * What an NPC can decide to do on a turn. The brain's answer (decoded by its Schema in
+ * @hearsay/mind) has this shape; actors keep only the type so they import no brain.
+ */
+import type { LocationId, NpcId, TaskId } from "@hearsay/core";
+
+export type NpcAction =
+  | { readonly action: "speak"; readonly to: NpcId; readonly text: string }
+  | { readonly action: "move"; readonly to: LocationId; readonly reason: string }
+  | { readonly action: "work"; readonly taskId: TaskId; readonly note: string }
+  | {
+      readonly action: "propose_task";
+      readonly title: string;
+      readonly description: string;
+      readonly assignee: NpcId | null;
+      readonly deadlineDays: number;
+    }
+  | { readonly action: "rest"; readonly hours: number };

@@ -1,0 +1,28 @@
+export {
+  type DebateEmitted,
+  type DebateEvent,
+  type DebateInput,
+  type DebateLine,
+  type DebateMachine,
+  type DebateOutput,
+  debateMachine,
+} from "./debateMachine.ts";
+export type { NpcAction } from "./NpcAction.ts";
+export {
+  type NpcActivityState,
+  type NpcEmitted,
+  type NpcEvent,
+  type NpcInput,
+  type NpcMachine,
+  type NpcSchedule,
+  npcMachine,
+  type Routes,
+} from "./npcMachine.ts";
+export { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
+export {
+  type WorldClockEmitted,
+  type WorldClockEvent,
+  type WorldClockInput,
+  type WorldClockMachine,
+  worldClockMachine,
+} from "./worldClockMachine.ts";

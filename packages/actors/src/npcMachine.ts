@@ -1,0 +1,451 @@
+/**
+ * The npc machine: one NPC's activity lifecycle. It is pure behaviour — the engine sends
+ * it what concerns it (its wake-up came due, the brain answered, someone drew it into a
+ * conversation or a debate) and listens to what it emits (activity changes, moves, a
+ * request for a decision, words spoken). Every delay is a game time in `until`, counted
+ * by the world clock: the machine has no `after` transitions and reads no clock.
+ *
+ *   asleep ──WAKE──▶ choosing ─┬─▶ travelling ──WAKE (arrived)──▶ choosing
+ *                              ├─▶ working ──WAKE (shift over)──▶ choosing
+ *                              ├─▶ idle ──WAKE──▶ choosing
+ *                              ├─▶ asleep (night, at home)
+ *                              └─▶ deciding ──DECIDED──▶ conversing | travelling | working | idle
+ *   idle | working | deciding ──CONVERSE──▶ conversing;  awake, not travelling ──DEBATE──▶ debating
+ *
+ * Significance gating lives here: only a wake-up with company, a concern or an open task
+ * asks the brain; the rest of a day is routine (sleep, go to work, work, go home).
+ */
+import {
+  type Activity,
+  type GameTime,
+  hourOf,
+  type LocationId,
+  MINUTES_PER_HOUR,
+  type NpcId,
+  type TaskId,
+} from "@hearsay/core";
+import { assign, emit, enqueueActions, setup } from "xstate";
+import type { NpcAction } from "./NpcAction.ts";
+import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
+
+export interface NpcSchedule {
+  readonly wakeHour: number;
+  readonly sleepHour: number;
+  readonly home: LocationId;
+  readonly workplace: LocationId | null;
+}
+
+/** Travel times, shared by every NPC of a world (pure data behind a function). */
+export interface Routes {
+  /** Minutes from one location to another, or null when unreachable. */
+  travelMinutes(from: LocationId, to: LocationId): number | null;
+}
+
+/** Where an NPC is and what it is doing: enough to start (or rebuild) its actor. */
+export interface NpcActivityState {
+  readonly activity: Activity;
+  readonly locationId: LocationId;
+  readonly destination: LocationId | null;
+  readonly until: GameTime | null;
+  readonly taskId: TaskId | null;
+  readonly attendingTo: ReadonlyArray<NpcId>;
+}
+
+export interface NpcInput {
+  readonly npcId: NpcId;
+  readonly schedule: NpcSchedule;
+  readonly routes: Routes;
+  /** Game minutes one tick advances: the shortest wait an activity may have. */
+  readonly tickMinutes: number;
+  readonly t: GameTime;
+  readonly state: NpcActivityState;
+}
+
+interface NpcContext extends NpcActivityState {
+  readonly npcId: NpcId;
+  readonly schedule: NpcSchedule;
+  readonly routes: Routes;
+  readonly tickMinutes: number;
+  readonly t: GameTime;
+  /** What the last WAKE said about the NPC's surroundings (for gating). */
+  readonly company: number;
+  readonly concerns: number;
+  readonly roll: number;
+  readonly openTasks: ReadonlyArray<TaskId>;
+  /** The note of the activity just planned, announced with it. */
+  readonly note: string;
+  /** Length of the current work shift, reported when it ends. */
+  readonly workMinutes: number;
+}
+
+export type NpcEvent =
+  | {
+      readonly type: "WAKE";
+      readonly t: GameTime;
+      /** How many other awake NPCs share its location. */
+      readonly company: number;
+      /** How many new things concern it (percepts, being addressed). */
+      readonly concerns: number;
+      /** A seeded draw in [0, 1) for this wake-up. */
+      readonly roll: number;
+      /** Tasks it could work on. */
+      readonly openTasks: ReadonlyArray<TaskId>;
+    }
+  | { readonly type: "DECIDED"; readonly t: GameTime; readonly action: NpcAction }
+  | { readonly type: "DECLINED"; readonly t: GameTime }
+  | {
+      readonly type: "CONVERSE";
+      readonly t: GameTime;
+      readonly with: ReadonlyArray<NpcId>;
+      readonly until: GameTime;
+    }
+  | {
+      readonly type: "DEBATE";
+      readonly t: GameTime;
+      readonly until: GameTime;
+      readonly with: ReadonlyArray<NpcId>;
+    }
+  | { readonly type: "ELIDE"; readonly t: GameTime };
+
+export type NpcEmitted =
+  | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
+  | { readonly type: "moved"; readonly from: LocationId; readonly to: LocationId }
+  | { readonly type: "decide"; readonly reason: "company" | "concern" | "task" }
+  | { readonly type: "speak"; readonly to: NpcId; readonly text: string }
+  | {
+      readonly type: "proposeTask";
+      readonly title: string;
+      readonly description: string;
+      readonly assignee: NpcId | null;
+      readonly deadlineDays: number;
+    }
+  | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number };
+
+const WORK_SHIFT_MINUTES = 4 * MINUTES_PER_HOUR;
+const IDLE_MINUTES = 2 * MINUTES_PER_HOUR;
+const TASK_WORK_MINUTES = 3 * MINUTES_PER_HOUR;
+
+type Plan = Partial<NpcActivityState> & { readonly activity: Activity; readonly note: string };
+
+/** Game time `minutes` after `t`, never sooner than one tick. */
+const later = (ctx: NpcContext, minutes: number): GameTime =>
+  (ctx.t + Math.max(ctx.tickMinutes, Math.ceil(minutes))) as GameTime;
+
+const night = (ctx: NpcContext) =>
+  isNight(hourOf(ctx.t), ctx.schedule.wakeHour, ctx.schedule.sleepHour);
+
+const travelTo = (ctx: NpcContext, to: LocationId, note: string): Plan | null => {
+  if (to === ctx.locationId) return null;
+  const minutes = ctx.routes.travelMinutes(ctx.locationId, to);
+  if (minutes === null) return null;
+  return { activity: "travelling", destination: to, until: later(ctx, minutes), note };
+};
+
+/** The routine: what an NPC does when nothing significant calls for a decision. */
+const routine = (ctx: NpcContext): Plan => {
+  const { home, workplace, wakeHour, sleepHour } = ctx.schedule;
+  if (night(ctx)) {
+    return (
+      travelTo(ctx, home, "heading home for the night") ?? {
+        activity: "asleep",
+        until: nextHourAt(ctx.t, wakeHour),
+        note: "asleep",
+      }
+    );
+  }
+  const awake = minutesUntilSleep(ctx.t, wakeHour, sleepHour);
+  if (workplace !== null && awake > MINUTES_PER_HOUR) {
+    const go = travelTo(ctx, workplace, "off to work");
+    if (go) return go;
+    if (ctx.locationId === workplace) {
+      return {
+        activity: "working",
+        until: later(ctx, Math.min(WORK_SHIFT_MINUTES, awake)),
+        note: "at work",
+      };
+    }
+  }
+  return {
+    activity: "idle",
+    until: later(ctx, Math.min(IDLE_MINUTES, Math.max(awake, 1))),
+    note: "passing the time",
+  };
+};
+
+/** Turns the brain's chosen action into the next activity. */
+const planFor = (ctx: NpcContext, action: NpcAction): Plan => {
+  switch (action.action) {
+    case "speak":
+      return {
+        activity: "conversing",
+        attendingTo: [action.to],
+        until: later(ctx, 0),
+        note: "talking",
+      };
+    case "move":
+      return (
+        travelTo(ctx, action.to, action.reason) ?? {
+          activity: "idle",
+          until: later(ctx, 0),
+          note: "stayed put",
+        }
+      );
+    case "work":
+      return {
+        activity: "working",
+        taskId: action.taskId,
+        until: later(ctx, TASK_WORK_MINUTES),
+        note: action.note,
+      };
+    case "propose_task":
+      return { activity: "idle", until: later(ctx, 0), note: `proposed: ${action.title}` };
+    case "rest":
+      return {
+        activity: "idle",
+        until: later(ctx, action.hours * MINUTES_PER_HOUR),
+        note: "resting",
+      };
+  }
+};
+
+const significant = (ctx: NpcContext): "company" | "concern" | "task" | null => {
+  if (night(ctx)) return null;
+  if (ctx.concerns > 0) return "concern";
+  if (ctx.openTasks.length > 0 && ctx.roll < 0.5) return "task";
+  if (ctx.company > 0 && ctx.roll < 0.3) return "company";
+  return null;
+};
+
+/** Applies a plan to the context: the new activity, with defaults cleared. */
+const applyPlan = (ctx: NpcContext, plan: Plan): Partial<NpcContext> => ({
+  activity: plan.activity,
+  destination: plan.destination ?? null,
+  until: plan.until ?? null,
+  taskId: plan.taskId ?? null,
+  attendingTo: plan.attendingTo ?? [],
+  locationId: plan.locationId ?? ctx.locationId,
+});
+
+const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
+  type: "activity",
+  activity: ctx.activity,
+  locationId: ctx.locationId,
+  destination: ctx.destination,
+  until: ctx.until,
+  taskId: ctx.taskId,
+  attendingTo: ctx.attendingTo,
+  note,
+});
+
+const byActivity = (activity: Activity) => ({
+  guard: { type: "isActivity" as const, params: { activity } },
+  target: activity,
+});
+
+export const npcMachine = setup({
+  types: {
+    context: {} as NpcContext,
+    events: {} as NpcEvent,
+    input: {} as NpcInput,
+    emitted: {} as NpcEmitted,
+  },
+  guards: {
+    isActivity: ({ context }, params: { activity: Activity }) =>
+      context.activity === params.activity,
+    isSignificant: ({ context }) => significant(context) !== null,
+  },
+  actions: {
+    noteWake: assign(({ event }) =>
+      event.type === "WAKE"
+        ? {
+            t: event.t,
+            company: event.company,
+            concerns: event.concerns,
+            roll: event.roll,
+            openTasks: event.openTasks,
+          }
+        : { t: event.t },
+    ),
+    forgetConcerns: assign(({ event }) => ({ t: event.t, concerns: 0, company: 0, openTasks: [] })),
+    askBrain: emit(({ context }) => ({
+      type: "decide" as const,
+      reason: significant(context) ?? ("company" as const),
+    })),
+    planRoutine: assign(({ context }) => {
+      const plan = routine(context);
+      return { ...applyPlan(context, plan), note: plan.note };
+    }),
+    applyDecision: assign(({ context, event }) => {
+      if (event.type !== "DECIDED") return {};
+      const ctx = { ...context, t: event.t };
+      const plan = planFor(ctx, event.action);
+      return { t: event.t, ...applyPlan(ctx, plan), note: plan.note };
+    }),
+    voiceDecision: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== "DECIDED") return;
+      const a = event.action;
+      if (a.action === "speak") enqueue.emit({ type: "speak", to: a.to, text: a.text });
+      if (a.action === "propose_task") {
+        enqueue.emit({
+          type: "proposeTask",
+          title: a.title,
+          description: a.description,
+          assignee: a.assignee,
+          deadlineDays: a.deadlineDays,
+        });
+      }
+    }),
+    recordShift: assign(({ context }) => ({
+      workMinutes: context.until === null ? 0 : context.until - context.t,
+    })),
+    joinConversation: assign(({ context, event }) =>
+      event.type === "CONVERSE"
+        ? {
+            ...applyPlan(context, {
+              activity: "conversing",
+              attendingTo: event.with,
+              until: event.until,
+              note: "in conversation",
+            }),
+            t: event.t,
+            note: "in conversation",
+          }
+        : {},
+    ),
+    joinDebate: assign(({ context, event }) =>
+      event.type === "DEBATE"
+        ? {
+            ...applyPlan(context, {
+              activity: "debating",
+              attendingTo: event.with,
+              until: event.until,
+              note: "debating",
+            }),
+            t: event.t,
+            note: "debating",
+          }
+        : {},
+    ),
+    arrive: emit(({ context }) => ({
+      type: "moved" as const,
+      from: context.locationId,
+      to: context.destination ?? context.locationId,
+    })),
+    settle: assign(({ context }) => ({
+      locationId: context.destination ?? context.locationId,
+      destination: null,
+    })),
+    finishWork: emit(({ context }) => ({
+      type: "workDone" as const,
+      taskId: context.taskId,
+      minutes: context.workMinutes,
+    })),
+    stopHere: assign(({ event }) => ({
+      t: event.t,
+      activity: "idle" as const,
+      destination: null,
+      until: event.t,
+      taskId: null,
+      attendingTo: [],
+      note: "finished what it was doing",
+    })),
+    announce: emit(({ context }) => activityOf(context, context.note)),
+  },
+}).createMachine({
+  id: "npc",
+  context: ({ input }) => ({
+    ...input.state,
+    npcId: input.npcId,
+    schedule: input.schedule,
+    routes: input.routes,
+    tickMinutes: input.tickMinutes,
+    t: input.t,
+    note: "",
+    workMinutes: 0,
+    company: 0,
+    concerns: 0,
+    roll: 1,
+    openTasks: [],
+  }),
+  initial: "restoring",
+  states: {
+    /** Enters the state the input names and emits nothing: rebuilding is not acting. */
+    restoring: {
+      always: [
+        byActivity("asleep"),
+        byActivity("travelling"),
+        byActivity("working"),
+        byActivity("conversing"),
+        byActivity("debating"),
+        { target: "idle" },
+      ],
+    },
+    /** Gating: a significant moment asks the brain; anything else follows the routine. */
+    choosing: {
+      always: [
+        { guard: "isSignificant", target: "deciding", actions: "askBrain" },
+        { target: "dispatching", actions: "planRoutine" },
+      ],
+    },
+    /** Enters the state of the activity just planned, announcing it. */
+    dispatching: {
+      always: [
+        { ...byActivity("asleep"), actions: "announce" },
+        { ...byActivity("travelling"), actions: "announce" },
+        { ...byActivity("working"), actions: ["recordShift", "announce"] },
+        { ...byActivity("conversing"), actions: "announce" },
+        { ...byActivity("debating"), actions: "announce" },
+        { target: "idle", actions: "announce" },
+      ],
+    },
+    deciding: {
+      on: {
+        DECIDED: { target: "dispatching", actions: ["applyDecision", "voiceDecision"] },
+        DECLINED: { target: "choosing", actions: "forgetConcerns" },
+        CONVERSE: { target: "dispatching", actions: "joinConversation" },
+        DEBATE: { target: "dispatching", actions: "joinDebate" },
+      },
+    },
+    asleep: {
+      on: {
+        WAKE: { target: "choosing", actions: "noteWake" },
+      },
+    },
+    idle: {
+      on: {
+        WAKE: { target: "choosing", actions: "noteWake" },
+        CONVERSE: { target: "dispatching", actions: "joinConversation" },
+        DEBATE: { target: "dispatching", actions: "joinDebate" },
+      },
+    },
+    travelling: {
+      on: {
+        WAKE: { target: "choosing", actions: ["arrive", "settle", "noteWake"] },
+        ELIDE: { target: "dispatching", actions: ["arrive", "settle", "stopHere"] },
+      },
+    },
+    working: {
+      on: {
+        WAKE: { target: "choosing", actions: ["finishWork", "noteWake"] },
+        ELIDE: { target: "dispatching", actions: ["finishWork", "stopHere"] },
+        CONVERSE: { target: "dispatching", actions: "joinConversation" },
+        DEBATE: { target: "dispatching", actions: "joinDebate" },
+      },
+    },
+    conversing: {
+      on: {
+        WAKE: { target: "choosing", actions: "noteWake" },
+        ELIDE: { target: "dispatching", actions: "stopHere" },
+        DEBATE: { target: "dispatching", actions: "joinDebate" },
+      },
+    },
+    debating: {
+      on: {
+        WAKE: { target: "choosing", actions: "noteWake" },
+        ELIDE: { target: "dispatching", actions: "stopHere" },
+      },
+    },
+  },
+});
+
+export type NpcMachine = typeof npcMachine;

@@ -1,0 +1,169 @@
+import { type NpcEmitted, type NpcInput, npcMachine } from "@hearsay/actors";
+import { type GameTime, gameTime, ids } from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createActor } from "xstate";
+
+const home = ids.location("home");
+const forge = ids.location("forge");
+const square = ids.location("square");
+const routes = {
+  travelMinutes: (from: string, to: string) =>
+    from === to ? 0 : from === "nowhere" || to === "nowhere" ? null : 30,
+};
+const input = (t: GameTime, over: Partial<NpcInput["state"]> = {}): NpcInput => ({
+  npcId: ids.npc("smith"),
+  schedule: { wakeHour: 6, sleepHour: 22, home, workplace: forge },
+  routes,
+  tickMinutes: 60,
+  t,
+  state: {
+    activity: "asleep",
+    locationId: home,
+    destination: null,
+    until: gameTime(0, 6),
+    taskId: null,
+    attendingTo: [],
+    ...over,
+  },
+});
+const start = (i: NpcInput) => {
+  const actor = createActor(npcMachine, { input: i });
+  const seen: Array<NpcEmitted> = [];
+  actor.on("*", (e) => seen.push(e as NpcEmitted));
+  actor.start();
+  return { actor, seen };
+};
+const wake = (
+  t: GameTime,
+  over: Partial<{ company: number; concerns: number; roll: number }> = {},
+) => ({
+  type: "WAKE" as const,
+  t,
+  company: 0,
+  concerns: 0,
+  roll: 0.99,
+  openTasks: [],
+  ...over,
+});
+
+describe("npc machine", () => {
+  it("restores into the logged activity without emitting anything", () => {
+    const { actor, seen } = start(
+      input(gameTime(0, 3), { activity: "working", locationId: forge, until: gameTime(0, 5) }),
+    );
+    expect(actor.getSnapshot().value).toBe("working");
+    expect(seen).toEqual([]);
+  });
+
+  it("wakes, walks to work, then works a shift — routine, no brain", () => {
+    const { actor, seen } = start(input(gameTime(0, 0)));
+    actor.send(wake(gameTime(0, 6)));
+    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(seen).toEqual([
+      expect.objectContaining({
+        type: "activity",
+        activity: "travelling",
+        destination: forge,
+        until: gameTime(0, 7),
+      }),
+    ]);
+    actor.send(wake(gameTime(0, 7)));
+    expect(actor.getSnapshot().value).toBe("working");
+    expect(seen.slice(1)).toEqual([
+      { type: "moved", from: home, to: forge },
+      expect.objectContaining({
+        type: "activity",
+        activity: "working",
+        locationId: forge,
+        until: gameTime(0, 11),
+      }),
+    ]);
+    expect(seen.some((e) => e.type === "decide")).toBe(false);
+  });
+
+  it("goes home at night and sleeps until its waking hour", () => {
+    const { actor, seen } = start(
+      input(gameTime(0, 20), { activity: "working", locationId: forge, until: gameTime(0, 22) }),
+    );
+    actor.send(wake(gameTime(0, 22)));
+    expect(actor.getSnapshot().value).toBe("travelling");
+    actor.send(wake(gameTime(0, 23)));
+    expect(actor.getSnapshot().value).toBe("asleep");
+    expect(actor.getSnapshot().context.until).toBe(gameTime(1, 6));
+    expect(seen.map((e) => e.type)).toEqual(["workDone", "activity", "moved", "activity"]);
+  });
+
+  it("asks the brain only when something concerns it, and acts on the answer", () => {
+    const { actor, seen } = start(
+      input(gameTime(0, 9), { activity: "idle", locationId: square, until: gameTime(0, 10) }),
+    );
+    actor.send(wake(gameTime(0, 10), { concerns: 1 }));
+    expect(actor.getSnapshot().value).toBe("deciding");
+    expect(seen).toEqual([{ type: "decide", reason: "concern" }]);
+    actor.send({
+      type: "DECIDED",
+      t: gameTime(0, 10),
+      action: { action: "speak", to: ids.npc("baker"), text: "Morning." },
+    });
+    expect(actor.getSnapshot().value).toBe("conversing");
+    expect(seen.slice(1)).toEqual([
+      { type: "speak", to: ids.npc("baker"), text: "Morning." },
+      expect.objectContaining({
+        type: "activity",
+        activity: "conversing",
+        attendingTo: [ids.npc("baker")],
+      }),
+    ]);
+  });
+
+  it("falls back to its routine when the brain declines", () => {
+    const { actor } = start(
+      input(gameTime(0, 9), { activity: "idle", locationId: home, until: gameTime(0, 10) }),
+    );
+    actor.send(wake(gameTime(0, 10), { concerns: 2 }));
+    actor.send({ type: "DECLINED", t: gameTime(0, 10) });
+    expect(actor.getSnapshot().value).toBe("travelling");
+  });
+
+  it("an elision finishes a journey at once", () => {
+    const { actor, seen } = start(
+      input(gameTime(0, 6), { activity: "travelling", destination: forge, until: gameTime(0, 9) }),
+    );
+    actor.send({ type: "ELIDE", t: gameTime(0, 7) });
+    expect(actor.getSnapshot().value).toBe("idle");
+    expect(actor.getSnapshot().context.locationId).toBe(forge);
+    expect(seen[0]).toEqual({ type: "moved", from: home, to: forge });
+  });
+
+  it("property: every wake-up leaves it in a state with a future wake-up, at a known place", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            company: fc.nat(3),
+            concerns: fc.nat(1),
+            roll: fc.double({ min: 0, max: 0.999, noNaN: true }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 60,
+          },
+        ),
+        (wakes) => {
+          const { actor } = start(input(gameTime(0, 0)));
+          for (const w of wakes) {
+            const ctx = actor.getSnapshot().context;
+            const t = (ctx.until ?? ctx.t + 60) as GameTime;
+            actor.send(wake(t, w));
+            if (actor.getSnapshot().value === "deciding") actor.send({ type: "DECLINED", t });
+            const next = actor.getSnapshot().context;
+            expect(next.until).not.toBeNull();
+            expect(next.until!).toBeGreaterThan(t);
+            expect([home, forge]).toContain(next.locationId);
+          }
+        },
+      ),
+    );
+  });
+});

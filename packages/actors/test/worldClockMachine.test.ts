@@ -1,0 +1,66 @@
+import { type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
+import { gameTime } from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createActor } from "xstate";
+
+const run = (endDay: number, tickMinutes: number) => {
+  const actor = createActor(worldClockMachine, {
+    input: { t: gameTime(0), tickMinutes, endAt: gameTime(endDay) },
+  });
+  const seen: Array<WorldClockEmitted> = [];
+  actor.on("*", (e) => seen.push(e as WorldClockEmitted));
+  actor.start();
+  return { actor, seen };
+};
+
+describe("world clock", () => {
+  it("ticks hourly and finishes exactly at the end", () => {
+    const { actor, seen } = run(1, 60);
+    while (actor.getSnapshot().status === "active") actor.send({ type: "ADVANCE" });
+    expect(seen).toHaveLength(24);
+    expect(seen[0]).toEqual({ type: "tick", from: 0, to: 60 });
+    expect(actor.getSnapshot().context.t).toBe(gameTime(1));
+  });
+
+  it("refuses to advance while paused", () => {
+    const { actor, seen } = run(1, 60);
+    actor.send({ type: "PAUSE" });
+    actor.send({ type: "ADVANCE" });
+    expect(seen).toEqual([]);
+    actor.send({ type: "RESUME" });
+    actor.send({ type: "ADVANCE" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("a jump moves time forward once and waits for the skip to be done", () => {
+    const { actor, seen } = run(10, 60);
+    actor.send({ type: "SKIP", mode: "jump", to: gameTime(3) });
+    expect(actor.getSnapshot().value).toBe("skipping");
+    actor.send({ type: "ADVANCE" });
+    expect(seen).toEqual([{ type: "skip", mode: "jump", from: 0, to: gameTime(3) }]);
+    actor.send({ type: "SKIP_DONE" });
+    actor.send({ type: "ADVANCE" });
+    expect(actor.getSnapshot().context.t).toBe(gameTime(3, 1));
+  });
+
+  it("property: any tick length ends at endAt with time strictly increasing", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 600 }),
+        fc.integer({ min: 1, max: 3 }),
+        (tick, days) => {
+          const { actor, seen } = run(days, tick);
+          while (actor.getSnapshot().status === "active") actor.send({ type: "ADVANCE" });
+          let last = 0;
+          for (const e of seen) {
+            expect(e.from).toBe(last);
+            expect(e.to).toBeGreaterThan(e.from);
+            last = e.to;
+          }
+          expect(last).toBe(gameTime(days));
+        },
+      ),
+    );
+  });
+});
