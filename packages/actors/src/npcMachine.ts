@@ -57,6 +57,7 @@ export interface NpcInput {
   readonly routes: Routes;
   /** Game minutes one tick advances: the shortest wait an activity may have. */
   readonly tickMinutes: number;
+  /** Now, or — when rebuilding from the log — when the current activity began. */
   readonly t: GameTime;
   readonly state: NpcActivityState;
 }
@@ -361,7 +362,9 @@ export const npcMachine = setup({
     tickMinutes: input.tickMinutes,
     t: input.t,
     note: "",
-    workMinutes: 0,
+    // Rebuilt from the log, `t` is when the current activity began.
+    workMinutes:
+      input.state.activity === "working" && input.state.until !== null ? input.state.until - input.t : 0,
     company: 0,
     concerns: 0,
     roll: 1,

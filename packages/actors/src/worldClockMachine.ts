@@ -1,5 +1,6 @@
 /**
- * The world clock: the one owner of "now". Running, it advances one tick per ADVANCE;
+ * The world clock: the one owner of "now", and the root of the run's one actor system —
+ * every NPC actor and every debate is spawned as its child (SPAWN_NPC, SPAWN_DEBATE). Running, it advances one tick per ADVANCE;
  * paused, it refuses to; skipping, it has jumped or elided ahead and waits for the engine
  * to finish the skip's work. It stops (final) at the run's end time. Time is game minutes
  * and nothing here reads a wall clock.
@@ -9,7 +10,9 @@
  *      └─SKIP──▶ skipping ──SKIP_DONE──▶ running
  */
 import type { GameTime } from "@hearsay/core";
-import { assign, emit, setup } from "xstate";
+import { assign, emit, setup, spawnChild, stopChild } from "xstate";
+import { type DebateInput, debateMachine } from "./debateMachine.ts";
+import { type NpcInput, npcMachine } from "./npcMachine.ts";
 
 export interface WorldClockInput {
   readonly t: GameTime;
@@ -27,7 +30,10 @@ export type WorldClockEvent =
   | { readonly type: "PAUSE" }
   | { readonly type: "RESUME" }
   | { readonly type: "SKIP"; readonly mode: "jump" | "elision"; readonly to: GameTime }
-  | { readonly type: "SKIP_DONE" };
+  | { readonly type: "SKIP_DONE" }
+  | { readonly type: "SPAWN_NPC"; readonly input: NpcInput }
+  | { readonly type: "SPAWN_DEBATE"; readonly input: DebateInput }
+  | { readonly type: "STOP_CHILD"; readonly id: string };
 
 export type WorldClockEmitted =
   | { readonly type: "tick"; readonly from: GameTime; readonly to: GameTime }
@@ -45,6 +51,7 @@ export const worldClockMachine = setup({
     input: {} as WorldClockInput,
     emitted: {} as WorldClockEmitted,
   },
+  actors: { npc: npcMachine, debate: debateMachine },
   guards: {
     atEnd: ({ context }) => context.t >= context.endAt,
     skipIsForward: ({ context, event }) => event.type === "SKIP" && event.to > context.t,
@@ -79,6 +86,21 @@ export const worldClockMachine = setup({
   id: "worldClock",
   context: ({ input }) => ({ ...input, skipMode: null }),
   initial: "running",
+  on: {
+    SPAWN_NPC: {
+      actions: spawnChild("npc", {
+        id: ({ event }) => (event as { input: NpcInput }).input.npcId,
+        input: ({ event }) => (event as { input: NpcInput }).input,
+      }),
+    },
+    SPAWN_DEBATE: {
+      actions: spawnChild("debate", {
+        id: ({ event }) => `debate:${(event as { input: DebateInput }).input.debateId}`,
+        input: ({ event }) => (event as { input: DebateInput }).input,
+      }),
+    },
+    STOP_CHILD: { actions: stopChild(({ event }) => event.id) },
+  },
   states: {
     running: {
       always: { guard: "atEnd", target: "finished" },

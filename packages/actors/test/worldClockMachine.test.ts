@@ -1,5 +1,5 @@
 import { type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
-import { gameTime } from "@hearsay/core";
+import { gameTime, ids } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createActor } from "xstate";
@@ -62,5 +62,34 @@ describe("world clock", () => {
         },
       ),
     );
+  });
+});
+
+describe("the run's actor system", () => {
+  it("spawns NPC and debate actors as children of the clock, in one system", () => {
+    const { actor } = run(1, 60);
+    const input = {
+      npcId: ids.npc("ada"),
+      schedule: { wakeHour: 6, sleepHour: 22, home: ids.location("home"), workplace: null },
+      routes: { travelMinutes: () => 30 },
+      tickMinutes: 60,
+      t: gameTime(0),
+      state: {
+        activity: "asleep" as const,
+        locationId: ids.location("home"),
+        destination: null,
+        until: gameTime(0, 6),
+        taskId: null,
+        attendingTo: [],
+      },
+    };
+    actor.send({ type: "SPAWN_NPC", input });
+    actor.send({ type: "SPAWN_DEBATE", input: { debateId: "d1", topic: "t", rounds: 1, minParticipants: 2 } });
+    const children = actor.getSnapshot().children as Record<string, { system: unknown; getSnapshot(): { value: unknown } }>;
+    expect(Object.keys(children).sort()).toEqual(["ada", "debate:d1"]);
+    expect(children.ada!.getSnapshot().value).toBe("asleep");
+    expect(children.ada!.system).toBe(actor.system);
+    actor.send({ type: "STOP_CHILD", id: "debate:d1" });
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(["ada"]);
   });
 });

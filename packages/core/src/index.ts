@@ -82,3 +82,4 @@ export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
 export { ItemKind, type ItemRef, itemKey, Via, Visibility } from "./Visibility.ts";
+export { type Happening, type Population, witnessesOf } from "./witnesses.ts";
