@@ -1,0 +1,103 @@
+/**
+ * How the engine calls a brain. A phase of a tick gathers its requests first, then asks
+ * them all — one after another for a synchronous brain, concurrently (bounded) for a
+ * live model — and gets the answers back in request order. Because every request is
+ * fixed before any answer arrives, the log is the same whatever order a server answers
+ * in. Calls to a brain that is not deterministic are recorded as LlmCallRecorded events
+ * (in request order), so a replay can answer from the log.
+ */
+import type { LlmCallId, NpcId } from "@hearsay/core";
+import {
+  type BrainAnswer,
+  type BrainError,
+  type BrainRequest,
+  type BrainShape,
+  inputHash,
+  type PurposeName,
+  type SyncBrain,
+} from "@hearsay/mind";
+import { Effect, Result } from "effect";
+import type { TickWriter } from "./TickWriter.ts";
+
+export type Outcome<P extends PurposeName = PurposeName> =
+  | { readonly ok: true; readonly answer: BrainAnswer<P> }
+  | { readonly ok: false; readonly error: BrainError };
+
+/** Counts for the run's end summary. */
+export interface BrainStats {
+  calls: number;
+  failures: number;
+  readonly byPurpose: Map<string, number>;
+}
+
+const isSync = (brain: BrainShape): brain is SyncBrain =>
+  typeof (brain as Partial<SyncBrain>).decideSync === "function";
+
+export class BrainRunner {
+  readonly stats: BrainStats = { calls: 0, failures: 0, byPurpose: new Map() };
+
+  constructor(
+    private readonly brain: BrainShape,
+    /** Record every call in the log (true for live models and for replays of them). */
+    readonly records: boolean,
+    private readonly concurrency = 4,
+  ) {}
+
+  get name(): string {
+    return this.brain.name;
+  }
+
+  /** Asks every request; answers come back in request order. */
+  async decideAll<P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+    writer: TickWriter,
+  ): Promise<ReadonlyArray<Outcome<P>>> {
+    if (requests.length === 0) return [];
+    let outcomes: ReadonlyArray<Outcome<P>>;
+    if (isSync(this.brain)) {
+      const brain = this.brain;
+      outcomes = requests.map((r) => ({ ok: true as const, answer: brain.decideSync(r) }));
+    } else {
+      const brain = this.brain;
+      const results = await Effect.runPromise(
+        Effect.forEach(requests, (r) => Effect.result(brain.decide(r)), {
+          concurrency: this.concurrency,
+        }),
+      );
+      outcomes = results.map((r) =>
+        Result.isSuccess(r) ? { ok: true as const, answer: r.success } : { ok: false as const, error: r.failure },
+      );
+    }
+    for (const [i, request] of requests.entries()) {
+      const outcome = outcomes[i]!;
+      this.stats.calls += 1;
+      this.stats.byPurpose.set(request.purpose, (this.stats.byPurpose.get(request.purpose) ?? 0) + 1);
+      if (!outcome.ok) this.stats.failures += 1;
+      if (this.records) this.record(request, outcome, writer);
+    }
+    return outcomes;
+  }
+
+  /** One request (for steps that must see each answer before asking the next). */
+  async decide<P extends PurposeName>(request: BrainRequest<P>, writer: TickWriter): Promise<Outcome<P>> {
+    const [outcome] = await this.decideAll([request], writer);
+    return outcome!;
+  }
+
+  private record(request: BrainRequest, outcome: Outcome, writer: TickWriter): void {
+    const meta = outcome.ok ? outcome.answer.meta : null;
+    writer.emit("LlmCallRecorded", {
+      callId: writer.mint("call") as LlmCallId,
+      npcId: request.npcId as NpcId | null,
+      purpose: request.purpose,
+      inputHash: inputHash(request),
+      brain: meta?.brain ?? this.brain.name,
+      model: meta?.model ?? "",
+      output: outcome.ok ? (outcome.answer.output as never) : null,
+      error: outcome.ok ? null : outcome.error.message,
+      promptTokens: meta?.promptTokens ?? 0,
+      outputTokens: meta?.outputTokens ?? 0,
+      latencyMs: meta?.latencyMs ?? 0,
+    });
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Background debates. A world topic comes due at its hour every `everyDays` days; those
+ * awake at its place (its faction's members first) gather; the debate machine runs its
+ * rounds and summary through the brain; what is stored is a summary and an outcome — a
+ * DebateHeld, a world event for those who witness the outcome, and for each participant
+ * the knowledge of the debate and a memory of it — never the transcript.
+ */
+import { type DebateId, type GameTime, MINUTES_PER_DAY, MINUTES_PER_HOUR, type NpcId } from "@hearsay/core";
+import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
+import type { BrainRequest, DebateLine as MindLine } from "@hearsay/mind";
+import { companyOf, selfOf } from "./Glimpses.ts";
+import { announce } from "./Happenings.ts";
+import { capMemories, remember } from "./Memories.ts";
+import { noReactions, react } from "./Reactions.ts";
+import type { TickContext } from "./TickContext.ts";
+import { warn } from "./Turns.ts";
+
+type Topic = TickContext["world"]["debateTopics"][number];
+
+/** The topics whose hour falls in this tick, with the day they fall on. */
+const dueTopics = (ctx: TickContext): ReadonlyArray<{ topic: Topic; day: number }> => {
+  const out: Array<{ topic: Topic; day: number }> = [];
+  for (const topic of ctx.world.debateTopics) {
+    const firstDay = Math.floor(ctx.from / MINUTES_PER_DAY) - 1;
+    for (let day = Math.max(topic.firstDay, firstDay); day <= Math.floor(ctx.t / MINUTES_PER_DAY); day++) {
+      if ((day - topic.firstDay) % topic.everyDays !== 0) continue;
+      const at = day * MINUTES_PER_DAY + topic.hour * MINUTES_PER_HOUR;
+      if (at > ctx.from && at <= ctx.t) out.push({ topic, day });
+    }
+  }
+  return out.sort((a, b) => a.day - b.day || (a.topic.id < b.topic.id ? -1 : 1));
+};
+
+export const holdDebates = async (ctx: TickContext): Promise<void> => {
+  for (const { topic, day } of dueTopics(ctx)) {
+    const debateId = `${topic.id}-day${day}` as DebateId;
+    if (ctx.state.debatesHeld.has(debateId)) continue;
+    await holdOne(ctx, topic, debateId);
+  }
+};
+
+const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Promise<void> => {
+  // In a skip nobody is watched closely: everyone at the place takes part.
+  const here = ctx.skipping ? ctx.state.presentAt(topic.locationId) : companyOf(ctx, null, topic.locationId);
+  const members = here.filter((id) => topic.factionId !== null && ctx.state.npcs.get(id)!.factionId === topic.factionId);
+  const others = here.filter((id) => !members.includes(id));
+  const gathered = [...members, ...others].slice(0, ctx.config.debateMaxParticipants).sort();
+  const participants = gathered.map((id) => ({ id, name: ctx.names.npcName(id) }));
+  const lines: Array<MindLine> = [];
+  const answer = async (ask: DebateEmitted): Promise<DebateEvent> => {
+    if (ask.type === "turn") {
+      const request: BrainRequest<"debate_turn"> = {
+        purpose: "debate_turn",
+        npcId: ask.npcId,
+        t: ctx.t,
+        seed: ctx.seed,
+        dossier: null,
+        input: { debateId, topic: topic.topic, round: ask.round, self: selfOf(ctx, ask.npcId), participants, previous: [...lines] },
+      };
+      const outcome = await ctx.brain.decide(request, ctx.writer);
+      const text = outcome.ok ? outcome.answer.output.text : "…";
+      const stance = outcome.ok ? outcome.answer.output.stance : "undecided";
+      if (!outcome.ok) warn(ctx, ask.npcId, "debate_turn_failed", outcome.error.message);
+      lines.push({ speakerId: ask.npcId, speakerName: ctx.names.npcName(ask.npcId), text, stance });
+      return { type: "LINE", line: { npcId: ask.npcId, round: ask.round, line: text, stance } };
+    }
+    const outcome = await ctx.brain.decide(
+      {
+        purpose: "summarize_debate",
+        npcId: null,
+        t: ctx.t,
+        seed: ctx.seed,
+        dossier: null,
+        input: { debateId, topic: topic.topic, participants, turns: [...lines] },
+      },
+      ctx.writer,
+    );
+    if (!outcome.ok) {
+      warn(ctx, null, "debate_summary_failed", outcome.error.message);
+      return { type: "SUMMARY", summary: "", outcome: "" };
+    }
+    return { type: "SUMMARY", ...outcome.answer.output };
+  };
+  const result = await ctx.actors.debate(
+    {
+      debateId,
+      topic: topic.topic,
+      rounds: ctx.config.debateRounds,
+      minParticipants: ctx.config.debateMinParticipants,
+    },
+    gathered,
+    answer,
+  );
+  if (result.summary === null || result.outcome === null) return;
+  const until = (ctx.t + ctx.config.conversationMinutes) as GameTime;
+  for (const id of gathered) {
+    react(ctx, id, ctx.actors.send(id, { type: "DEBATE", t: ctx.t, until, with: gathered.filter((g) => g !== id) }), noReactions());
+  }
+  ctx.writer.emit("DebateHeld", {
+    debateId,
+    topic: topic.topic,
+    participants: gathered,
+    locationId: topic.locationId,
+    factionId: topic.factionId,
+    summary: result.summary,
+    outcome: result.outcome,
+  });
+  for (const id of gathered) {
+    ctx.writer.emit("KnowledgeGained", {
+      npcId: id,
+      itemKind: "debate",
+      itemId: debateId,
+      via: "participant",
+      fromNpcId: null,
+      confidence: 1,
+    });
+    remember(ctx, id, {
+      text: `At the debate on ${topic.topic}: ${result.summary} Outcome: ${result.outcome}`,
+      category: "debate",
+      importance: 0.7,
+      lifetime: "30d",
+      about: { kind: "debate", id: debateId },
+      locationId: topic.locationId,
+      entities: gathered.filter((g) => g !== id).map((g) => ctx.names.npcName(g)),
+    });
+  }
+  announce(ctx, {
+    kind: "debate_outcome",
+    text: `After debating ${topic.topic}: ${result.outcome}`,
+    locationId: topic.locationId,
+    factionId: topic.factionId,
+    visibility: topic.factionId === null ? "local" : "faction",
+    importance: 0.6,
+    participants: gathered,
+    entities: [ctx.names.locationName(topic.locationId)],
+  });
+  capMemories(ctx, gathered);
+};

@@ -1,0 +1,42 @@
+/**
+ * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
+ * CLI flags by the CLI; the engine only reads them.
+ */
+export interface EngineConfig {
+  /** Live memories an NPC keeps; beyond it the least important, oldest go first. */
+  readonly memoryCap: number;
+  /** A Checkpoint with the projection hash every N ticks (0: never). */
+  readonly checkpointEveryTicks: number;
+  /** A store snapshot every N ticks (0: never). */
+  readonly snapshotEveryTicks: number;
+  /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
+  readonly rumourChance: number;
+  readonly rumourDecay: number;
+  /** Rumours below this confidence are not passed on. */
+  readonly rumourFloor: number;
+  /** Debate rounds and the smallest gathering that holds one. */
+  readonly debateRounds: number;
+  readonly debateMinParticipants: number;
+  readonly debateMaxParticipants: number;
+  /** Work sessions that complete a task. */
+  readonly taskSessions: number;
+  /** How long a conversation occupies a listener drawn into it. */
+  readonly conversationMinutes: number;
+  /** Concurrent calls to a live model. */
+  readonly brainConcurrency: number;
+}
+
+export const defaultEngineConfig: EngineConfig = {
+  memoryCap: 50,
+  checkpointEveryTicks: 24,
+  snapshotEveryTicks: 24 * 7,
+  rumourChance: 0.35,
+  rumourDecay: 0.8,
+  rumourFloor: 0.3,
+  debateRounds: 2,
+  debateMinParticipants: 2,
+  debateMaxParticipants: 5,
+  taskSessions: 2,
+  conversationMinutes: 60,
+  brainConcurrency: 4,
+};

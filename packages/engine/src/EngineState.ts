@@ -1,0 +1,289 @@
+/**
+ * The engine's working memory of a run: a fold over the log, and nothing else. The live
+ * engine changes it only by applying the events it emits, in order, and a resumed engine
+ * builds it by folding the same events — so both make the same next decision. This is
+ * what lets a run resume from the log alone.
+ */
+import type {
+  Activity,
+  Event,
+  FactionId,
+  GameTime,
+  LocationId,
+  MemoryId,
+  NpcId,
+  TaskId,
+  TaskStatus,
+  WorldEventId,
+} from "@hearsay/core";
+import { DueIndex } from "./DueIndex.ts";
+
+export interface NpcRuntime {
+  readonly id: NpcId;
+  readonly name: string;
+  readonly role: string;
+  readonly factionId: FactionId | null;
+  readonly traits: ReadonlyArray<string>;
+  locationId: LocationId;
+  activity: Activity;
+  destination: LocationId | null;
+  until: GameTime | null;
+  taskId: TaskId | null;
+  attendingTo: ReadonlyArray<NpcId>;
+  /** When its current activity began. */
+  since: GameTime;
+  hasProfile: boolean;
+  /** Things learnt since it last changed activity: what makes a wake-up significant. */
+  concerns: number;
+  /** Live memories, for caps and decay. */
+  readonly memories: Map<MemoryId, MemoryLife>;
+  /** Items it could pass on as rumours: world event id → confidence it holds. */
+  readonly rumours: Map<WorldEventId, number>;
+}
+
+export interface MemoryLife {
+  /** Identity memories are who the NPC is: no cap ever drops them. */
+  readonly pinned: boolean;
+  readonly importance: number;
+  readonly recordedAt: GameTime;
+  readonly expiresAt: GameTime | null;
+}
+
+export interface TaskRuntime {
+  readonly id: TaskId;
+  readonly title: string;
+  readonly proposedBy: NpcId | null;
+  readonly assignee: NpcId | null;
+  readonly locationId: LocationId | null;
+  readonly deadline: GameTime | null;
+  status: TaskStatus;
+  /** Work sessions finished on it. */
+  sessions: number;
+}
+
+export interface WorldEventRuntime {
+  readonly text: string;
+  readonly importance: number;
+  readonly visibility: string;
+  readonly locationId: LocationId | null;
+}
+
+export interface Edge {
+  readonly trust: number;
+  readonly respect: number;
+  readonly suspicion: number;
+  readonly summary: string;
+}
+
+export class EngineState {
+  t = 0 as GameTime;
+  seq = 0;
+  started = false;
+  lastCheckpointSeq = 0;
+  readonly npcs = new Map<NpcId, NpcRuntime>();
+  /** Location → NPC ids there, kept sorted on read. */
+  readonly presence = new Map<LocationId, Set<NpcId>>();
+  readonly tasks = new Map<TaskId, TaskRuntime>();
+  readonly worldEvents = new Map<WorldEventId, WorldEventRuntime>();
+  /** `from->to` → directed edge. */
+  readonly edges = new Map<string, Edge>();
+  /** Memory id → owner, for expiries. */
+  readonly memoryOwners = new Map<MemoryId, NpcId>();
+  /** Debate ids held, for topics that recur. */
+  readonly debatesHeld = new Set<string>();
+  readonly loreHashes = new Set<string>();
+  /** When each NPC's current activity ends: its next wake-up. */
+  readonly wakes = new DueIndex<NpcId>();
+  /** Deadlines of open tasks. */
+  readonly deadlines = new DueIndex<TaskId>();
+  /** Open (proposed or active) tasks by assignee. */
+  readonly openTasks = new Map<NpcId, Set<TaskId>>();
+  /** When each live memory with a lifetime expires. */
+  readonly expiries = new DueIndex<MemoryId>();
+
+  apply(event: Event, seq?: number): void {
+    if (seq !== undefined) this.seq = seq;
+    switch (event.type) {
+      case "SimulationStarted":
+        this.started = true;
+        this.t = event.t;
+        return;
+      case "NpcRegistered": {
+        const p = event.payload;
+        this.npcs.set(p.npcId, {
+          id: p.npcId,
+          name: p.name,
+          role: p.role,
+          factionId: p.factionId,
+          traits: p.traits,
+          locationId: p.locationId,
+          activity: "asleep",
+          destination: null,
+          until: null,
+          taskId: null,
+          attendingTo: [],
+          since: event.t,
+          hasProfile: false,
+          concerns: 0,
+          memories: new Map(),
+          rumours: new Map(),
+        });
+        this.place(p.npcId, p.locationId);
+        return;
+      }
+      case "ProfileGenerated": {
+        const npc = this.npcs.get(event.payload.npcId);
+        if (npc) npc.hasProfile = true;
+        return;
+      }
+      case "NpcActivityChanged": {
+        const p = event.payload;
+        const npc = this.npcs.get(p.npcId);
+        if (!npc) return;
+        // A work session on a task ends whenever a working NPC changes activity.
+        if (npc.activity === "working" && npc.taskId !== null) {
+          const task = this.tasks.get(npc.taskId);
+          if (task) task.sessions += 1;
+        }
+        npc.activity = p.activity;
+        npc.destination = p.destination;
+        npc.until = p.until;
+        npc.taskId = p.taskId;
+        npc.attendingTo = p.attendingTo;
+        npc.since = event.t;
+        npc.concerns = 0;
+        this.wakes.set(p.npcId, p.until);
+        if (npc.locationId !== p.locationId) this.move(npc, p.locationId);
+        return;
+      }
+      case "NpcMoved": {
+        const npc = this.npcs.get(event.payload.npcId);
+        if (npc) this.move(npc, event.payload.to);
+        return;
+      }
+      case "WorldEventOccurred": {
+        const p = event.payload;
+        this.worldEvents.set(p.worldEventId, {
+          text: p.text,
+          importance: p.importance,
+          visibility: p.visibility,
+          locationId: p.locationId,
+        });
+        return;
+      }
+      case "KnowledgeGained": {
+        const p = event.payload;
+        const npc = this.npcs.get(p.npcId);
+        if (!npc) return;
+        npc.concerns += 1;
+        if (p.itemKind === "world_event") {
+          const id = p.itemId as WorldEventId;
+          const prior = npc.rumours.get(id) ?? 0;
+          if (p.confidence > prior) npc.rumours.set(id, p.confidence);
+        }
+        return;
+      }
+      case "MemoryRecorded": {
+        const p = event.payload;
+        const npc = this.npcs.get(p.ownerNpcId);
+        if (!npc) return;
+        npc.memories.set(p.memoryId, {
+          pinned: p.category === "identity",
+          importance: p.importance,
+          recordedAt: event.t,
+          expiresAt: p.expiresAt,
+        });
+        this.memoryOwners.set(p.memoryId, p.ownerNpcId);
+        this.expiries.set(p.memoryId, p.expiresAt);
+        return;
+      }
+      case "MemoryExpired": {
+        this.npcs.get(event.payload.ownerNpcId)?.memories.delete(event.payload.memoryId);
+        this.memoryOwners.delete(event.payload.memoryId);
+        this.expiries.delete(event.payload.memoryId);
+        return;
+      }
+      case "TaskProposed": {
+        const p = event.payload;
+        this.tasks.set(p.taskId, {
+          id: p.taskId,
+          title: p.title,
+          proposedBy: p.proposedBy,
+          assignee: p.assignee,
+          locationId: p.locationId,
+          deadline: p.deadline,
+          status: "proposed",
+          sessions: 0,
+        });
+        this.deadlines.set(p.taskId, p.deadline);
+        if (p.assignee !== null) {
+          let open = this.openTasks.get(p.assignee);
+          if (!open) {
+            open = new Set();
+            this.openTasks.set(p.assignee, open);
+          }
+          open.add(p.taskId);
+        }
+        return;
+      }
+      case "TaskStatusChanged": {
+        const task = this.tasks.get(event.payload.taskId);
+        if (!task) return;
+        task.status = event.payload.to;
+        if (task.status !== "proposed" && task.status !== "active") {
+          this.deadlines.delete(task.id);
+          if (task.assignee !== null) this.openTasks.get(task.assignee)?.delete(task.id);
+        }
+        return;
+      }
+      case "DebateHeld":
+        this.debatesHeld.add(event.payload.debateId);
+        return;
+      case "RelationshipChanged": {
+        const p = event.payload;
+        this.edges.set(`${p.fromId}->${p.toId}`, {
+          trust: p.trust,
+          respect: p.respect,
+          suspicion: p.suspicion,
+          summary: p.summary,
+        });
+        return;
+      }
+      case "ClockAdvanced":
+        this.t = event.payload.to;
+        return;
+      case "Checkpoint":
+        this.lastCheckpointSeq = seq ?? this.seq;
+        return;
+      case "LoreImported":
+        this.loreHashes.add(event.payload.contentHash);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** NPC ids at a location, in id order. */
+  presentAt(location: LocationId): ReadonlyArray<NpcId> {
+    return [...(this.presence.get(location) ?? [])].sort();
+  }
+
+  edge(from: NpcId, to: NpcId): Edge | undefined {
+    return this.edges.get(`${from}->${to}`);
+  }
+
+  private place(id: NpcId, location: LocationId): void {
+    let here = this.presence.get(location);
+    if (!here) {
+      here = new Set();
+      this.presence.set(location, here);
+    }
+    here.add(id);
+  }
+
+  private move(npc: NpcRuntime, to: LocationId): void {
+    this.presence.get(npc.locationId)?.delete(npc.id);
+    npc.locationId = to;
+    this.place(npc.id, to);
+  }
+}

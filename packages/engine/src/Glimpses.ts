@@ -1,0 +1,80 @@
+/**
+ * How an NPC sees itself and those around it when asked to act: the brain inputs built
+ * from the world file and the engine state. Only what the NPC could see is included —
+ * who is here and awake, where it can go from here, its own open tasks.
+ */
+import type { LocationId, NpcId } from "@hearsay/core";
+import type { ActInput, NpcGlimpse, NpcSelf, ProfileInput } from "@hearsay/mind";
+import type { TickContext } from "./TickContext.ts";
+
+const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
+
+/** Awake NPCs at a location other than `self`, in id order. */
+export const companyOf = (ctx: TickContext, self: NpcId | null, location: LocationId): ReadonlyArray<NpcId> =>
+  ctx.state.presentAt(location).filter((id) => id !== self && awake(ctx.state.npcs.get(id)!.activity));
+
+export const selfOf = (ctx: TickContext, id: NpcId): NpcSelf => {
+  const npc = ctx.state.npcs.get(id)!;
+  const def = ctx.names.npc(id);
+  return {
+    id,
+    name: npc.name,
+    role: npc.role,
+    factionId: npc.factionId,
+    traits: [...npc.traits],
+    speechStyle: def?.speechStyle ?? null,
+  };
+};
+
+export const glimpseOf = (ctx: TickContext, viewer: NpcId, id: NpcId): NpcGlimpse => {
+  const npc = ctx.state.npcs.get(id)!;
+  const edge = ctx.state.edge(viewer, id);
+  const regard = edge ? Math.max(-1, Math.min(1, edge.trust - edge.suspicion / 2)) : 0;
+  return { id, name: npc.name, role: npc.role, factionId: npc.factionId, regard };
+};
+
+export const actInputOf = (ctx: TickContext, id: NpcId, present: ReadonlyArray<NpcId>): ActInput => {
+  const npc = ctx.state.npcs.get(id)!;
+  const def = ctx.names.npc(id);
+  const here = ctx.names.location(npc.locationId)!;
+  const place = (loc: LocationId) => {
+    const l = ctx.names.location(loc)!;
+    return { id: l.id, name: l.name, tags: [l.kind] };
+  };
+  const near = new Set<LocationId>(here.neighbours.map((n) => n.to));
+  if (def?.home) near.add(def.home);
+  if (def?.workplace) near.add(def.workplace);
+  near.delete(npc.locationId);
+  const reachable = [...near].filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null).sort();
+  const tasks = [...(ctx.state.openTasks.get(id) ?? [])].sort().map((taskId) => {
+    const task = ctx.state.tasks.get(taskId)!;
+    return {
+      id: taskId,
+      title: task.title,
+      status: task.status,
+      locationId: task.locationId,
+      deadline: task.deadline,
+    };
+  });
+  return {
+    self: selfOf(ctx, id),
+    location: place(npc.locationId),
+    reachable: reachable.map(place),
+    present: present.map((p) => glimpseOf(ctx, id, p)),
+    tasks,
+    home: def?.home ?? null,
+    workplace: def?.workplace ?? null,
+  };
+};
+
+export const profileInputOf = (ctx: TickContext, id: NpcId): ProfileInput => {
+  const npc = ctx.state.npcs.get(id)!;
+  const def = ctx.names.npc(id);
+  const known = (def?.knows ?? []).map((k) => k.npcId).filter((k) => ctx.state.npcs.has(k));
+  return {
+    self: selfOf(ctx, id),
+    locationName: ctx.names.locationName(npc.locationId),
+    factionName: ctx.names.factionName(npc.factionId),
+    acquaintances: [...new Set(known)].sort().map((k) => glimpseOf(ctx, id, k)),
+  };
+};

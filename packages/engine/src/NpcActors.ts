@@ -1,0 +1,110 @@
+/**
+ * The run's one actor system: the world clock actor at its root, an npc actor per NPC
+ * and a debate actor per debate spawned as its children. The engine talks to an actor
+ * only when something concerns it, and reads what it emits in reply.
+ */
+import {
+  type DebateEmitted,
+  type DebateEvent,
+  type DebateInput,
+  type DebateOutput,
+  type NpcEmitted,
+  type NpcEvent,
+  type NpcInput,
+  type WorldClockEmitted,
+  type WorldClockInput,
+  worldClockMachine,
+} from "@hearsay/actors";
+import type { NpcId } from "@hearsay/core";
+import { type Actor, type AnyActorRef, createActor } from "xstate";
+
+interface Emitter<E> {
+  send(event: unknown): void;
+  on(type: "*", handler: (e: E) => void): unknown;
+  getSnapshot(): { value: unknown; status: string; output?: unknown };
+}
+
+export class NpcActors {
+  readonly clock: Actor<typeof worldClockMachine>;
+  private readonly npcs = new Map<NpcId, Emitter<NpcEmitted>>();
+  private readonly npcOut: Array<NpcEmitted> = [];
+  private readonly clockOut: Array<WorldClockEmitted> = [];
+
+  constructor(clock: WorldClockInput) {
+    this.clock = createActor(worldClockMachine, { input: clock });
+    this.clock.on("*", (e) => this.clockOut.push(e as WorldClockEmitted));
+    this.clock.start();
+  }
+
+  /** Spawns (or rebuilds) an NPC's actor in the system. */
+  spawn(input: NpcInput): void {
+    this.clock.send({ type: "SPAWN_NPC", input });
+    const ref = this.child(input.npcId) as unknown as Emitter<NpcEmitted>;
+    ref.on("*", (e) => this.npcOut.push(e));
+    this.npcs.set(input.npcId, ref);
+  }
+
+  /** Sends an NPC an event; returns what it emitted in response, in order. */
+  send(npcId: NpcId, event: NpcEvent): ReadonlyArray<NpcEmitted> {
+    const ref = this.npcs.get(npcId);
+    if (!ref) return [];
+    ref.send(event);
+    return this.npcOut.splice(0, this.npcOut.length);
+  }
+
+  /** The state an NPC's machine is in (`idle`, `deciding`, …). */
+  stateOf(npcId: NpcId): string | undefined {
+    return this.npcs.get(npcId)?.getSnapshot().value as string | undefined;
+  }
+
+  /** Advances the clock one tick; returns the tick it made, or null once the run is over. */
+  advance(): { from: number; to: number } | null {
+    if (this.clock.getSnapshot().status !== "active") return null;
+    this.clock.send({ type: "ADVANCE" });
+    const out = this.clockOut.splice(0, this.clockOut.length);
+    const tick = out.find((e) => e.type === "tick");
+    return tick ? { from: tick.from, to: tick.to } : null;
+  }
+
+  /** Skips the clock to `to`; returns the span, or null when nothing would move. */
+  skip(mode: "jump" | "elision", to: number): { from: number; to: number } | null {
+    if (this.clock.getSnapshot().status !== "active") return null;
+    this.clock.send({ type: "SKIP", mode, to: to as never });
+    const out = this.clockOut.splice(0, this.clockOut.length);
+    const skip = out.find((e) => e.type === "skip");
+    if (!skip) return null;
+    this.clock.send({ type: "SKIP_DONE" });
+    return { from: skip.from, to: skip.to };
+  }
+
+  /** Runs a debate actor to its end, answering its requests with `answer`. */
+  async debate(
+    input: DebateInput,
+    gathered: ReadonlyArray<NpcId>,
+    answer: (request: DebateEmitted) => Promise<DebateEvent>,
+  ): Promise<DebateOutput> {
+    const id = `debate:${input.debateId}`;
+    this.clock.send({ type: "SPAWN_DEBATE", input });
+    const ref = this.child(id) as unknown as Emitter<DebateEmitted>;
+    const asks: Array<DebateEmitted> = [];
+    ref.on("*", (e) => asks.push(e));
+    ref.send({ type: "GATHERED", participants: gathered });
+    while (ref.getSnapshot().status === "active" && asks.length > 0) {
+      const ask = asks.shift()!;
+      ref.send(await answer(ask));
+    }
+    const output = ref.getSnapshot().output as DebateOutput;
+    this.clock.send({ type: "STOP_CHILD", id });
+    return output;
+  }
+
+  stop(): void {
+    this.clock.stop();
+  }
+
+  private child(id: string): AnyActorRef {
+    const ref = (this.clock.getSnapshot().children as Record<string, AnyActorRef | undefined>)[id];
+    if (!ref) throw new Error(`actor ${id} was not spawned`);
+    return ref;
+  }
+}

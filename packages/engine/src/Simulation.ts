@@ -1,0 +1,261 @@
+/**
+ * A run of a world: its definition, the seed, the brain and where it is stored, and the
+ * loop that advances it tick by tick until its end day. A fresh run writes the genesis
+ * tick; a resumed one folds the log back into the engine state and rebuilds every actor
+ * from it (never from actor snapshots), then continues from the last committed tick and
+ * stops at the same game day an uninterrupted run would.
+ */
+import type { NpcInput } from "@hearsay/actors";
+import {
+  type CampaignId,
+  type Event,
+  type EventType,
+  gameTime,
+  type GameTime,
+  ids,
+  MINUTES_PER_DAY,
+  type SaveId,
+  type World,
+} from "@hearsay/core";
+import type { BrainShape } from "@hearsay/mind";
+import type { SqliteEventLog } from "@hearsay/store";
+import { BrainRunner } from "./BrainRunner.ts";
+import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
+import { EngineState } from "./EngineState.ts";
+import { RunRefused } from "./EngineError.ts";
+import { genesis, type LoreFile } from "./Genesis.ts";
+import { NpcActors } from "./NpcActors.ts";
+import { Routes } from "./Routes.ts";
+import { elisionEnd, runSkip, type SkipMode } from "./Skips.ts";
+import { runTick } from "./Tick.ts";
+import type { DossierSource, TickContext } from "./TickContext.ts";
+import { TickWriter } from "./TickWriter.ts";
+import { WorldIndex } from "./WorldIndex.ts";
+
+export interface SimulationSpec {
+  readonly world: World;
+  readonly worldHash: string;
+  readonly lore: ReadonlyArray<LoreFile>;
+  readonly log: SqliteEventLog;
+  readonly saveId: SaveId;
+  /** Length of the whole run in game days, counted from the world's start day. */
+  readonly days: number;
+  readonly seed: number;
+  readonly brain: BrainShape;
+  /** Whether brain calls are recorded in the log (live models, and replays of them). */
+  readonly recordBrain: boolean;
+  readonly dossiers: (log: SqliteEventLog, saveId: SaveId) => DossierSource;
+  readonly resume: boolean;
+  readonly config?: Partial<EngineConfig>;
+  readonly onProgress?: (progress: Progress) => void;
+  /** Time skips to make on the way: at `atDay` `atHour`:00, elide, or jump `days` days. */
+  readonly skips?: ReadonlyArray<{
+    readonly atDay: number;
+    readonly atHour?: number;
+    readonly mode: SkipMode;
+    readonly days?: number;
+  }>;
+  /** Stop after this many ticks (tests use it to interrupt a run). */
+  readonly maxTicks?: number;
+}
+
+export interface Progress {
+  readonly t: GameTime;
+  readonly day: number;
+  readonly startDay: number;
+  readonly endDay: number;
+  readonly ticks: number;
+  readonly events: number;
+  readonly head: number;
+}
+
+export interface RunSummary {
+  readonly saveId: SaveId;
+  readonly resumed: boolean;
+  readonly finished: boolean;
+  readonly t: GameTime;
+  readonly head: number;
+  readonly ticks: number;
+  readonly eventsByType: Readonly<Record<string, number>>;
+  readonly debates: number;
+  readonly tasksByStatus: Readonly<Record<string, number>>;
+  readonly liveMemories: number;
+  readonly brainCalls: number;
+  readonly brainFailures: number;
+  readonly brainCallsByPurpose: Readonly<Record<string, number>>;
+}
+
+export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> => {
+  const config: EngineConfig = { ...defaultEngineConfig, ...spec.config };
+  const { world, log, saveId } = spec;
+  const startDay = world.meta.start.day;
+  const t0 = gameTime(startDay, world.meta.start.hour);
+  const endDay = startDay + spec.days;
+  const state = new EngineState();
+  const existing = log.saves().find((s) => s.saveId === saveId);
+  const counts = new Map<EventType, number>();
+  let head = existing ? log.head(saveId) : 0;
+  let seed = spec.seed;
+
+  if (head > 0 && !spec.resume) {
+    throw new RunRefused({
+      reason: `save "${saveId}" already holds a run (${head} events)`,
+      fix: "pass --resume to continue it, or choose another --db",
+    });
+  }
+  if (head > 0) {
+    for (const e of log.read(saveId)) state.apply(e, e.seq);
+    const started = log.read(saveId, { toSeq: 1 })[0];
+    if (started?.type === "SimulationStarted") {
+      if (started.payload.worldHash !== spec.worldHash) {
+        throw new RunRefused({
+          reason: `the world definition changed since save "${saveId}" started`,
+          fix: "resume with the simulation files it was started with, or branch and start a new run",
+        });
+      }
+      seed = started.payload.seed;
+    }
+  }
+
+  const routes = new Routes(world);
+  const names = new WorldIndex(world);
+  const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
+  const dossiers = spec.dossiers(log, saveId);
+  const append = (events: ReadonlyArray<Event>) => {
+    if (events.length === 0) return;
+    const result = log.append(saveId, head, events);
+    head = result.head;
+    for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  };
+
+  let actors: NpcActors | null = null;
+  const context = (writer: TickWriter, from: GameTime, t: GameTime): TickContext => ({
+    world,
+    config,
+    seed,
+    state,
+    routes,
+    writer,
+    brain,
+    dossiers,
+    actors: actors!,
+    from,
+    t,
+    names,
+    skipping: false,
+  });
+
+  if (head === 0) {
+    if (!existing) {
+      log.createSave({ saveId, campaignId: ids.campaign(`${world.meta.name}-${seed}`) as CampaignId, name: saveId });
+    }
+    const writer = new TickWriter(state, t0);
+    genesis(context(writer, t0, t0), {
+      worldHash: spec.worldHash,
+      campaignId: ids.campaign(`${world.meta.name}-${seed}`),
+      endDay,
+      brain: spec.brain.name,
+      lore: spec.lore,
+    });
+    append(writer.drain());
+  }
+
+  const startT = state.t;
+  if (startT >= gameTime(endDay)) return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain);
+  actors = new NpcActors({ t: startT, tickMinutes: world.meta.tickMinutes, endAt: gameTime(endDay) });
+  for (const id of [...state.npcs.keys()].sort()) {
+    const npc = state.npcs.get(id)!;
+    const def = names.npc(id)!;
+    const input: NpcInput = {
+      npcId: id,
+      schedule: { wakeHour: def.wakeHour, sleepHour: def.sleepHour, home: def.home, workplace: def.workplace },
+      routes,
+      tickMinutes: world.meta.tickMinutes,
+      t: npc.since,
+      state: {
+        activity: npc.activity,
+        locationId: npc.locationId,
+        destination: npc.destination,
+        until: npc.until,
+        taskId: npc.taskId,
+        attendingTo: npc.attendingTo,
+      },
+    };
+    actors.spawn(input);
+  }
+
+  let ticks = 0;
+  try {
+    for (;;) {
+      if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
+      const skip = (spec.skips ?? []).find((k) => gameTime(k.atDay, k.atHour ?? 0) === state.t);
+      if (skip) {
+        const to = (skip.mode === "jump" ? state.t + (skip.days ?? 1) * MINUTES_PER_DAY : elisionEnd({ state }, state.t)) as GameTime;
+        const span = actors.skip(skip.mode, to);
+        if (span !== null) {
+          const writer = new TickWriter(state, span.from as GameTime);
+          await runSkip(context(writer, span.from as GameTime, span.to as GameTime), skip.mode, world.meta.tickMinutes);
+          append(writer.drain());
+          ticks += 1;
+          continue;
+        }
+      }
+      const tick = actors.advance();
+      if (tick === null) break;
+      const from = tick.from as GameTime;
+      const t = tick.to as GameTime;
+      const writer = new TickWriter(state, t);
+      const index = Math.round((from - t0) / world.meta.tickMinutes);
+      if (config.checkpointEveryTicks > 0 && index > 0 && index % config.checkpointEveryTicks === 0) {
+        writer.emit("Checkpoint", { throughSeq: head, stateHash: log.projectionHash(saveId) });
+      }
+      await runTick(context(writer, from, t));
+      append(writer.drain());
+      ticks += 1;
+      spec.onProgress?.({
+        t,
+        day: Math.floor(t / MINUTES_PER_DAY),
+        startDay,
+        endDay,
+        ticks,
+        events: [...counts.values()].reduce((a, b) => a + b, 0),
+        head,
+      });
+    }
+  } finally {
+    actors.stop();
+  }
+
+  return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain);
+};
+
+const summarise = (
+  spec: SimulationSpec,
+  existed: boolean,
+  state: EngineState,
+  endDay: number,
+  head: number,
+  ticks: number,
+  counts: ReadonlyMap<EventType, number>,
+  brain: BrainRunner,
+): RunSummary => {
+  const tasksByStatus: Record<string, number> = {};
+  for (const task of state.tasks.values()) tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
+  let liveMemories = 0;
+  for (const npc of state.npcs.values()) liveMemories += npc.memories.size;
+  return {
+    saveId: spec.saveId,
+    resumed: existed && spec.resume,
+    finished: state.t >= gameTime(endDay),
+    t: state.t,
+    head,
+    ticks,
+    eventsByType: Object.fromEntries([...counts.entries()].sort()),
+    debates: state.debatesHeld.size,
+    tasksByStatus,
+    liveMemories,
+    brainCalls: brain.stats.calls,
+    brainFailures: brain.stats.failures,
+    brainCallsByPurpose: Object.fromEntries([...brain.stats.byPurpose.entries()].sort()),
+  };
+};

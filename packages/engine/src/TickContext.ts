@@ -1,0 +1,42 @@
+/**
+ * Everything one tick's steps share: the world definition, the engine state (a fold of
+ * the log), the tick's writer, the brain, dossiers and the NPC actors. Steps are plain
+ * functions of this context, run in a fixed order by `runTick`.
+ */
+import type { Dossier, GameTime, LocationId, NpcId, World } from "@hearsay/core";
+import type { BrainRunner } from "./BrainRunner.ts";
+import type { EngineConfig } from "./EngineConfig.ts";
+import type { EngineState } from "./EngineState.ts";
+import type { NpcActors } from "./NpcActors.ts";
+import type { Routes } from "./Routes.ts";
+import type { TickWriter } from "./TickWriter.ts";
+import type { WorldIndex } from "./WorldIndex.ts";
+
+/** What an NPC is handed for a turn; the retrieval service behind it reads the store. */
+export interface DossierSource {
+  dossier(request: {
+    readonly npcId: NpcId;
+    readonly t: GameTime;
+    readonly query: string | null;
+    readonly scene: { readonly locationId: LocationId; readonly present: ReadonlyArray<NpcId> } | null;
+  }): Dossier | null;
+}
+
+export interface TickContext {
+  readonly world: World;
+  readonly config: EngineConfig;
+  readonly seed: number;
+  readonly state: EngineState;
+  readonly routes: Routes;
+  readonly writer: TickWriter;
+  readonly brain: BrainRunner;
+  readonly dossiers: DossierSource;
+  readonly actors: NpcActors;
+  /** The tick's time: the clock has advanced from `from` to `t`. */
+  readonly from: GameTime;
+  readonly t: GameTime;
+  /** True while a time skip runs the world's steps without NPC turns. */
+  readonly skipping: boolean;
+  /** World lookups by id. */
+  readonly names: WorldIndex;
+}

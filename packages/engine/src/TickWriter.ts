@@ -1,0 +1,61 @@
+/**
+ * Collects one tick's events. Each event gets a deterministic id (`<tick time>.<n>`), is
+ * applied to the engine state at once — so later steps of the same tick see it — and
+ * is appended with the rest of the tick in one transaction at the end.
+ */
+import { type Event, type EventOf, type EventType, type GameTime, ids, makeEvent } from "@hearsay/core";
+import type { EngineState } from "./EngineState.ts";
+
+export class TickWriter {
+  private readonly events: Array<Event> = [];
+  private n = 0;
+  private minted = 0;
+
+  constructor(
+    private readonly state: EngineState,
+    private now: GameTime,
+  ) {}
+
+  /** The game time events are stamped with. */
+  get t(): GameTime {
+    return this.now;
+  }
+
+  /** Moves the stamp forward (a skip runs many ticks' world steps in one batch). */
+  advanceTo(t: GameTime): void {
+    if (t < this.now) throw new RangeError(`TickWriter: time cannot go back (${t} < ${this.now})`);
+    this.now = t;
+  }
+
+  /** Emits an event: stamps its id and time, applies it to the state, buffers it. */
+  emit<T extends EventType>(type: T, payload: EventOf<T>["payload"]): EventOf<T> {
+    const event = makeEvent(type, {
+      id: ids.event(`${this.now}.${this.n++}`),
+      t: this.now,
+      payload,
+    } as Omit<EventOf<T>, "type" | "version">);
+    this.state.apply(event);
+    this.events.push(event);
+    return event;
+  }
+
+  /** A fresh id for an item born this tick (`m-1440-3`), unique within the save. */
+  mint(prefix: string): string {
+    return `${prefix}-${this.now}-${this.minted++}`;
+  }
+
+  /** Owners of the memories recorded so far this tick. */
+  memoryOwners(): ReadonlyArray<string> {
+    const owners = new Set<string>();
+    for (const e of this.events) if (e.type === "MemoryRecorded") owners.add(e.payload.ownerNpcId);
+    return [...owners];
+  }
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  drain(): ReadonlyArray<Event> {
+    return this.events.splice(0, this.events.length);
+  }
+}

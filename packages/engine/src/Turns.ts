@@ -1,0 +1,100 @@
+/**
+ * NPC turns. Only NPCs whose wake-up came due are touched (never a bare tick to all):
+ * each gets a WAKE with what it needs for gating; those that ask to decide get, in one
+ * batch, a first-meeting profile if they have none, then a dossier and an `act` call;
+ * answers are applied in id order. A failed call is a recorded warning and the NPC
+ * falls back to its routine.
+ */
+import { type NpcId, Prng } from "@hearsay/core";
+import { type BrainRequest, validateAnswer } from "@hearsay/mind";
+import { Result } from "effect";
+import { actInputOf, companyOf, profileInputOf } from "./Glimpses.ts";
+import { type Reactions, react } from "./Reactions.ts";
+import { openTasksOf } from "./Tasks.ts";
+import type { TickContext } from "./TickContext.ts";
+
+/** Wakes every NPC due now; returns who asked to decide and who spoke. */
+export const wakeDue = (ctx: TickContext, into: Reactions): void => {
+  for (const id of ctx.state.wakes.takeDue(ctx.t)) {
+    const npc = ctx.state.npcs.get(id);
+    if (!npc) continue;
+    const emitted = ctx.actors.send(id, {
+      type: "WAKE",
+      t: ctx.t,
+      company: companyOf(ctx, id, npc.locationId).length,
+      concerns: npc.concerns,
+      roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
+      openTasks: openTasksOf(ctx, id),
+    });
+    react(ctx, id, emitted, into);
+  }
+};
+
+/** Generates first-meeting profiles for those who have none yet (once per NPC per save). */
+export const ensureProfiles = async (ctx: TickContext, ids: ReadonlyArray<NpcId>): Promise<void> => {
+  const missing = ids.filter((id) => !ctx.state.npcs.get(id)?.hasProfile);
+  const requests = missing.map(
+    (id): BrainRequest<"profile"> => ({
+      purpose: "profile",
+      npcId: id,
+      t: ctx.t,
+      seed: ctx.seed,
+      dossier: null,
+      input: profileInputOf(ctx, id),
+    }),
+  );
+  const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  for (const [i, id] of missing.entries()) {
+    const outcome = outcomes[i]!;
+    if (outcome.ok) {
+      ctx.writer.emit("ProfileGenerated", { npcId: id, profile: outcome.answer.output });
+    } else {
+      warn(ctx, id, "profile_failed", outcome.error.message);
+    }
+  }
+};
+
+/** Asks every NPC that wants to decide, then applies the answers in id order. */
+export const decide = async (ctx: TickContext, ids: ReadonlyArray<NpcId>, into: Reactions): Promise<void> => {
+  const order = [...new Set(ids)].sort();
+  if (order.length === 0) return;
+  await ensureProfiles(ctx, order);
+  const requests = order.map((id): BrainRequest<"act"> => {
+    const npc = ctx.state.npcs.get(id)!;
+    const present = companyOf(ctx, id, npc.locationId);
+    return {
+      purpose: "act",
+      npcId: id,
+      t: ctx.t,
+      seed: ctx.seed,
+      dossier: ctx.dossiers.dossier({
+        npcId: id,
+        t: ctx.t,
+        query: null,
+        scene: { locationId: npc.locationId, present },
+      }),
+      input: actInputOf(ctx, id, present),
+    };
+  });
+  const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  for (const [i, id] of order.entries()) {
+    const outcome = outcomes[i]!;
+    const request = requests[i]!;
+    const checked = outcome.ok ? validateAnswer("act", request.input, outcome.answer.output) : null;
+    if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
+      react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action: outcome.answer.output }), into);
+    } else {
+      const why = !outcome.ok
+        ? outcome.error.message
+        : checked !== null && Result.isFailure(checked)
+          ? checked.failure.message
+          : "no answer";
+      warn(ctx, id, "decision_failed", why);
+      react(ctx, id, ctx.actors.send(id, { type: "DECLINED", t: ctx.t }), into);
+    }
+  }
+};
+
+export const warn = (ctx: TickContext, npcId: NpcId | null, code: string, message: string): void => {
+  ctx.writer.emit("SimulationWarning", { code, message: message.slice(0, 2000), npcId });
+};
