@@ -227,6 +227,12 @@ const applyPlan = (ctx: NpcContext, plan: Plan): Partial<NpcContext> => ({
   locationId: plan.locationId ?? ctx.locationId,
 });
 
+/** The length of a work shift a plan starts (0 for anything else). */
+const shiftOf = (ctx: NpcContext, plan: Plan): number =>
+  plan.activity === "working" && plan.until !== undefined && plan.until !== null
+    ? plan.until - ctx.t
+    : 0;
+
 const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   type: "activity",
   activity: ctx.activity,
@@ -238,10 +244,85 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   note,
 });
 
-const byActivity = (activity: Activity) => ({
-  guard: { type: "isActivity" as const, params: { activity } },
-  target: activity,
+/** The context a WAKE leads to, before any plan: its news noted, a journey ended. */
+const woken = (
+  ctx: NpcContext,
+  e: Extract<NpcEvent, { type: "WAKE" }>,
+  arriving: boolean,
+): NpcContext => ({
+  ...ctx,
+  t: e.t,
+  company: e.company,
+  concerns: e.concerns,
+  roll: e.roll,
+  openTasks: e.openTasks,
+  locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
+  destination: arriving ? null : ctx.destination,
 });
+
+/**
+ * What a wake-up leads to, computed once per WAKE (the guards of one transition all ask
+ * for it with the same event object): a decision, or the routine's next activity.
+ */
+const wakePlans = new WeakMap<object, Plan | "decide">();
+const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" => {
+  if (e.type !== "WAKE") return { activity: ctx.activity, note: "" };
+  let plan = wakePlans.get(e);
+  if (plan === undefined) {
+    const next = woken(ctx, e, ctx.activity === "travelling");
+    plan = significant(next) !== null ? "decide" : routine(next);
+    wakePlans.set(e, plan);
+  }
+  return plan;
+};
+
+const decisionPlans = new WeakMap<object, Plan>();
+const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => {
+  if (e.type === "DECLINED")
+    return routine({ ...ctx, t: e.t, concerns: 0, company: 0, openTasks: [] });
+  if (e.type !== "DECIDED") return { activity: ctx.activity, note: "" };
+  let plan = decisionPlans.get(e);
+  if (plan === undefined) {
+    plan = planFor({ ...ctx, t: e.t }, e.action);
+    decisionPlans.set(e, plan);
+  }
+  return plan;
+};
+
+const activities: ReadonlyArray<Activity> = [
+  "asleep",
+  "travelling",
+  "working",
+  "conversing",
+  "debating",
+  "idle",
+];
+
+// XState's config types cannot follow transitions built by a function, so these two
+// helpers are cast at their use; the machine's own tests exercise every transition.
+
+/** A WAKE's transitions out of a state: decide, or go straight into the planned activity. */
+const onWake = (before: ReadonlyArray<string>): never =>
+  [
+    {
+      guard: "wakeWantsDecision",
+      target: "deciding",
+      actions: [...before, "noteWake", "askBrain"],
+    },
+    ...activities.map((activity) => ({
+      guard: { type: "wakePlanIs" as const, params: { activity } },
+      target: activity,
+      actions: [...before, "noteWake", "applyWakePlan", "announce"],
+    })),
+  ] as never;
+
+/** The transitions of a decision (or a refusal to decide) into its activity. */
+const onDecision = (extra: ReadonlyArray<string>): never =>
+  activities.map((activity) => ({
+    guard: { type: "decisionPlanIs" as const, params: { activity } },
+    target: activity,
+    actions: ["applyDecisionPlan", ...extra, "announce"],
+  })) as never;
 
 export const npcMachine = setup({
   types: {
@@ -253,34 +334,36 @@ export const npcMachine = setup({
   guards: {
     isActivity: ({ context }, params: { activity: Activity }) =>
       context.activity === params.activity,
-    isSignificant: ({ context }) => significant(context) !== null,
+    wakeWantsDecision: ({ context, event }) => wakePlan(context, event) === "decide",
+    wakePlanIs: ({ context, event }, params: { activity: Activity }) => {
+      const plan = wakePlan(context, event);
+      return plan !== "decide" && plan.activity === params.activity;
+    },
+    decisionPlanIs: ({ context, event }, params: { activity: Activity }) =>
+      decisionPlan(context, event).activity === params.activity,
   },
   actions: {
-    noteWake: assign(({ event }) =>
-      event.type === "WAKE"
-        ? {
-            t: event.t,
-            company: event.company,
-            concerns: event.concerns,
-            roll: event.roll,
-            openTasks: event.openTasks,
-          }
-        : { t: event.t },
+    noteWake: assign(({ context, event }) =>
+      event.type === "WAKE" ? woken(context, event, false) : {},
     ),
-    forgetConcerns: assign(({ event }) => ({ t: event.t, concerns: 0, company: 0, openTasks: [] })),
     askBrain: emit(({ context }) => ({
       type: "decide" as const,
       reason: significant(context) ?? ("company" as const),
     })),
-    planRoutine: assign(({ context }) => {
-      const plan = routine(context);
-      return { ...applyPlan(context, plan), note: plan.note };
+    applyWakePlan: assign(({ context, event }) => {
+      const plan = wakePlan(context, event);
+      if (plan === "decide") return {};
+      return { ...applyPlan(context, plan), note: plan.note, workMinutes: shiftOf(context, plan) };
     }),
-    applyDecision: assign(({ context, event }) => {
-      if (event.type !== "DECIDED") return {};
-      const ctx = { ...context, t: event.t };
-      const plan = planFor(ctx, event.action);
-      return { t: event.t, ...applyPlan(ctx, plan), note: plan.note };
+    applyDecisionPlan: assign(({ context, event }) => {
+      const plan = decisionPlan(context, event);
+      const t = event.t;
+      return {
+        t,
+        ...applyPlan({ ...context, t }, plan),
+        note: plan.note,
+        workMinutes: shiftOf({ ...context, t }, plan),
+      };
     }),
     voiceDecision: enqueueActions(({ event, enqueue }) => {
       if (event.type !== "DECIDED") return;
@@ -296,9 +379,6 @@ export const npcMachine = setup({
         });
       }
     }),
-    recordShift: assign(({ context }) => ({
-      workMinutes: context.until === null ? 0 : context.until - context.t,
-    })),
     joinConversation: assign(({ context, event }) =>
       event.type === "CONVERSE"
         ? {
@@ -364,7 +444,9 @@ export const npcMachine = setup({
     note: "",
     // Rebuilt from the log, `t` is when the current activity began.
     workMinutes:
-      input.state.activity === "working" && input.state.until !== null ? input.state.until - input.t : 0,
+      input.state.activity === "working" && input.state.until !== null
+        ? input.state.until - input.t
+        : 0,
     company: 0,
     concerns: 0,
     roll: 1,
@@ -375,77 +457,56 @@ export const npcMachine = setup({
     /** Enters the state the input names and emits nothing: rebuilding is not acting. */
     restoring: {
       always: [
-        byActivity("asleep"),
-        byActivity("travelling"),
-        byActivity("working"),
-        byActivity("conversing"),
-        byActivity("debating"),
+        ...activities
+          .filter((a) => a !== "idle")
+          .map((activity) => ({
+            guard: { type: "isActivity" as const, params: { activity } },
+            target: activity,
+          })),
         { target: "idle" },
-      ],
-    },
-    /** Gating: a significant moment asks the brain; anything else follows the routine. */
-    choosing: {
-      always: [
-        { guard: "isSignificant", target: "deciding", actions: "askBrain" },
-        { target: "dispatching", actions: "planRoutine" },
-      ],
-    },
-    /** Enters the state of the activity just planned, announcing it. */
-    dispatching: {
-      always: [
-        { ...byActivity("asleep"), actions: "announce" },
-        { ...byActivity("travelling"), actions: "announce" },
-        { ...byActivity("working"), actions: ["recordShift", "announce"] },
-        { ...byActivity("conversing"), actions: "announce" },
-        { ...byActivity("debating"), actions: "announce" },
-        { target: "idle", actions: "announce" },
       ],
     },
     deciding: {
       on: {
-        DECIDED: { target: "dispatching", actions: ["applyDecision", "voiceDecision"] },
-        DECLINED: { target: "choosing", actions: "forgetConcerns" },
-        CONVERSE: { target: "dispatching", actions: "joinConversation" },
-        DEBATE: { target: "dispatching", actions: "joinDebate" },
+        DECIDED: onDecision(["voiceDecision"]),
+        DECLINED: onDecision([]),
+        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
+        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
       },
     },
-    asleep: {
-      on: {
-        WAKE: { target: "choosing", actions: "noteWake" },
-      },
-    },
+    asleep: { on: { WAKE: onWake([]) } },
     idle: {
       on: {
-        WAKE: { target: "choosing", actions: "noteWake" },
-        CONVERSE: { target: "dispatching", actions: "joinConversation" },
-        DEBATE: { target: "dispatching", actions: "joinDebate" },
+        WAKE: onWake([]),
+        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
+        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
       },
     },
     travelling: {
       on: {
-        WAKE: { target: "choosing", actions: ["arrive", "settle", "noteWake"] },
-        ELIDE: { target: "dispatching", actions: ["arrive", "settle", "stopHere"] },
+        WAKE: onWake(["arrive", "settle"]),
+        ELIDE: { target: "idle", actions: ["arrive", "settle", "stopHere", "announce"] },
       },
     },
     working: {
       on: {
-        WAKE: { target: "choosing", actions: ["finishWork", "noteWake"] },
-        ELIDE: { target: "dispatching", actions: ["finishWork", "stopHere"] },
-        CONVERSE: { target: "dispatching", actions: "joinConversation" },
-        DEBATE: { target: "dispatching", actions: "joinDebate" },
+        WAKE: onWake(["finishWork"]),
+        ELIDE: { target: "idle", actions: ["finishWork", "stopHere", "announce"] },
+        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
+        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
       },
     },
     conversing: {
       on: {
-        WAKE: { target: "choosing", actions: "noteWake" },
-        ELIDE: { target: "dispatching", actions: "stopHere" },
-        DEBATE: { target: "dispatching", actions: "joinDebate" },
+        WAKE: onWake([]),
+        ELIDE: { target: "idle", actions: ["stopHere", "announce"] },
+        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
       },
     },
     debating: {
       on: {
-        WAKE: { target: "choosing", actions: "noteWake" },
-        ELIDE: { target: "dispatching", actions: "stopHere" },
+        WAKE: onWake([]),
+        ELIDE: { target: "idle", actions: ["stopHere", "announce"] },
       },
     },
   },

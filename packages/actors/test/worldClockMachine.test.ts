@@ -84,8 +84,14 @@ describe("the run's actor system", () => {
       },
     };
     actor.send({ type: "SPAWN_NPC", input });
-    actor.send({ type: "SPAWN_DEBATE", input: { debateId: "d1", topic: "t", rounds: 1, minParticipants: 2 } });
-    const children = actor.getSnapshot().children as Record<string, { system: unknown; getSnapshot(): { value: unknown } }>;
+    actor.send({
+      type: "SPAWN_DEBATE",
+      input: { debateId: "d1", topic: "t", rounds: 1, minParticipants: 2 },
+    });
+    const children = actor.getSnapshot().children as Record<
+      string,
+      { system: unknown; getSnapshot(): { value: unknown } }
+    >;
     expect(Object.keys(children).sort()).toEqual(["ada", "debate:d1"]);
     expect(children.ada!.getSnapshot().value).toBe("asleep");
     expect(children.ada!.system).toBe(actor.system);
