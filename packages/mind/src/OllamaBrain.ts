@@ -1,0 +1,189 @@
+/**
+ * The Ollama brain. Each call renders the prompt, chats through the `ollama` client
+ * with `format` set to the purpose's JSON Schema, decodes and id-checks the answer, and
+ * on a bad answer retries once showing the model its error. If the model still fails —
+ * or times out, is missing, or the server is down — the configured fallback chain
+ * answers: other models in order, then the scripted brain; `meta` says which answered
+ * and `fallbackReason` why the others did not. Calls go through a FairQueue bounded by
+ * the configured concurrency; each is aborted at its timeout.
+ */
+import { dayOf, Prng } from "@hearsay/core";
+import { Effect, Layer, Result } from "effect";
+import type { ChatResponse, Message } from "ollama";
+import {
+  Brain,
+  type BrainAnswer,
+  type BrainMeta,
+  type BrainRequest,
+  type BrainShape,
+} from "./Brain.ts";
+import { type BrainError, BrainUnavailable } from "./BrainError.ts";
+import {
+  type LoadMindConfigOptions,
+  loadMindConfig,
+  type MindConfig,
+  type MindConfigError,
+} from "./MindConfig.ts";
+import { type BudgetUsage, CallBudget } from "./ollama/CallBudget.ts";
+import { callOllama, type OllamaTransport } from "./ollama/callOllama.ts";
+import { decodeAnswer } from "./ollama/decodeAnswer.ts";
+import { FairQueue } from "./ollama/FairQueue.ts";
+import { outputFormat } from "./ollama/outputFormat.ts";
+import { renderPrompt, repairPrompt } from "./Prompt.ts";
+import type { PurposeName } from "./Purpose.ts";
+import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
+
+/** The fallback entry that means "the scripted brain". */
+export const SCRIPTED_FALLBACK = "scripted";
+
+export interface OllamaBrainOptions {
+  readonly config: MindConfig;
+  /** Injected fetch (tests, proxies); default the global one. */
+  readonly fetch?: typeof fetch;
+  /** A queue shared with other users of the same server; default one of `config.concurrency`. */
+  readonly queue?: FairQueue;
+  /** What the `scripted` fallback entry calls; default `ScriptedBrain.make()`. */
+  readonly scripted?: SyncBrain;
+  /** The fair-queue lane of a request; default its NPC (or its purpose for world calls). */
+  readonly lane?: (request: BrainRequest) => string;
+}
+
+export interface OllamaBrainShape extends BrainShape {
+  readonly queue: FairQueue;
+  /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
+  usage(): BudgetUsage;
+}
+
+const seedOf = (request: BrainRequest): number =>
+  Prng.derive(request.seed, "ollama", request.purpose, request.npcId ?? "-", request.t).int(
+    0,
+    0x7fffffff,
+  );
+
+const make = (options: OllamaBrainOptions): OllamaBrainShape => {
+  const { config } = options;
+  const transport: OllamaTransport =
+    options.fetch === undefined
+      ? { url: config.ollamaUrl }
+      : { url: config.ollamaUrl, fetch: options.fetch };
+  const queue = options.queue ?? FairQueue.make(config.concurrency);
+  const scripted = options.scripted ?? ScriptedBrain.make();
+  const lane = options.lane ?? ((r: BrainRequest) => r.npcId ?? r.purpose);
+  const budget = new CallBudget(config.budgets);
+
+  const chat = (model: string, request: BrainRequest, messages: Array<Message>) =>
+    callOllama(transport, model, config.timeoutMs, (client) =>
+      client.chat({
+        model,
+        messages,
+        format: outputFormat(request.purpose),
+        stream: false,
+        keep_alive: config.keepAlive,
+        options: { temperature: config.temperature, seed: seedOf(request), num_ctx: config.numCtx },
+      }),
+    ).pipe(
+      Effect.tap((response: ChatResponse) =>
+        Effect.sync(() =>
+          budget.spend(dayOf(request.t), response.prompt_eval_count ?? 0, response.eval_count ?? 0),
+        ),
+      ),
+    );
+
+  /** One model: an answer, a repair retry if it is bad, then give up. */
+  const tryModel = <P extends PurposeName>(model: string, request: BrainRequest<P>) =>
+    Effect.gen(function* () {
+      const started = performance.now();
+      const prompt = renderPrompt(request);
+      const messages: Array<Message> = [
+        { role: "system", content: prompt.system },
+        { role: "user", content: prompt.user },
+      ];
+      let promptTokens = 0;
+      let outputTokens = 0;
+      const meta = (): BrainMeta => ({
+        brain: "ollama",
+        model,
+        promptTokens,
+        outputTokens,
+        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+        fallbackReason: null,
+      });
+      const first = yield* chat(model, request, messages);
+      promptTokens += first.prompt_eval_count ?? 0;
+      outputTokens += first.eval_count ?? 0;
+      const answer = decodeAnswer(request.purpose, request.input, first.message.content, model);
+      if (Result.isSuccess(answer))
+        return { output: answer.success, meta: meta() } as BrainAnswer<P>;
+      messages.push(
+        { role: "assistant", content: first.message.content },
+        { role: "user", content: repairPrompt(answer.failure.message) },
+      );
+      const second = yield* chat(model, request, messages);
+      promptTokens += second.prompt_eval_count ?? 0;
+      outputTokens += second.eval_count ?? 0;
+      const repaired = decodeAnswer(request.purpose, request.input, second.message.content, model);
+      if (Result.isSuccess(repaired))
+        return { output: repaired.success, meta: meta() } as BrainAnswer<P>;
+      return yield* Effect.fail(repaired.failure);
+    });
+
+  const decide = <P extends PurposeName>(
+    request: BrainRequest<P>,
+  ): Effect.Effect<BrainAnswer<P>, BrainError> =>
+    Effect.gen(function* () {
+      const reasons: Array<string> = [];
+      let lastError: BrainError | null = null;
+      let serverDown = false;
+      let budgetNoted = false;
+      const withReasons = (answer: BrainAnswer<P>): BrainAnswer<P> => ({
+        output: answer.output,
+        meta: { ...answer.meta, fallbackReason: reasons.length > 0 ? reasons.join("; ") : null },
+      });
+      for (const entry of [config.chatModel, ...config.fallback]) {
+        if (entry === SCRIPTED_FALLBACK) return withReasons(scripted.decideSync(request));
+        if (serverDown) continue;
+        const spent = budget.check(dayOf(request.t));
+        if (spent !== null) {
+          if (!budgetNoted) reasons.push(spent.message);
+          budgetNoted = true;
+          lastError = spent;
+          continue;
+        }
+        const result = yield* Effect.result(queue.run(lane(request), tryModel(entry, request)));
+        if (Result.isSuccess(result)) return withReasons(result.success);
+        const error = result.failure;
+        reasons.push(`${entry}: ${error.message}`);
+        lastError = error;
+        if (
+          error._tag === "BrainUnavailable" &&
+          (error.kind === "unreachable" || error.kind === "lost")
+        )
+          serverDown = true;
+      }
+      return yield* Effect.fail(
+        lastError ??
+          new BrainUnavailable({
+            brain: "ollama",
+            model: config.chatModel,
+            kind: "unreachable",
+            reason: "no model or fallback is configured",
+          }),
+      );
+    });
+
+  return { name: "ollama", queue, decide, usage: () => budget.usage() };
+};
+
+/** The Ollama brain: `make(options)`, `layer(options)`, or `layerConfig` from hearsay.config. */
+export const OllamaBrain = {
+  make,
+  layer: (options: OllamaBrainOptions): Layer.Layer<Brain> => Layer.succeed(Brain, make(options)),
+  layerConfig: (
+    load: LoadMindConfigOptions = {},
+    options: Omit<OllamaBrainOptions, "config"> = {},
+  ): Layer.Layer<Brain, MindConfigError> =>
+    Layer.effect(
+      Brain,
+      Effect.map(loadMindConfig(load), (config) => make({ ...options, config })),
+    ),
+} as const;

@@ -1,0 +1,80 @@
+/**
+ * The purposes a brain is asked to serve, each with its input Schema, its output Schema
+ * (model output is decoded by it, so nothing undecoded reaches the engine) and the
+ * instruction a prompt gives for it. This registry is the one place a purpose is named.
+ */
+import { type Result, Schema } from "effect";
+import { ActInput, ActOutput, actInstruction } from "./purposes/ActPurpose.ts";
+import {
+  DebateTurnInput,
+  DebateTurnOutput,
+  debateTurnInstruction,
+  SummarizeDebateInput,
+  SummarizeDebateOutput,
+  summarizeDebateInstruction,
+} from "./purposes/DebatePurposes.ts";
+import {
+  ExtractMemoriesInput,
+  ExtractMemoriesOutput,
+  extractMemoriesInstruction,
+} from "./purposes/ExtractMemoriesPurpose.ts";
+import { ProfileInput, ProfileOutput, profileInstruction } from "./purposes/ProfilePurpose.ts";
+
+/** One purpose: what it is given, what it must answer, and how a prompt asks for it. */
+export interface PurposeSpec<I extends Schema.Top, O extends Schema.Top> {
+  readonly input: I;
+  readonly output: O;
+  readonly instruction: string;
+}
+
+const spec = <I extends Schema.Top, O extends Schema.Top>(
+  input: I,
+  output: O,
+  instruction: string,
+): PurposeSpec<I, O> => ({ input, output, instruction });
+
+/** Every purpose by name. */
+export const purposes = {
+  act: spec(ActInput, ActOutput, actInstruction),
+  profile: spec(ProfileInput, ProfileOutput, profileInstruction),
+  extract_memories: spec(ExtractMemoriesInput, ExtractMemoriesOutput, extractMemoriesInstruction),
+  debate_turn: spec(DebateTurnInput, DebateTurnOutput, debateTurnInstruction),
+  summarize_debate: spec(SummarizeDebateInput, SummarizeDebateOutput, summarizeDebateInstruction),
+} as const;
+
+export type PurposeName = keyof typeof purposes;
+
+/** Purpose names in a stable order (for reports and tests). */
+export const purposeNames: ReadonlyArray<PurposeName> = [
+  "act",
+  "profile",
+  "extract_memories",
+  "debate_turn",
+  "summarize_debate",
+];
+
+/** The decoded input of a purpose. */
+export type PurposeInput<P extends PurposeName> = (typeof purposes)[P]["input"]["Type"];
+/** The decoded output of a purpose. */
+export type PurposeOutput<P extends PurposeName> = (typeof purposes)[P]["output"]["Type"];
+
+/** Whether a string names a purpose (for recorded events, whose `purpose` is a string). */
+export const isPurposeName = (s: string): s is PurposeName => Object.hasOwn(purposes, s);
+
+type AnyCodec = Schema.Codec<unknown, unknown>;
+
+/** The JSON form of a purpose's output, as an `LlmCallRecorded` event stores it. */
+export const encodeOutput = <P extends PurposeName>(
+  purpose: P,
+  output: PurposeOutput<P>,
+): Schema.Json =>
+  Schema.encodeSync(purposes[purpose].output as unknown as AnyCodec)(output) as Schema.Json;
+
+/** Decodes unknown data as a purpose's output; a Result, so a bad answer is a value. */
+export const decodeOutput = <P extends PurposeName>(
+  purpose: P,
+  data: unknown,
+): Result.Result<PurposeOutput<P>, Schema.SchemaError> =>
+  Schema.decodeUnknownResult(purposes[purpose].output as unknown as AnyCodec, {
+    errors: "all",
+  })(data) as Result.Result<PurposeOutput<P>, Schema.SchemaError>;

@@ -1,0 +1,98 @@
+/**
+ * The scripted brain: deterministic, rule-based decisions and template text, the
+ * embedded default so everything runs without a model. Each answer is a pure function
+ * of the request — its randomness is `Prng.derive(seed, purpose, npcId, t, …)` — so a
+ * run, a resumed run and a replay all get the same answers. `decideSync` serves the
+ * engine's hot loop without any scheduling; `decide` is the same behind the port.
+ */
+import { Prng } from "@hearsay/core";
+import { Effect, Layer } from "effect";
+import {
+  Brain,
+  type BrainAnswer,
+  type BrainMeta,
+  type BrainRequest,
+  type BrainShape,
+} from "./Brain.ts";
+import type { PurposeName, PurposeOutput } from "./Purpose.ts";
+import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/chooseAction.ts";
+import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
+import { draftProfile } from "./scripted/draftProfile.ts";
+import { extractByRule } from "./scripted/extractByRule.ts";
+import { voiceOf } from "./scripted/Voice.ts";
+
+/** The model name scripted answers report. Bump it when the rules change what they answer. */
+export const SCRIPTED_MODEL = "rules-v1";
+
+export interface ScriptedBrainOptions {
+  /** How talkative and enterprising the scripted world is. */
+  readonly tuning?: Partial<ActTuning>;
+}
+
+/** A brain that also answers synchronously, and never fails. */
+export interface SyncBrain extends BrainShape {
+  decideSync<P extends PurposeName>(request: BrainRequest<P>): BrainAnswer<P>;
+}
+
+const meta: BrainMeta = {
+  brain: "scripted",
+  model: SCRIPTED_MODEL,
+  promptTokens: 0,
+  outputTokens: 0,
+  latencyMs: 0,
+  fallbackReason: null,
+};
+
+const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<PurposeName> => {
+  const prng = Prng.derive(request.seed, request.purpose, request.npcId ?? "-", request.t);
+  switch (request.purpose) {
+    case "act": {
+      const self = request.input.self;
+      return chooseAction({
+        input: request.input,
+        t: request.t,
+        prng,
+        voice: voiceOf(self.traits, self.speechStyle),
+        dossier: request.dossier,
+        tuning,
+      });
+    }
+    case "profile": {
+      const self = request.input.self;
+      return draftProfile(request.input, prng, voiceOf(self.traits, self.speechStyle));
+    }
+    case "extract_memories":
+      return { memories: extractByRule(request.input) };
+    case "debate_turn": {
+      const self = request.input.self;
+      return debateTurnByRule(
+        request.input,
+        request.seed,
+        prng,
+        voiceOf(self.traits, self.speechStyle),
+      );
+    }
+    case "summarize_debate":
+      return summarizeByRule(request.input);
+  }
+};
+
+const make = (options: ScriptedBrainOptions = {}): SyncBrain => {
+  const tuning: ActTuning = { ...defaultActTuning, ...options.tuning };
+  const decideSync = <P extends PurposeName>(request: BrainRequest<P>): BrainAnswer<P> => ({
+    output: answer(request as BrainRequest, tuning) as PurposeOutput<P>,
+    meta,
+  });
+  return {
+    name: "scripted",
+    decideSync,
+    decide: (request) => Effect.sync(() => decideSync(request)),
+  };
+};
+
+/** The scripted brain: `make(options)` for direct use, `layer(options)` as the `Brain`. */
+export const ScriptedBrain = {
+  make,
+  layer: (options: ScriptedBrainOptions = {}): Layer.Layer<Brain> =>
+    Layer.succeed(Brain, make(options)),
+} as const;

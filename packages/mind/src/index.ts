@@ -1,0 +1,115 @@
+// @hearsay/mind: the Brain port, its adapters (scripted, recorded, ollama), the recording wrapper, prompts and the purpose Schemas.
+export {
+  Brain,
+  type BrainAnswer,
+  type BrainMeta,
+  type BrainRequest,
+  type BrainShape,
+} from "./Brain.ts";
+export {
+  type BrainError,
+  BrainTimeout,
+  BrainUnavailable,
+  BudgetExhausted,
+  InvalidAnswer,
+  ModelNotFound,
+  RecordedFailure,
+  RecordingMissing,
+  UnknownId,
+} from "./BrainError.ts";
+export { inputHash } from "./inputHash.ts";
+export {
+  Budgets,
+  defaultMindConfig,
+  type LoadMindConfigOptions,
+  loadMindConfig,
+  MindConfig,
+  MindConfigError,
+} from "./MindConfig.ts";
+export {
+  OllamaBrain,
+  type OllamaBrainOptions,
+  type OllamaBrainShape,
+  SCRIPTED_FALLBACK,
+} from "./OllamaBrain.ts";
+export { type BudgetUsage, CallBudget } from "./ollama/CallBudget.ts";
+export {
+  callOllama,
+  classifyOllamaError,
+  type OllamaTransport,
+  ollamaClient,
+} from "./ollama/callOllama.ts";
+export { decodeAnswer } from "./ollama/decodeAnswer.ts";
+export {
+  type DoctorOptions,
+  type DoctorProblem,
+  type DoctorReport,
+  doctorReport,
+} from "./ollama/doctorReport.ts";
+export {
+  type EnsuredModel,
+  type EnsureModelOptions,
+  ensureModel,
+  type PullProgress,
+} from "./ollama/ensureModel.ts";
+export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/FairQueue.ts";
+export { isEmbeddingModel, normalizeModel, sameModel } from "./ollama/modelNames.ts";
+export { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
+export { outputFormat } from "./ollama/outputFormat.ts";
+export { fence, type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
+export {
+  decodeOutput,
+  encodeOutput,
+  isPurposeName,
+  type PurposeInput,
+  type PurposeName,
+  type PurposeOutput,
+  type PurposeSpec,
+  purposeNames,
+  purposes,
+} from "./Purpose.ts";
+export {
+  ActInput,
+  type ActionKind,
+  ActOutput,
+  Move,
+  OwnTask,
+  Place,
+  ProposeTask,
+  Rest,
+  Speak,
+  Work,
+} from "./purposes/ActPurpose.ts";
+export {
+  DebateLine,
+  DebateTurnInput,
+  DebateTurnOutput,
+  Stance,
+  SummarizeDebateInput,
+  SummarizeDebateOutput,
+} from "./purposes/DebatePurposes.ts";
+export {
+  DialogueLine,
+  ExtractMemoriesInput,
+  ExtractMemoriesOutput,
+  MemoryDraft,
+} from "./purposes/ExtractMemoriesPurpose.ts";
+export { NpcGlimpse, NpcSelf, Participant } from "./purposes/Fields.ts";
+export { ProfileInput, ProfileOutput } from "./purposes/ProfilePurpose.ts";
+export { RecordedBrain, type RecordedBrainShape } from "./RecordedBrain.ts";
+export {
+  SCRIPTED_MODEL,
+  ScriptedBrain,
+  type ScriptedBrainOptions,
+  type SyncBrain,
+} from "./ScriptedBrain.ts";
+export type { ActTuning } from "./scripted/chooseAction.ts";
+export { validateAnswer } from "./validateAnswer.ts";
+export {
+  answeredCall,
+  failedCall,
+  type LlmCallPayload,
+  type RecordCall,
+  withRecording,
+  withRecordingSync,
+} from "./withRecording.ts";

@@ -1,0 +1,63 @@
+/**
+ * The debate purposes: `debate_turn` (one participant's line and stance in a round) and
+ * `summarize_debate` (the summary and outcome the engine stores instead of a
+ * transcript).
+ */
+import { DebateId, NpcId } from "@hearsay/core";
+import { Schema } from "effect";
+import { BoundedText, LineText, NpcSelf, Participant } from "./Fields.ts";
+
+export const Stance = Schema.Literals(["for", "against", "undecided"]);
+export type Stance = typeof Stance.Type;
+
+export const DebateLine = Schema.Struct({
+  speakerId: NpcId,
+  speakerName: Schema.String,
+  text: Schema.String,
+  stance: Stance,
+});
+export type DebateLine = typeof DebateLine.Type;
+
+export const DebateTurnInput = Schema.Struct({
+  debateId: DebateId,
+  topic: Schema.String,
+  round: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  self: NpcSelf,
+  participants: Schema.Array(Participant),
+  /** Lines said so far, oldest first. */
+  previous: Schema.Array(DebateLine),
+});
+export type DebateTurnInput = typeof DebateTurnInput.Type;
+
+export const DebateTurnOutput = Schema.Struct({
+  text: LineText(600),
+  stance: Stance,
+  /** The participant answered, or null. */
+  replyTo: Schema.NullOr(NpcId),
+});
+export type DebateTurnOutput = typeof DebateTurnOutput.Type;
+
+export const SummarizeDebateInput = Schema.Struct({
+  debateId: DebateId,
+  topic: Schema.String,
+  participants: Schema.Array(Participant),
+  turns: Schema.Array(DebateLine),
+});
+export type SummarizeDebateInput = typeof SummarizeDebateInput.Type;
+
+export const SummarizeDebateOutput = Schema.Struct({
+  summary: LineText(1200),
+  outcome: BoundedText(400),
+});
+export type SummarizeDebateOutput = typeof SummarizeDebateOutput.Type;
+
+export const debateTurnInstruction = [
+  "Give your line in this round of the debate as one JSON object: `text` (one to three",
+  'sentences in your own voice), `stance` ("for", "against" or "undecided" on the topic)',
+  "and `replyTo` (the id of the participant you answer, from `participants`, or null).",
+].join("\n");
+
+export const summarizeDebateInstruction = [
+  "Summarise the debate as one JSON object: `summary` (who argued what, 2-4 sentences)",
+  "and `outcome` (what was decided, or that nothing was). Use only what was said.",
+].join("\n");

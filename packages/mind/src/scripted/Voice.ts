@@ -1,0 +1,136 @@
+/**
+ * An NPC's tone of voice, read from its traits and speech style. The scripted brain
+ * speaks, works and argues in this tone, so a gruff smith and a devout healer say
+ * different things about the same storm.
+ */
+import { type Phrasebook, phrasebooks } from "./phrasebooks.ts";
+
+export type Tone = "warm" | "gruff" | "formal" | "sly" | "pious" | "anxious" | "jovial" | "plain";
+
+const cues: ReadonlyArray<readonly [Tone, ReadonlyArray<string>]> = [
+  [
+    "gruff",
+    [
+      "gruff",
+      "blunt",
+      "stubborn",
+      "terse",
+      "curt",
+      "harsh",
+      "brusque",
+      "clipped",
+      "taciturn",
+      "grim",
+      "surly",
+    ],
+  ],
+  [
+    "formal",
+    [
+      "formal",
+      "dignified",
+      "scholar",
+      "learned",
+      "precise",
+      "proper",
+      "stern",
+      "courteous",
+      "measured",
+      "disciplined",
+    ],
+  ],
+  [
+    "sly",
+    [
+      "cunning",
+      "sly",
+      "scheming",
+      "ambitious",
+      "greedy",
+      "secretive",
+      "shrewd",
+      "sarcastic",
+      "calculating",
+      "sharp",
+    ],
+  ],
+  [
+    "pious",
+    ["pious", "devout", "faithful", "reverent", "superstitious", "spiritual", "serene", "mystic"],
+  ],
+  [
+    "anxious",
+    [
+      "nervous",
+      "anxious",
+      "timid",
+      "cautious",
+      "fearful",
+      "shy",
+      "worried",
+      "skittish",
+      "paranoid",
+    ],
+  ],
+  [
+    "jovial",
+    [
+      "cheerful",
+      "jovial",
+      "boisterous",
+      "witty",
+      "merry",
+      "playful",
+      "talkative",
+      "loud",
+      "curious",
+      "charming",
+    ],
+  ],
+  [
+    "warm",
+    [
+      "kind",
+      "warm",
+      "gentle",
+      "friendly",
+      "generous",
+      "caring",
+      "compassionate",
+      "loyal",
+      "patient",
+      "honest",
+    ],
+  ],
+];
+
+/** The tone its traits and speech style point to most; `plain` when nothing matches. */
+export const toneOf = (traits: ReadonlyArray<string>, speechStyle: string | null): Tone => {
+  const words = [...traits, speechStyle ?? ""].join(" ").toLowerCase();
+  let best: Tone = "plain";
+  let bestScore = 0;
+  for (const [tone, keys] of cues) {
+    let score = 0;
+    for (const key of keys) if (words.includes(key)) score++;
+    if (score > bestScore) {
+      best = tone;
+      bestScore = score;
+    }
+  }
+  return best;
+};
+
+/** A tone with its phrasebook. */
+export interface Voice {
+  readonly tone: Tone;
+  readonly book: Phrasebook;
+}
+
+export const voiceOf = (traits: ReadonlyArray<string>, speechStyle: string | null): Voice => {
+  const tone = toneOf(traits, speechStyle);
+  return { tone, book: phrasebooks[tone] };
+};
+
+/** Fills `{slot}`s in a template; unknown slots are left as they are. */
+export const fill = (template: string, slots: Readonly<Record<string, string>>): string =>
+  template.replace(/\{(\w+)\}/g, (all, key: string) => slots[key] ?? all);

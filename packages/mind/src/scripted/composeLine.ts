@@ -1,0 +1,67 @@
+/**
+ * What a scripted NPC says. A line is a greeting, one body and sometimes a closer, in
+ * the speaker's voice; the body replies to what was just said, shares something the
+ * speaker knows (a world event, memory, debate or lore item from its dossier — so it
+ * only ever repeats what it may know), mentions its task, or makes small talk.
+ */
+import type { Dossier, DossierItem, Prng } from "@hearsay/core";
+import { fill, type Voice } from "./Voice.ts";
+
+/** First sentence of a text, cut at a word boundary to at most `max` characters. */
+export const snippet = (text: string, max = 160): string => {
+  const clean = text.replace(/\s+/g, " ").trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
+  if (sentence.length <= max) return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  const cut = sentence.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
+};
+
+const itemsOf = (dossier: Dossier | null, names: ReadonlyArray<string>): Array<DossierItem> =>
+  dossier === null
+    ? []
+    : dossier.sections.filter((s) => names.includes(s.name)).flatMap((s) => s.items);
+
+/** Picks from the best-scored few, so lines favour what matters without repeating it. */
+const pickTop = (prng: Prng, items: ReadonlyArray<DossierItem>): DossierItem =>
+  prng.pick([...items].sort((a, b) => b.score - a.score).slice(0, 4));
+
+export interface LineContext {
+  readonly prng: Prng;
+  readonly voice: Voice;
+  readonly partnerName: string;
+  readonly placeName: string;
+  readonly taskTitle: string | null;
+  readonly dossier: Dossier | null;
+}
+
+/** A line of speech, at most 600 characters. */
+export const composeLine = (ctx: LineContext): string => {
+  const { prng, voice, dossier } = ctx;
+  const book = voice.book;
+  const slots: Record<string, string> = {
+    name: ctx.partnerName,
+    place: ctx.placeName,
+    task: ctx.taskTitle ?? "my work",
+  };
+  const dialogue = itemsOf(dossier, ["dialogue"]);
+  const facts = itemsOf(dossier, ["world_events", "memories", "debates", "lore"]);
+  let body: string;
+  const last = dialogue[dialogue.length - 1];
+  if (last !== undefined && prng.chance(0.5)) {
+    const said = snippet(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
+    body = fill(prng.pick(book.reply), { ...slots, said: `"${said}"` });
+  } else if (facts.length > 0 && prng.chance(0.65)) {
+    body = fill(prng.pick(book.share), { ...slots, fact: snippet(pickTop(prng, facts).text) });
+  } else if (ctx.taskTitle !== null && prng.chance(0.5)) {
+    body = fill(prng.pick(book.task), slots);
+  } else {
+    body = fill(prng.pick(book.small), slots);
+  }
+  const parts: Array<string> = [];
+  if (prng.chance(0.6)) parts.push(fill(prng.pick(book.greet), slots));
+  parts.push(body);
+  if (prng.chance(0.35)) parts.push(prng.pick(book.close));
+  const line = parts.join(" ");
+  return line.length <= 600 ? line : `${line.slice(0, 599)}…`;
+};

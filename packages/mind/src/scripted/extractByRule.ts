@@ -1,0 +1,81 @@
+/**
+ * Scripted memory extraction: each line said to the NPC is read for promises, secrets,
+ * tasks, places and news, and the telling ones become first-person memories with a
+ * category, importance and lifetime to match; the conversation itself is remembered
+ * as small talk that fades in a day or three.
+ */
+import type { Lifetime, MemoryCategory } from "@hearsay/core";
+import type { ExtractMemoriesInput, MemoryDraft } from "../purposes/ExtractMemoriesPurpose.ts";
+import { snippet } from "./composeLine.ts";
+
+interface Rule {
+  readonly test: RegExp;
+  readonly category: MemoryCategory;
+  readonly importance: number;
+  readonly lifetime: Lifetime;
+  readonly frame: (speaker: string, said: string) => string;
+}
+
+const rules: ReadonlyArray<Rule> = [
+  {
+    test: /\b(secret|don't tell|between us|quiet|didn't hear it from me)\b/i,
+    category: "secret",
+    importance: 0.8,
+    lifetime: "30d",
+    frame: (s, x) => `${s} told me in confidence: "${x}"`,
+  },
+  {
+    test: /\b(I will|I'll|promise|swear|I shall)\b/i,
+    category: "promise",
+    importance: 0.7,
+    lifetime: "7d",
+    frame: (s, x) => `${s} promised: "${x}"`,
+  },
+  {
+    test: /\b(task|work on|finish|help|lend a hand|job)\b/i,
+    category: "task",
+    importance: 0.55,
+    lifetime: "7d",
+    frame: (s, x) => `${s} spoke of work to be done: "${x}"`,
+  },
+  {
+    test: /\b(heard|word is|news|did you know|have you heard|they say)\b/i,
+    category: "known_info",
+    importance: 0.6,
+    lifetime: "7d",
+    frame: (s, x) => `${s} passed on news: "${x}"`,
+  },
+];
+
+/** Up to four memories, most important first. */
+export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<MemoryDraft> => {
+  const found: Array<MemoryDraft> = [];
+  const seen = new Set<string>();
+  for (const turn of input.turns) {
+    if (turn.speakerId === input.self.id) continue;
+    for (const rule of rules) {
+      if (!rule.test.test(turn.text)) continue;
+      const text = rule.frame(turn.speakerName, snippet(turn.text, 200));
+      if (seen.has(text)) break;
+      seen.add(text);
+      found.push({
+        text,
+        category: rule.category,
+        importance: rule.importance,
+        lifetime: rule.lifetime,
+      });
+      break;
+    }
+  }
+  const others = input.participants.filter((p) => p.id !== input.self.id).map((p) => p.name);
+  const where = input.locationName === null ? "" : ` at ${input.locationName}`;
+  const withWhom = others.length === 0 ? "myself" : others.join(" and ");
+  const longTalk = input.turns.length >= 6;
+  found.push({
+    text: `I talked with ${withWhom}${where}.`,
+    category: "conversation",
+    importance: longTalk ? 0.35 : 0.2,
+    lifetime: longTalk ? "3d" : "1d",
+  });
+  return found.sort((a, b) => b.importance - a.importance).slice(0, 4);
+};

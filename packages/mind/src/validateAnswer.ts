@@ -1,0 +1,85 @@
+/**
+ * Id validation of decoded answers. A Schema can say an answer is shaped right; only the
+ * input can say whether the NPC, place or task it names exists for this NPC now. An
+ * answer that names anything the input did not offer is rejected with `UnknownId`
+ * (which the Ollama brain shows the model in its repair retry).
+ */
+import { Result } from "effect";
+import { UnknownId } from "./BrainError.ts";
+import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
+import type { ActInput, ActOutput } from "./purposes/ActPurpose.ts";
+import type { DebateTurnInput, DebateTurnOutput } from "./purposes/DebatePurposes.ts";
+
+const check = (
+  purpose: PurposeName,
+  field: string,
+  kind: UnknownId["kind"],
+  id: string,
+  allowed: ReadonlyArray<string>,
+): UnknownId | null =>
+  allowed.includes(id) ? null : new UnknownId({ purpose, field, kind, id, allowed: [...allowed] });
+
+const checkAct = (input: ActInput, output: ActOutput): UnknownId | null => {
+  switch (output.action) {
+    case "speak":
+      return check(
+        "act",
+        "to",
+        "npc",
+        output.to,
+        input.present.map((p) => p.id),
+      );
+    case "move":
+      return check(
+        "act",
+        "to",
+        "location",
+        output.to,
+        input.reachable.map((p) => p.id),
+      );
+    case "work":
+      return check(
+        "act",
+        "taskId",
+        "task",
+        output.taskId,
+        input.tasks.map((x) => x.id),
+      );
+    case "propose_task":
+      return output.assignee === null
+        ? null
+        : check("act", "assignee", "npc", output.assignee, [
+            input.self.id,
+            ...input.present.map((p) => p.id),
+          ]);
+    case "rest":
+      return null;
+  }
+};
+
+const checkDebateTurn = (input: DebateTurnInput, output: DebateTurnOutput): UnknownId | null =>
+  output.replyTo === null
+    ? null
+    : check(
+        "debate_turn",
+        "replyTo",
+        "npc",
+        output.replyTo,
+        input.participants.map((p) => p.id),
+      );
+
+/**
+ * Checks that every id a decoded answer names was offered by its input. Succeeds with
+ * the output unchanged, or fails with the first unknown id.
+ */
+export const validateAnswer = <P extends PurposeName>(
+  purpose: P,
+  input: PurposeInput<P>,
+  output: PurposeOutput<P>,
+): Result.Result<PurposeOutput<P>, UnknownId> => {
+  let problem: UnknownId | null = null;
+  if (purpose === "act") problem = checkAct(input as ActInput, output as ActOutput);
+  else if (purpose === "debate_turn")
+    problem = checkDebateTurn(input as DebateTurnInput, output as DebateTurnOutput);
+  return problem === null ? Result.succeed(output) : Result.fail(problem);
+};

@@ -1,0 +1,133 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultMindConfig, loadMindConfig, MindConfigError, ollamaHost } from "@hearsay/mind";
+import { Effect, Exit } from "effect";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runs } from "./arbitraries.ts";
+
+const dir = () => mkdtempSync(join(tmpdir(), "hearsay-config-"));
+const load = (options: Parameters<typeof loadMindConfig>[0]) =>
+  Effect.runSync(loadMindConfig(options));
+const fail = (options: Parameters<typeof loadMindConfig>[0]): MindConfigError => {
+  const exit = Effect.runSyncExit(loadMindConfig(options));
+  if (Exit.isSuccess(exit)) throw new Error("expected a config error");
+  const error = (exit.cause.reasons[0] as { error?: unknown } | undefined)?.error;
+  if (!(error instanceof MindConfigError))
+    throw new Error(`unexpected failure: ${String(exit.cause)}`);
+  return error;
+};
+
+describe("ollamaHost (OLLAMA_HOST as Ollama reads it)", () => {
+  it.each([
+    [undefined, "http://127.0.0.1:11434"],
+    ["", "http://127.0.0.1:11434"],
+    ["0.0.0.0", "http://127.0.0.1:11434"],
+    ["example.com", "http://example.com:11434"],
+    ["example.com:1234", "http://example.com:1234"],
+    [":5000", "http://127.0.0.1:5000"],
+    ["http://example.com", "http://example.com:80"],
+    ["https://example.com", "https://example.com:443"],
+    ["https://example.com/ollama/", "https://example.com:443/ollama"],
+    ["[::1]:9000", "http://[::1]:9000"],
+    ["0.0.0.0:11500", "http://127.0.0.1:11500"],
+    ["  10.0.0.5:99999 ", "http://10.0.0.5:11434"],
+  ])("%j → %s", (value, url) => {
+    expect(ollamaHost(value)).toBe(url);
+  });
+
+  it("any OLLAMA_HOST either loads as a URL or is refused naming OLLAMA_HOST", () => {
+    const cwd = dir();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (value) => {
+        const exit = Effect.runSyncExit(loadMindConfig({ cwd, env: { OLLAMA_HOST: value } }));
+        if (Exit.isSuccess(exit)) expect(URL.canParse(exit.value.ollamaUrl)).toBe(true);
+        else expect(String(exit.cause)).toContain("OLLAMA_HOST");
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+});
+
+describe("loadMindConfig", () => {
+  it("gives the defaults with no file and no variables", () => {
+    expect(load({ cwd: dir(), env: {} })).toEqual(defaultMindConfig);
+  });
+
+  it("layers OLLAMA_HOST < file < HEARSAY_* variables", () => {
+    const cwd = dir();
+    writeFileSync(
+      join(cwd, "hearsay.config"),
+      JSON.stringify({
+        ollama: { chatModel: "qwen2.5:1.5b", timeoutMs: 30000 },
+        fallback: ["llama3.2:1b", "scripted"],
+        engine: { anything: 1 },
+      }),
+    );
+    const config = load({
+      cwd,
+      env: {
+        OLLAMA_HOST: "gpu-box:8080",
+        HEARSAY_TIMEOUT_MS: "900",
+        HEARSAY_MAX_CALLS: "50",
+        OLLAMA_NUM_PARALLEL: "4",
+      },
+    });
+    expect(config).toMatchObject({
+      ollamaUrl: "http://gpu-box:8080",
+      chatModel: "qwen2.5:1.5b",
+      timeoutMs: 900,
+      concurrency: 4,
+      fallback: ["llama3.2:1b", "scripted"],
+      budgets: { maxCalls: 50, maxCallsPerDay: null, maxTokens: null },
+    });
+    writeFileSync(
+      join(cwd, "hearsay.config"),
+      JSON.stringify({ ollama: { host: "http://file-host:1" } }),
+    );
+    expect(load({ cwd, env: { OLLAMA_HOST: "gpu-box:8080" } }).ollamaUrl).toBe(
+      "http://file-host:1",
+    );
+    expect(
+      load({ cwd, env: { OLLAMA_HOST: "gpu-box", HEARSAY_OLLAMA_URL: "http://env:2" } }).ollamaUrl,
+    ).toBe("http://env:2");
+    expect(load({ cwd, env: { HEARSAY_FALLBACK: " a:1b , scripted ,," } }).fallback).toEqual([
+      "a:1b",
+      "scripted",
+    ]);
+  });
+
+  it("names the file, the field and the fix for a bad file value", () => {
+    const cwd = dir();
+    const path = join(cwd, "hearsay.config");
+    writeFileSync(path, JSON.stringify({ ollama: { concurrency: 0 } }));
+    const error = fail({ cwd, env: {} });
+    expect(error).toMatchObject({ source: path, field: "ollama.concurrency" });
+    expect(error.message).toContain("Fix: give a whole number from 1 to 64");
+    writeFileSync(path, JSON.stringify({ ollama: { timeout: 5 } }));
+    expect(fail({ cwd, env: {} })).toMatchObject({
+      field: "ollama.timeout",
+      problem: "unknown setting",
+    });
+    writeFileSync(path, "{ not json");
+    expect(fail({ cwd, env: {} })).toMatchObject({ source: path, field: "(file)" });
+  });
+
+  it("names the variable for a bad environment value", () => {
+    const error = fail({ cwd: dir(), env: { HEARSAY_TEMPERATURE: "hot" } });
+    expect(error).toMatchObject({
+      source: "environment variable HEARSAY_TEMPERATURE",
+      field: "temperature",
+    });
+    expect(error.message).toMatch(
+      /^environment variable HEARSAY_TEMPERATURE: temperature: "hot" is invalid .*Fix: give a number from 0 to 2/,
+    );
+  });
+
+  it("an explicit path that does not exist is an error; a missing default file is not", () => {
+    expect(fail({ path: join(dir(), "nope.json"), env: {} })).toMatchObject({
+      problem: "no such file",
+    });
+  });
+});

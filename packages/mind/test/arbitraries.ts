@@ -1,0 +1,254 @@
+/**
+ * fast-check arbitraries for brain requests of every purpose, over small id pools so
+ * that generated answers and inputs often share (and sometimes miss) ids.
+ */
+import {
+  type Dossier,
+  type DossierSectionName,
+  dossierSectionNames,
+  type GameTime,
+  ids,
+  TaskStatus,
+} from "@hearsay/core";
+import type { BrainRequest, NpcGlimpse, NpcSelf, PurposeName } from "@hearsay/mind";
+import fc from "fast-check";
+
+export const npcPool = Array.from({ length: 10 }, (_, i) => ids.npc(`npc-${i}`));
+export const locationPool = Array.from({ length: 8 }, (_, i) => ids.location(`loc-${i}`));
+export const taskPool = Array.from({ length: 6 }, (_, i) => ids.task(`task-${i}`));
+const factions = [ids.faction("guild"), ids.faction("watch"), ids.faction("temple")];
+const traitPool = [
+  "gruff",
+  "kind",
+  "cunning",
+  "devout",
+  "nervous",
+  "cheerful",
+  "formal",
+  "honest",
+  "proud",
+];
+const names = [
+  "Avel",
+  "Brisa",
+  "Corran",
+  "Dunmore",
+  "Essa",
+  "Fenwick",
+  "Gilla",
+  "Hobb",
+  "Ivo",
+  "Jessamy",
+];
+const roles = ["smith", "guard", "merchant", "healer", "scribe", "fisher", "innkeeper", "farmer"];
+const tagPool = ["home", "tavern", "market", "workshop", "faction:guild", "faction:watch", "docks"];
+
+const arbText = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom(
+    "A storm flooded the lower docks last night.",
+    "The guild raised the price of salt again.",
+    "Mara promised to mend the bridge before the fair.",
+    "The old chapel bell cracked during the frost.",
+    "Someone saw lights on the hill after midnight.",
+  ),
+);
+
+export const arbT: fc.Arbitrary<GameTime> = fc
+  .integer({ min: 0, max: 400 * 1440 })
+  .map((n) => n as GameTime);
+
+export const arbSelf = (id = fc.constantFrom(...npcPool)): fc.Arbitrary<NpcSelf> =>
+  fc.record({
+    id,
+    name: fc.constantFrom(...names),
+    role: fc.constantFrom(...roles),
+    factionId: fc.option(fc.constantFrom(...factions), { nil: null }),
+    traits: fc.subarray(traitPool, { maxLength: 3 }),
+    speechStyle: fc.option(fc.constantFrom("blunt and clipped", "warm", "formal and precise"), {
+      nil: null,
+    }),
+  });
+
+const arbGlimpse = (id: (typeof npcPool)[number]): fc.Arbitrary<NpcGlimpse> =>
+  fc.record({
+    id: fc.constant(id),
+    name: fc.constantFrom(...names),
+    role: fc.constantFrom(...roles),
+    factionId: fc.option(fc.constantFrom(...factions), { nil: null }),
+    regard: fc.double({ min: -1, max: 1, noNaN: true }),
+  });
+
+const arbPlace = (id: (typeof locationPool)[number]) =>
+  fc.record({
+    id: fc.constant(id),
+    name: fc.constantFrom("the Mill", "Saltmarket", "the Lantern Inn", "Gatehouse", "Old Quay"),
+    tags: fc.subarray(tagPool, { maxLength: 2 }),
+  });
+
+export const arbActInput = fc
+  .tuple(
+    arbSelf(),
+    fc.shuffledSubarray(locationPool, { minLength: 1 }),
+    fc.subarray(npcPool),
+    fc.subarray(taskPool),
+  )
+  .chain(([self, locs, others, tasks]) => {
+    const [here, ...away] = locs as [(typeof locationPool)[number], ...typeof locationPool];
+    return fc.record({
+      self: fc.constant(self),
+      location: arbPlace(here),
+      reachable: fc.tuple(...away.map(arbPlace)),
+      present: fc.tuple(...others.filter((o) => o !== self.id).map(arbGlimpse)),
+      tasks: fc.tuple(
+        ...tasks.map((id) =>
+          fc.record({
+            id: fc.constant(id),
+            title: fc.constantFrom("Mend the nets", "Guard the gate", "Fetch the salt"),
+            status: fc.constantFrom(...TaskStatus.literals),
+            locationId: fc.option(fc.constantFrom(...locationPool), { nil: null }),
+            deadline: fc.option(arbT, { nil: null }),
+          }),
+        ),
+      ),
+      home: fc.option(fc.constantFrom(...locationPool), { nil: null }),
+      workplace: fc.option(fc.constantFrom(...locationPool), { nil: null }),
+    });
+  });
+
+export const arbDossier = (npcId: (typeof npcPool)[number], t: GameTime): fc.Arbitrary<Dossier> =>
+  fc
+    .subarray([...dossierSectionNames] as Array<DossierSectionName>)
+    .chain((sections) =>
+      fc.tuple(
+        ...sections.map((name) =>
+          fc
+            .array(
+              fc.record({
+                id: fc.string({ minLength: 1, maxLength: 6 }),
+                score: fc.double({ min: 0, max: 1, noNaN: true }),
+                text: arbText,
+              }),
+              { maxLength: 4 },
+            )
+            .map((items) => ({
+              name,
+              budget: 200,
+              tokens: 0,
+              items: items.map((i) => ({ kind: "memory" as const, tokens: 1, ...i })),
+            })),
+        ),
+      ),
+    )
+    .map((sections) => ({
+      saveId: ids.save("save-1"),
+      npcId,
+      npcName: "Someone",
+      t,
+      day: Math.floor(t / 1440),
+      query: null,
+      budget: 1200,
+      totalTokens: 0,
+      sections,
+    }));
+
+const arbTurns = fc.array(
+  fc.record({
+    speakerId: fc.constantFrom(...npcPool),
+    speakerName: fc.constantFrom(...names),
+    text: arbText,
+  }),
+  { maxLength: 8 },
+);
+
+const arbParticipants = fc
+  .subarray(npcPool, { minLength: 1 })
+  .chain((ps) =>
+    fc.tuple(
+      ...ps.map((id) => fc.record({ id: fc.constant(id), name: fc.constantFrom(...names) })),
+    ),
+  );
+
+const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> } = {
+  act: arbActInput,
+  profile: fc.record({
+    self: arbSelf(),
+    locationName: fc.constantFrom("Saltmarket", "the Mill"),
+    factionName: fc.option(fc.constantFrom("the Lantern Guild", "the Watch"), { nil: null }),
+    acquaintances: fc.subarray(npcPool).chain((os) => fc.tuple(...os.map(arbGlimpse))),
+  }),
+  extract_memories: fc.record({
+    conversationId: fc.constant(ids.conversation("conv-1")),
+    self: fc.record({ id: fc.constantFrom(...npcPool), name: fc.constantFrom(...names) }),
+    participants: arbParticipants,
+    locationName: fc.option(fc.constant("Saltmarket"), { nil: null }),
+    turns: arbTurns,
+  }),
+  debate_turn: fc.record({
+    debateId: fc.constant(ids.debate("debate-1")),
+    topic: fc.constantFrom("raising the toll on the bridge", "Should the watch be doubled?"),
+    round: fc.nat(5),
+    self: arbSelf(),
+    participants: arbParticipants,
+    previous: fc.array(
+      fc.record({
+        speakerId: fc.constantFrom(...npcPool),
+        speakerName: fc.constantFrom(...names),
+        text: arbText,
+        stance: fc.constantFrom("for" as const, "against" as const, "undecided" as const),
+      }),
+      { maxLength: 8 },
+    ),
+  }),
+  summarize_debate: fc.record({
+    debateId: fc.constant(ids.debate("debate-1")),
+    topic: fc.constantFrom("raising the toll on the bridge", "Should the watch be doubled?"),
+    participants: arbParticipants,
+    turns: fc.array(
+      fc.record({
+        speakerId: fc.constantFrom(...npcPool),
+        speakerName: fc.constantFrom(...names),
+        text: arbText,
+        stance: fc.constantFrom("for" as const, "against" as const, "undecided" as const),
+      }),
+      { maxLength: 10 },
+    ),
+  }),
+};
+
+/** A request of the given purpose, with or without a dossier. */
+export const arbRequest = <P extends PurposeName>(purpose: P): fc.Arbitrary<BrainRequest<P>> =>
+  fc
+    .record({
+      npcId: fc.constantFrom(...npcPool),
+      t: arbT,
+      seed: fc.integer(),
+      input: arbInputOf[purpose] as fc.Arbitrary<BrainRequest<P>["input"]>,
+      withDossier: fc.boolean(),
+    })
+    .chain(({ npcId, t, seed, input, withDossier }) =>
+      (withDossier ? arbDossier(npcId, t) : fc.constant(null)).map(
+        (dossier) =>
+          ({
+            purpose,
+            npcId: purpose === "summarize_debate" ? null : npcId,
+            t,
+            seed,
+            dossier,
+            input,
+          }) as unknown as BrainRequest<P>,
+      ),
+    );
+
+/** A request of any purpose. */
+export const arbAnyRequest: fc.Arbitrary<BrainRequest> = fc.oneof(
+  arbRequest("act"),
+  arbRequest("profile"),
+  arbRequest("extract_memories"),
+  arbRequest("debate_turn"),
+  arbRequest("summarize_debate"),
+) as fc.Arbitrary<BrainRequest>;
+
+/** How many runs a property gets: more under HEARSAY_DEEP. */
+export const runs = (normal: number, deep = normal * 20): number =>
+  process.env.HEARSAY_DEEP ? deep : normal;
