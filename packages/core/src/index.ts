@@ -8,6 +8,7 @@ export {
   dossierSectionNames,
   renderDossier,
 } from "./Dossier.ts";
+export { decodeWorld, parseWorldSource, type WorldSource } from "./decodeWorld.ts";
 export {
   decodeEvent,
   decodeEventExit,
@@ -82,4 +83,40 @@ export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
 export { ItemKind, type ItemRef, itemKey, Via, Visibility } from "./Visibility.ts";
+export { validateTravelGraph } from "./validateTravelGraph.ts";
+export { validateWorld } from "./validateWorld.ts";
+export {
+  DebatePosition,
+  DebateTopic,
+  DebateTopicId,
+  HappeningId,
+  HappeningPrecondition,
+  HappeningProp,
+  LorePath,
+  NpcAcquaintance,
+  PlannedHappening,
+  requiredSections,
+  ScheduledEvent,
+  singletonSections,
+  TaskSeed,
+  World,
+  WorldFaction,
+  WorldFile,
+  WorldLocation,
+  WorldMeta,
+  WorldNeighbour,
+  WorldNpc,
+  WorldRelationship,
+  WorldScenario,
+  type WorldSection,
+  worldSections,
+} from "./World.ts";
+export {
+  formatWorldPath,
+  showValue,
+  WorldError,
+  type WorldPath,
+  type WorldProblem,
+  worldError,
+} from "./WorldError.ts";
 export { type Happening, type Population, witnessesOf } from "./witnesses.ts";
