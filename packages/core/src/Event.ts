@@ -3,7 +3,7 @@
  * `type`. Anything entering the log — from the engine, a file, an old database — is
  * decoded by `Event` first; what does not decode is never stored.
  */
-import { Schema } from "effect";
+import { Exit, Schema } from "effect";
 import { LlmCallRecorded, LoreImported } from "./events/external.ts";
 import { KnowledgeGained, MemoryExpired, MemoryRecorded } from "./events/knowledge.ts";
 import {
@@ -18,6 +18,7 @@ import { TaskProposed, TaskStatusChanged } from "./events/tasks.ts";
 import {
   Checkpoint,
   ClockAdvanced,
+  RunResumed,
   SimulationStarted,
   SimulationWarning,
   WorldEventOccurred,
@@ -45,6 +46,7 @@ export const Event = Schema.Union([
   LoreImported,
   Checkpoint,
   SimulationWarning,
+  RunResumed,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];
@@ -63,10 +65,35 @@ export type StoredEvent = Event & {
   readonly campaignId: CampaignId;
 };
 
+/**
+ * Decoders by type tag. An event is decoded by the member its `type` names: the union on
+ * its own reports a wrong `type` or `version` as "Expected <every member's shape>" with no
+ * path, since both are literal discriminators and a mismatch rules every member out.
+ */
+const byType = new Map(
+  Event.members.map((m) => [
+    m.fields.type.schema.literal as EventType,
+    {
+      sync: Schema.decodeUnknownSync(m) as (input: unknown) => Event,
+      exit: Schema.decodeUnknownExit(m) as (input: unknown) => Exit.Exit<Event, Schema.SchemaError>,
+    },
+  ]),
+);
+const TypeTag = Schema.Struct({
+  type: Schema.Literals(eventTypes as readonly [EventType, ...Array<EventType>]),
+});
+const decodeTypeTag = Schema.decodeUnknownSync(TypeTag);
+const decodeTypeTagExit = Schema.decodeUnknownExit(TypeTag);
+
 /** Decodes unknown input as an event; throws a SchemaError naming the bad field. */
-export const decodeEvent = Schema.decodeUnknownSync(Event);
+export const decodeEvent = (input: unknown): Event =>
+  byType.get(decodeTypeTag(input).type)!.sync(input);
+
 /** Decodes unknown input as an event, as an Exit (no throw). */
-export const decodeEventExit = Schema.decodeUnknownExit(Event);
+export const decodeEventExit = (input: unknown): Exit.Exit<Event, Schema.SchemaError> => {
+  const tag = decodeTypeTagExit(input);
+  return Exit.isSuccess(tag) ? byType.get(tag.value.type)!.exit(input) : Exit.failCause(tag.cause);
+};
 
 /** Builds an event of a known type with its current version. */
 export const makeEvent = <T extends EventType>(

@@ -23,13 +23,14 @@ interface MemoryLife {
   readonly owner: NpcId;
   readonly recordedAt: GameTime;
   readonly expiresAt: GameTime | null;
-  goneAt: GameTime | null;
 }
 
 export class KnowledgeLedger {
   /** npc id → item key → earliest fact. */
   private readonly facts = new Map<string, Map<string, KnowledgeFact>>();
   private readonly memories = new Map<string, MemoryLife>();
+  /** memory id → when a MemoryExpired first removed it, whether or not this log recorded it. */
+  private readonly gone = new Map<string, GameTime>();
 
   /** Folds one event in. Events must come in log order. */
   apply(event: Event): void {
@@ -50,7 +51,6 @@ export class KnowledgeLedger {
           owner: p.ownerNpcId,
           recordedAt: event.t,
           expiresAt: p.expiresAt,
-          goneAt: null,
         });
         this.learn(p.ownerNpcId, itemKey("memory", p.memoryId), {
           t: event.t,
@@ -60,8 +60,7 @@ export class KnowledgeLedger {
         return;
       }
       case "MemoryExpired": {
-        const life = this.memories.get(event.payload.memoryId);
-        if (life && life.goneAt === null) life.goneAt = event.t;
+        if (!this.gone.has(event.payload.memoryId)) this.gone.set(event.payload.memoryId, event.t);
         return;
       }
       default:
@@ -83,7 +82,7 @@ export class KnowledgeLedger {
   factAt(npc: NpcId, kind: ItemKind, id: string, t: GameTime): KnowledgeFact | undefined {
     const fact = this.facts.get(npc)?.get(itemKey(kind, id));
     if (!fact || fact.t > t) return undefined;
-    if (kind === "memory" && !memoryAlive(this.memories.get(id), t)) return undefined;
+    if (kind === "memory" && !this.memoryAlive(id, t)) return undefined;
     return fact;
   }
 
@@ -105,17 +104,19 @@ export class KnowledgeLedger {
     return out;
   }
 
+  /** A memory is gone from its expiresAt, or from the first MemoryExpired for it, on. */
+  private memoryAlive(id: string, t: GameTime): boolean {
+    const expiresAt = this.memories.get(id)?.expiresAt ?? null;
+    if (expiresAt !== null && expiresAt <= t) return false;
+    const goneAt = this.gone.get(id);
+    return goneAt === undefined || goneAt > t;
+  }
+
   /** The owner of a memory, if the ledger has seen it recorded. */
   memoryOwner(id: string): NpcId | undefined {
     return this.memories.get(id)?.owner;
   }
 }
-
-const memoryAlive = (life: MemoryLife | undefined, t: GameTime): boolean => {
-  if (!life) return true; // known by KnowledgeGained only; its lifetime is the fact's
-  if (life.expiresAt !== null && life.expiresAt <= t) return false;
-  return life.goneAt === null || life.goneAt > t;
-};
 
 /** The rule: does `npc` know the item at `t`? Lore is public and always known. */
 export const knows = (

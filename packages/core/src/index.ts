@@ -42,6 +42,7 @@ export { TaskProposed, TaskStatus, TaskStatusChanged } from "./events/tasks.ts";
 export {
   Checkpoint,
   ClockAdvanced,
+  RunResumed,
   SimulationStarted,
   SimulationWarning,
   WorldEventOccurred,

@@ -50,3 +50,14 @@ export const SimulationWarning = defineEvent("SimulationWarning", 1, {
   message: Text,
   npcId: Schema.NullOr(NpcId),
 });
+
+/**
+ * A run was continued with another seed, brain or length than the one in force: from
+ * here on, random draws use `seed`. A plain resume after a crash writes none of these,
+ * so it ends identical to an uninterrupted run.
+ */
+export const RunResumed = defineEvent("RunResumed", 1, {
+  seed: Schema.Int,
+  brain: Schema.String,
+  endDay: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+});

@@ -1,0 +1,594 @@
+/**
+ * Who knows what. The ledger is checked against a brute-force reading of the same log
+ * that restates the rule of ARCHITECTURE.md "Who may know what" as plainly as possible:
+ *
+ * - lore is known by everyone, always;
+ * - an NPC knows an item at t if the log holds, at or before t, a KnowledgeGained for it,
+ *   or (for a memory) the MemoryRecorded that made it the memory's owner;
+ * - a memory is known by nobody once its expiresAt ≤ t, or once a MemoryExpired for it
+ *   is in the log at or before t;
+ * - the fact reported is the earliest one (the first in log order among equal times).
+ *
+ * A memory id is recorded once; if a log records it again, the first record stands.
+ */
+import {
+  type Event,
+  type EventOf,
+  foldKnowledge,
+  type GameTime,
+  type ItemKind,
+  ids,
+  itemKey,
+  type KnowledgeFact,
+  knows,
+  makeEvent,
+  type NpcId,
+  Via,
+} from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 20 : n });
+
+const npcs: ReadonlyArray<NpcId> = ["a", "b", "c"].map(ids.npc);
+const memoryIds = ["m1", "m2", "m:3"] as const;
+interface Item {
+  readonly kind: ItemKind;
+  readonly id: string;
+}
+/** Ids with a colon, and one id shared by two kinds, so keys must keep kinds apart. */
+const items: ReadonlyArray<Item> = [
+  ...memoryIds.map((id) => ({ kind: "memory", id }) as const),
+  { kind: "world_event", id: "w1" },
+  { kind: "world_event", id: "w:2" },
+  { kind: "debate", id: "d1" },
+  { kind: "debate", id: "w1" },
+];
+
+// ---------------------------------------------------------------------------------------
+// Random logs
+
+type Step =
+  | { op: "learn"; dt: number; npc: number; item: number; via: Via; confidence: number }
+  | { op: "record"; dt: number; memory: number; owner: number; life: number | null }
+  | { op: "expire"; dt: number; memory: number; owner: number }
+  | { op: "happen"; dt: number; npc: number };
+
+const arbDt = fc.integer({ min: 0, max: 4 }); // 0: several events at one game minute
+const arbStep: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("learn" as const),
+      dt: arbDt,
+      npc: fc.nat({ max: npcs.length - 1 }),
+      item: fc.nat({ max: items.length - 1 }),
+      via: fc.constantFrom(...Via.literals),
+      confidence: fc.constantFrom(1, 0.5, 0.25),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("record" as const),
+      dt: arbDt,
+      memory: fc.nat({ max: memoryIds.length - 1 }),
+      owner: fc.nat({ max: npcs.length - 1 }),
+      life: fc.option(fc.nat({ max: 40 }), { nil: null, freq: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("expire" as const),
+      dt: arbDt,
+      memory: fc.nat({ max: memoryIds.length - 1 }),
+      owner: fc.nat({ max: npcs.length - 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("happen" as const),
+      dt: arbDt,
+      npc: fc.nat({ max: npcs.length - 1 }),
+    }),
+  },
+);
+
+/**
+ * Turns steps into a time-ordered log. `valid` keeps to what the engine writes: a memory is
+ * recorded once and expires (at most once, by its owner) only after it was recorded, with
+ * expiresAt never before its record, and an NPC is told of a memory only once it exists.
+ * `any` writes every step as it comes: re-records, expiries of memories never recorded or
+ * not yet recorded, expiresAt in the past, knowledge of memories nobody recorded.
+ */
+const buildLog = (steps: ReadonlyArray<Step>, mode: "valid" | "any"): Array<Event> => {
+  const log: Array<Event> = [];
+  const owners = new Map<string, NpcId>();
+  const expired = new Set<string>();
+  let now = 0;
+  steps.forEach((s, i) => {
+    now += s.dt;
+    const id = ids.event(`e${i}`);
+    const t = now as GameTime;
+    switch (s.op) {
+      case "learn": {
+        const item = items[s.item]!;
+        if (mode === "valid" && item.kind === "memory" && !owners.has(item.id)) return;
+        const from =
+          s.via === "told" || s.via === "rumor" ? npcs[(s.npc + 1) % npcs.length]! : null;
+        log.push(
+          makeEvent("KnowledgeGained", {
+            id,
+            t,
+            payload: {
+              npcId: npcs[s.npc]!,
+              itemKind: item.kind,
+              itemId: item.id,
+              via: s.via,
+              fromNpcId: from,
+              confidence: s.confidence,
+            },
+          }),
+        );
+        return;
+      }
+      case "record": {
+        const memoryId = memoryIds[s.memory]!;
+        if (mode === "valid" && owners.has(memoryId)) return;
+        if (!owners.has(memoryId)) owners.set(memoryId, npcs[s.owner]!);
+        const expiresAt =
+          s.life === null ? null : ((mode === "valid" ? now + s.life : s.life) as GameTime);
+        log.push(
+          makeEvent("MemoryRecorded", {
+            id,
+            t,
+            payload: {
+              memoryId: ids.memory(memoryId),
+              ownerNpcId: npcs[s.owner]!,
+              text: `memory ${memoryId}`,
+              category: "observation",
+              importance: 0.5,
+              expiresAt,
+              locationId: null,
+              entities: [],
+              about: null,
+            },
+          }),
+        );
+        return;
+      }
+      case "expire": {
+        const memoryId = memoryIds[s.memory]!;
+        const owner = owners.get(memoryId);
+        if (mode === "valid" && (owner === undefined || expired.has(memoryId))) return;
+        expired.add(memoryId);
+        log.push(
+          makeEvent("MemoryExpired", {
+            id,
+            t,
+            payload: {
+              memoryId: ids.memory(memoryId),
+              ownerNpcId: owner ?? npcs[s.owner]!,
+              reason: "forgotten",
+            },
+          }),
+        );
+        return;
+      }
+      case "happen": {
+        // A happening with a participant is not knowledge: only KnowledgeGained is.
+        log.push(
+          makeEvent("WorldEventOccurred", {
+            id,
+            t,
+            payload: {
+              worldEventId: ids.worldEvent("w1"),
+              kind: "market",
+              text: "A market.",
+              locationId: null,
+              factionId: null,
+              visibility: "private",
+              importance: 0.5,
+              participants: [npcs[s.npc]!],
+              entities: [],
+            },
+          }),
+        );
+        return;
+      }
+    }
+  });
+  return log;
+};
+
+const arbSteps = fc.array(arbStep, { maxLength: 30 });
+
+/**
+ * The minutes worth asking about: 0, and one before, at and after every event and every
+ * expiresAt. Knowledge only changes at those, so between them it is constant.
+ */
+const timesOf = (log: ReadonlyArray<Event>): Array<GameTime> => {
+  const marks = new Set<number>([0]);
+  const mark = (x: number) => {
+    for (const m of [x - 1, x, x + 1]) if (m >= 0) marks.add(m);
+  };
+  for (const e of log) {
+    mark(e.t);
+    if (e.type === "MemoryRecorded" && e.payload.expiresAt !== null) mark(e.payload.expiresAt);
+  }
+  return [...marks].sort((x, y) => x - y) as Array<GameTime>;
+};
+
+/** Deep-compares two lists, reporting the first differing entry (cheaper than one big toEqual). */
+const expectSameList = (got: ReadonlyArray<unknown>, want: ReadonlyArray<unknown>): void => {
+  expect(got.length).toBe(want.length);
+  const i = got.findIndex((g, k) => JSON.stringify(g) !== JSON.stringify(want[k]));
+  if (i >= 0) expect(got[i]).toEqual(want[i]);
+};
+
+// ---------------------------------------------------------------------------------------
+// The brute-force reading of the rule
+
+type Recorded = EventOf<"MemoryRecorded">;
+
+/** The rule, re-read from the raw log for every question (no folding; only first records are indexed). */
+const reference = (log: ReadonlyArray<Event>) => {
+  const firstRecords = new Map<string, Recorded>();
+  for (const e of log) {
+    if (e.type === "MemoryRecorded" && !firstRecords.has(e.payload.memoryId))
+      firstRecords.set(e.payload.memoryId, e);
+  }
+  const firstRecord = (memoryId: string): Recorded | undefined => firstRecords.get(memoryId);
+
+  const memoryGone = (memoryId: string, t: number): boolean => {
+    const expiresAt = firstRecord(memoryId)?.payload.expiresAt ?? null;
+    if (expiresAt !== null && expiresAt <= t) return true;
+    return log.some(
+      (e) => e.type === "MemoryExpired" && e.payload.memoryId === memoryId && e.t <= t,
+    );
+  };
+
+  const grants = (npc: NpcId, item: Item, e: Event): boolean => {
+    if (e.type === "KnowledgeGained") {
+      const p = e.payload;
+      return p.npcId === npc && p.itemKind === item.kind && p.itemId === item.id;
+    }
+    return (
+      item.kind === "memory" &&
+      e.type === "MemoryRecorded" &&
+      e === firstRecord(item.id) &&
+      e.payload.ownerNpcId === npc
+    );
+  };
+
+  const fact = (npc: NpcId, item: Item, t: number): KnowledgeFact | undefined => {
+    if (item.kind === "memory" && memoryGone(item.id, t)) return undefined;
+    let first: Event | undefined;
+    for (const e of log)
+      if (e.t <= t && grants(npc, item, e) && (!first || e.t < first.t)) first = e;
+    if (!first) return undefined;
+    return first.type === "KnowledgeGained"
+      ? { t: first.t, via: first.payload.via, confidence: first.payload.confidence }
+      : { t: first.t, via: "owner", confidence: 1 };
+  };
+
+  return {
+    fact,
+    knows: (npc: NpcId, item: Item, t: number) => fact(npc, item, t) !== undefined,
+    firstRecord,
+  };
+};
+
+/** Compares ledger and reference on every NPC, item and minute; returns the disagreements. */
+const disagreements = (log: ReadonlyArray<Event>): Array<string> => {
+  const ledger = foldKnowledge(log);
+  const ref = reference(log);
+  const out: Array<string> = [];
+  for (const t of timesOf(log)) {
+    for (const npc of npcs) {
+      for (const item of items) {
+        const got = ledger.factAt(npc, item.kind, item.id, t);
+        const want = ref.fact(npc, item, t);
+        if (
+          knows(ledger, npc, item, t) !== (want !== undefined) ||
+          JSON.stringify(got) !== JSON.stringify(want)
+        ) {
+          out.push(
+            `${npc} ${itemKey(item.kind, item.id)} @${t}: ledger ${JSON.stringify(got)}, rule ${JSON.stringify(want)}`,
+          );
+        }
+      }
+    }
+  }
+  return out;
+};
+
+// ---------------------------------------------------------------------------------------
+
+describe("knows: the ledger against a brute-force reading of the log", () => {
+  it("property: agrees on every NPC, item and minute, for logs the engine writes", () => {
+    fc.assert(
+      fc.property(arbSteps, (steps) => {
+        expect(disagreements(buildLog(steps, "valid")).slice(0, 5)).toEqual([]);
+      }),
+      runs(150),
+    );
+  });
+
+  it("property: agrees on every NPC, item and minute, for any time-ordered log", () => {
+    fc.assert(
+      fc.property(arbSteps, (steps) => {
+        expect(disagreements(buildLog(steps, "any")).slice(0, 5)).toEqual([]);
+      }),
+      runs(150),
+    );
+  });
+
+  it("property: knownAt lists exactly the items factAt knows, with those facts, in key order", () => {
+    fc.assert(
+      fc.property(arbSteps, fc.constantFrom("valid" as const, "any" as const), (steps, mode) => {
+        const log = buildLog(steps, mode);
+        const ledger = foldKnowledge(log);
+        const got: Array<unknown> = [];
+        const want: Array<unknown> = [];
+        for (const t of timesOf(log)) {
+          for (const npc of npcs) {
+            got.push([t, npc, ledger.knownAt(npc, t)]);
+            const known = items
+              .map((item) => ({
+                kind: item.kind,
+                id: item.id,
+                fact: ledger.factAt(npc, item.kind, item.id, t),
+              }))
+              .filter((k) => k.fact !== undefined)
+              .sort((x, y) => (itemKey(x.kind, x.id) < itemKey(y.kind, y.id) ? -1 : 1));
+            want.push([t, npc, known]);
+          }
+        }
+        expectSameList(got, want);
+      }),
+      runs(100),
+    );
+  });
+
+  it("property: knownAt matches the brute-force reading, for logs the engine writes", () => {
+    fc.assert(
+      fc.property(arbSteps, (steps) => {
+        const log = buildLog(steps, "valid");
+        const ledger = foldKnowledge(log);
+        const ref = reference(log);
+        const got: Array<unknown> = [];
+        const want: Array<unknown> = [];
+        for (const t of timesOf(log)) {
+          for (const npc of npcs) {
+            got.push([t, npc, ledger.knownAt(npc, t)]);
+            const known = items
+              .filter((item) => ref.knows(npc, item, t))
+              .sort((x, y) => (itemKey(x.kind, x.id) < itemKey(y.kind, y.id) ? -1 : 1))
+              .map((item) => ({ kind: item.kind, id: item.id, fact: ref.fact(npc, item, t) }));
+            want.push([t, npc, known]);
+          }
+        }
+        expectSameList(got, want);
+      }),
+      runs(100),
+    );
+  });
+
+  it("property: knowledge of world events and debates, once gained, is never lost", () => {
+    fc.assert(
+      fc.property(arbSteps, fc.constantFrom("valid" as const, "any" as const), (steps, mode) => {
+        const log = buildLog(steps, mode);
+        const ledger = foldKnowledge(log);
+        const times = timesOf(log);
+        const lost: Array<string> = [];
+        for (const npc of npcs) {
+          for (const item of items.filter((i) => i.kind !== "memory")) {
+            const facts = times.map((t) => ledger.factAt(npc, item.kind, item.id, t));
+            const first = facts.findIndex((f) => f !== undefined);
+            if (first < 0) continue;
+            // Known from then on, always by the same (first) fact.
+            const same = facts
+              .slice(first)
+              .every((f) => JSON.stringify(f) === JSON.stringify(facts[first]));
+            if (!same) lost.push(`${npc} ${itemKey(item.kind, item.id)}`);
+            if (!knows(ledger, npc, item, times.at(-1)!))
+              lost.push(`${npc} ${itemKey(item.kind, item.id)} at end`);
+          }
+        }
+        expect(lost).toEqual([]);
+      }),
+      runs(150),
+    );
+  });
+
+  it("property: what is known at t depends only on the log up to t", () => {
+    fc.assert(
+      fc.property(arbSteps, (steps) => {
+        const log = buildLog(steps, "valid");
+        const full = foldKnowledge(log);
+        const got: Array<unknown> = [];
+        const want: Array<unknown> = [];
+        for (const t of timesOf(log)) {
+          const upToT = foldKnowledge(log.filter((e) => e.t <= t));
+          for (const npc of npcs) {
+            got.push(full.knownAt(npc, t));
+            want.push(upToT.knownAt(npc, t));
+          }
+        }
+        expectSameList(got, want);
+      }),
+      runs(100),
+    );
+  });
+
+  it("property: a memory's owner is its first recorder", () => {
+    fc.assert(
+      fc.property(arbSteps, (steps) => {
+        const log = buildLog(steps, "any");
+        const ledger = foldKnowledge(log);
+        const ref = reference(log);
+        for (const m of memoryIds)
+          expect(ledger.memoryOwner(m)).toBe(ref.firstRecord(m)?.payload.ownerNpcId);
+      }),
+      runs(150),
+    );
+  });
+
+  it("property: lore is known by anyone at any time, whatever the log", () => {
+    fc.assert(
+      fc.property(arbSteps, fc.string(), fc.nat({ max: 1_000_000 }), (steps, id, t) => {
+        const ledger = foldKnowledge(buildLog(steps, "any"));
+        for (const npc of [...npcs, ids.npc("stranger")]) {
+          expect(knows(ledger, npc, { kind: "lore", id }, t as GameTime)).toBe(true);
+        }
+      }),
+      runs(100),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Worked cases
+
+const at = (t: number) => t as GameTime;
+const [a, b] = [npcs[0]!, npcs[1]!];
+let seq = 0;
+const learn = (
+  t: number,
+  npc: NpcId,
+  kind: ItemKind,
+  itemId: string,
+  via: Via = "told",
+  confidence = 1,
+) =>
+  makeEvent("KnowledgeGained", {
+    id: ids.event(`k${seq++}`),
+    t: at(t),
+    payload: { npcId: npc, itemKind: kind, itemId, via, fromNpcId: null, confidence },
+  });
+const record = (t: number, owner: NpcId, memoryId: string, expiresAt: number | null = null) =>
+  makeEvent("MemoryRecorded", {
+    id: ids.event(`r${seq++}`),
+    t: at(t),
+    payload: {
+      memoryId: ids.memory(memoryId),
+      ownerNpcId: owner,
+      text: "saw the bridge go",
+      category: "observation",
+      importance: 0.7,
+      expiresAt: expiresAt === null ? null : at(expiresAt),
+      locationId: null,
+      entities: [],
+      about: null,
+    },
+  });
+const expire = (t: number, owner: NpcId, memoryId: string) =>
+  makeEvent("MemoryExpired", {
+    id: ids.event(`x${seq++}`),
+    t: at(t),
+    payload: { memoryId: ids.memory(memoryId), ownerNpcId: owner, reason: "expired" },
+  });
+const mem = (id: string) => ({ kind: "memory", id }) as const;
+
+describe("knows: worked cases", () => {
+  it("the owner knows a memory from the minute it is recorded, and others only when told", () => {
+    const ledger = foldKnowledge([record(10, a, "m"), learn(15, b, "memory", "m")]);
+    expect(knows(ledger, a, mem("m"), at(9))).toBe(false);
+    expect(knows(ledger, a, mem("m"), at(10))).toBe(true);
+    expect(ledger.factAt(a, "memory", "m", at(99))).toEqual({ t: 10, via: "owner", confidence: 1 });
+    expect(knows(ledger, b, mem("m"), at(14))).toBe(false);
+    expect(knows(ledger, b, mem("m"), at(15))).toBe(true);
+  });
+
+  it("a memory is known by nobody from its expiresAt on", () => {
+    const ledger = foldKnowledge([record(10, a, "m", 20), learn(12, b, "memory", "m")]);
+    expect(knows(ledger, a, mem("m"), at(19))).toBe(true);
+    expect(knows(ledger, b, mem("m"), at(19))).toBe(true);
+    expect(knows(ledger, a, mem("m"), at(20))).toBe(false);
+    expect(knows(ledger, b, mem("m"), at(20))).toBe(false);
+    expect(ledger.knownAt(a, at(20))).toEqual([]);
+  });
+
+  it("a memory is known by nobody from the minute a MemoryExpired removes it", () => {
+    const ledger = foldKnowledge([
+      record(10, a, "m"),
+      learn(12, b, "memory", "m"),
+      expire(30, a, "m"),
+    ]);
+    expect(knows(ledger, a, mem("m"), at(29))).toBe(true);
+    expect(knows(ledger, a, mem("m"), at(30))).toBe(false);
+    expect(knows(ledger, b, mem("m"), at(30))).toBe(false);
+    // Being told again after it went does not bring it back.
+    const again = foldKnowledge([
+      record(10, a, "m"),
+      expire(30, a, "m"),
+      learn(31, b, "memory", "m"),
+    ]);
+    expect(knows(again, b, mem("m"), at(40))).toBe(false);
+  });
+
+  it("a MemoryExpired removes a memory even when the log never recorded it", () => {
+    // b was told of m (say, from a branch's parent log), then m expired.
+    const ledger = foldKnowledge([learn(5, b, "memory", "m"), expire(8, a, "m")]);
+    expect(knows(ledger, b, mem("m"), at(7))).toBe(true);
+    expect(knows(ledger, b, mem("m"), at(8))).toBe(false);
+  });
+
+  it("the earliest fact wins; among facts of one minute, the first in the log", () => {
+    const ledger = foldKnowledge([
+      learn(5, b, "world_event", "w", "rumor", 0.25),
+      learn(5, b, "world_event", "w", "witnessed", 1),
+      learn(9, b, "world_event", "w", "broadcast", 1),
+    ]);
+    expect(ledger.factAt(b, "world_event", "w", at(100))).toEqual({
+      t: 5,
+      via: "rumor",
+      confidence: 0.25,
+    });
+    // Told of its own memory before recording it: the earlier fact stands.
+    const own = foldKnowledge([learn(3, a, "memory", "m", "told", 0.5), record(6, a, "m")]);
+    expect(own.factAt(a, "memory", "m", at(10))).toEqual({ t: 3, via: "told", confidence: 0.5 });
+  });
+
+  it("being at a happening is not knowing it: only KnowledgeGained is", () => {
+    const happened = makeEvent("WorldEventOccurred", {
+      id: ids.event("we"),
+      t: at(1),
+      payload: {
+        worldEventId: ids.worldEvent("w"),
+        kind: "theft",
+        text: "The granary was robbed.",
+        locationId: null,
+        factionId: null,
+        visibility: "private",
+        importance: 0.9,
+        participants: [a],
+        entities: [],
+      },
+    });
+    expect(knows(foldKnowledge([happened]), a, { kind: "world_event", id: "w" }, at(5))).toBe(
+      false,
+    );
+  });
+
+  it("kinds are kept apart, and ids may contain colons", () => {
+    const ledger = foldKnowledge([learn(1, a, "debate", "w:1"), learn(2, a, "world_event", "x")]);
+    expect(knows(ledger, a, { kind: "world_event", id: "w:1" }, at(5))).toBe(false);
+    expect(knows(ledger, a, { kind: "debate", id: "w:1" }, at(5))).toBe(true);
+    expect(ledger.knownAt(a, at(5)).map((k) => [k.kind, k.id])).toEqual([
+      ["debate", "w:1"],
+      ["world_event", "x"],
+    ]);
+  });
+
+  it("an NPC the log never mentions knows nothing but lore", () => {
+    const ledger = foldKnowledge([learn(1, a, "debate", "d"), record(1, a, "m")]);
+    const stranger = ids.npc("stranger");
+    expect(ledger.knownAt(stranger, at(10))).toEqual([]);
+    expect(knows(ledger, stranger, { kind: "debate", id: "d" }, at(10))).toBe(false);
+    expect(knows(ledger, stranger, { kind: "lore", id: "anything" }, at(0))).toBe(true);
+  });
+});
