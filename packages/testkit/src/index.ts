@@ -1,1 +1,32 @@
 // The testkit: arbitraries, fake brains and an Ollama-speaking loopback server for tests and benches.
+export {
+  arbEventBatches,
+  arbEventSequence,
+  arbInterleaving,
+  arbStep,
+  buildSequence,
+  type EventSequenceOptions,
+  splitBatches,
+} from "./arbitraries/arbEventSequence.ts";
+export { SequenceBuilder, type Step } from "./arbitraries/SequenceBuilder.ts";
+export {
+  arbSmallWorld,
+  type SmallNpc,
+  type SmallWorld,
+  smallWorld,
+} from "./arbitraries/SmallWorld.ts";
+export { type AnswerKind, chatAnswer, readPrompt } from "./ollama/chatAnswer.ts";
+export {
+  type ChatBehaviour,
+  type FixtureRequest,
+  OllamaFixtureServer,
+  type OllamaFixtureServerOptions,
+} from "./ollama/OllamaFixtureServer.ts";
+export {
+  type ChatTemplates,
+  defaultFixturesDir,
+  type FixtureModel,
+  loadOllamaFixtures,
+  type OllamaFixtures,
+} from "./ollama/OllamaFixtures.ts";
+export { scaleWorld } from "./world/scaleWorld.ts";

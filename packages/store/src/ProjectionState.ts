@@ -1,0 +1,98 @@
+/**
+ * The canonical state of one save's read models: every projection row, table by table,
+ * ordered by primary key, without rowids and without `save_id`/`campaign_id` (so a replay
+ * into a new save, or a branch, hashes the same as the original). Its `stateHash` is what
+ * Checkpoint events carry; snapshots store it and restore from it.
+ */
+import { stateHash } from "@hearsay/core";
+import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { projectionTables } from "./schema.sql.ts";
+
+/** A projection table's name. */
+export type ProjectionTable = (typeof projectionTables)[number];
+
+/** A projection row as plain JSON values (JSON columns stay as their stored text). */
+export type ProjectionRow = Readonly<Record<string, string | number | null>>;
+
+/** Every projection row of a save, per table, in primary-key order. */
+export type ProjectionState = Readonly<Record<ProjectionTable, ReadonlyArray<ProjectionRow>>>;
+
+/** The columns that order each table's rows (its primary or unique key without save_id). */
+export const projectionKeys: Readonly<Record<ProjectionTable, ReadonlyArray<string>>> = {
+  world_state: [],
+  characters: ["npc_id"],
+  npc_activity: ["npc_id"],
+  npc_profiles: ["npc_id"],
+  memories: ["memory_id"],
+  world_events: ["world_event_id"],
+  knowledge: ["npc_id", "item_kind", "item_id"],
+  relationships: ["from_id", "to_id"],
+  tasks: ["task_id"],
+  conversation_turns: ["conversation_id", "turn_index"],
+  conversation_summaries: ["conversation_id", "npc_id"],
+  lore_sources: ["source_id"],
+  lore_chunks: ["chunk_id"],
+  background_debates: ["debate_id"],
+  llm_calls: ["call_id"],
+  warnings: ["seq"],
+};
+
+const scoped = new Set(["save_id", "campaign_id"]);
+
+/** Reads and writes canonical projection state with statements prepared once. */
+export class ProjectionStateIO {
+  private readonly select: ReadonlyArray<readonly [ProjectionTable, SqliteStatement]>;
+  private readonly insert: ReadonlyMap<
+    ProjectionTable,
+    { readonly columns: ReadonlyArray<string>; readonly stmt: SqliteStatement }
+  >;
+
+  constructor(db: SqliteDatabase) {
+    const select: Array<readonly [ProjectionTable, SqliteStatement]> = [];
+    const insert = new Map<
+      ProjectionTable,
+      { columns: ReadonlyArray<string>; stmt: SqliteStatement }
+    >();
+    for (const table of projectionTables) {
+      const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>)
+        .map((c) => c.name)
+        .filter((c) => !scoped.has(c));
+      const order = projectionKeys[table];
+      const orderBy = order.length > 0 ? ` ORDER BY ${order.join(", ")}` : "";
+      select.push([
+        table,
+        db.prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE save_id = ?${orderBy}`),
+      ]);
+      insert.set(table, {
+        columns,
+        stmt: db.prepare(
+          `INSERT INTO ${table} (save_id, campaign_id, ${columns.join(", ")}) VALUES (?, ?${", ?".repeat(columns.length)})`,
+        ),
+      });
+    }
+    this.select = select;
+    this.insert = insert;
+  }
+
+  /** The canonical, JSON-able state of every projection row of `saveId`. */
+  read(saveId: string): ProjectionState {
+    const out: Record<string, ReadonlyArray<ProjectionRow>> = {};
+    for (const [table, stmt] of this.select) out[table] = stmt.all(saveId) as Array<ProjectionRow>;
+    return out as ProjectionState;
+  }
+
+  /**
+   * Inserts a state's rows as `saveId`'s (the caller has cleared the save and indexes
+   * FTS afterwards). Call inside a transaction.
+   */
+  write(saveId: string, campaignId: string, state: ProjectionState): void {
+    for (const [table, { columns, stmt }] of this.insert) {
+      for (const row of state[table] ?? []) {
+        stmt.run(saveId, campaignId, ...columns.map((c) => row[c] ?? null));
+      }
+    }
+  }
+}
+
+/** The sha256 state hash of a canonical projection state. */
+export const hashProjectionState = (state: ProjectionState): string => stateHash(state);

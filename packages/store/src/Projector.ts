@@ -1,0 +1,443 @@
+/**
+ * The projector: the only code that writes read models. It folds one stored event at a
+ * time into the tables of schema.sql.ts with prepared statements, and keeps the FTS5
+ * external-content tables in step with their base rows.
+ *
+ * FTS can be *live* (each insert/update/delete mirrored into the index, for appends) or
+ * *deferred* (skipped, for bulk refolds; the caller then indexes the save's rows in one
+ * `INSERT … SELECT` with `indexFts`). Fold rules that need care:
+ * - knowledge: the earliest fact wins (a later or equal-time fact changes nothing);
+ * - MemoryRecorded also records the owner's knowledge (`via = 'owner'`); a memory id seen
+ *   before is ignored entirely, as core's `KnowledgeLedger` does;
+ * - MemoryExpired sets `gone_at`/`gone_reason` once;
+ * - LoreImported replaces every chunk of its source;
+ * - RunResumed changes world_state's seed, brain and end day (a continued run).
+ */
+import type { StoredEvent } from "@hearsay/core";
+import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { type ProjectorStatements, prepareProjectorStatements } from "./projectorStatements.ts";
+import { ftsTables, projectionTables } from "./schema.sql.ts";
+
+const json = (v: unknown): string => JSON.stringify(v);
+
+/** FTS column lists, in the order each FTS table declares them. */
+const ftsColumns: Readonly<Record<keyof typeof ftsTables, ReadonlyArray<string>>> = {
+  memories_fts: ["text", "entities"],
+  world_events_fts: ["text", "entities"],
+  lore_chunks_fts: ["text", "entities"],
+  conversation_summaries_fts: ["summary"],
+  background_debates_fts: ["topic", "summary", "outcome"],
+};
+
+/**
+ * How `apply` treats side tables: `live` mirrors FTS and knowledge per event (appends);
+ * `deferred` skips FTS (indexed in bulk afterwards); `bulk` also skips knowledge (folded
+ * per segment by `foldKnowledgeBulk`).
+ */
+export type FoldMode = "live" | "deferred" | "bulk";
+
+const ftsNames = Object.keys(ftsTables) as ReadonlyArray<keyof typeof ftsTables>;
+
+export class Projector {
+  private readonly s: ProjectorStatements;
+  private readonly ftsInsert: Record<string, SqliteStatement>;
+  private readonly ftsDeleteSave: Record<string, SqliteStatement>;
+  private readonly ftsIndexSave: Record<string, SqliteStatement>;
+  private readonly clearSave: ReadonlyArray<SqliteStatement>;
+  private readonly lorePurgeFts: SqliteStatement;
+  private readonly knowledgeBulk: SqliteStatement;
+
+  constructor(private readonly db: SqliteDatabase) {
+    const p = (sql: string) => db.prepare(sql);
+    this.ftsInsert = {};
+    this.ftsDeleteSave = {};
+    this.ftsIndexSave = {};
+    for (const fts of ftsNames) {
+      const cols = ftsColumns[fts];
+      const base = ftsTables[fts];
+      this.ftsInsert[fts] = p(
+        `INSERT INTO ${fts}(rowid, ${cols.join(", ")}) VALUES (?${", ?".repeat(cols.length)})`,
+      );
+      this.ftsDeleteSave[fts] = p(
+        `INSERT INTO ${fts}(${fts}, rowid, ${cols.join(", ")}) SELECT 'delete', rowid, ${cols.join(", ")} FROM ${base} WHERE save_id = ?`,
+      );
+      this.ftsIndexSave[fts] = p(
+        `INSERT INTO ${fts}(rowid, ${cols.join(", ")}) SELECT rowid, ${cols.join(", ")} FROM ${base} WHERE save_id = ?`,
+      );
+    }
+    this.clearSave = projectionTables.map((t) => p(`DELETE FROM ${t} WHERE save_id = ?`));
+    this.lorePurgeFts = p(
+      "INSERT INTO lore_chunks_fts(lore_chunks_fts, rowid, text, entities) SELECT 'delete', rowid, text, entities FROM lore_chunks WHERE save_id = ? AND source_id = ?",
+    );
+    this.s = prepareProjectorStatements(db);
+    this.knowledgeBulk = prepareKnowledgeBulk(db);
+  }
+
+  /**
+   * Folds one event into the read models of `saveId`. With `fts = false` the FTS tables
+   * are not touched (deferred mode; see `indexFts`). Call inside a transaction.
+   */
+  apply(e: StoredEvent, saveId: string, campaignId: string, mode: FoldMode): void {
+    const fts = mode === "live";
+    const s = this.s;
+    const ids = [saveId, campaignId] as const;
+    switch (e.type) {
+      case "SimulationStarted": {
+        const p = e.payload;
+        s.simulationStarted.run(
+          ...ids,
+          p.simulation,
+          p.worldHash,
+          p.seed,
+          p.tickMinutes,
+          p.endDay,
+          p.brain,
+          e.t,
+        );
+        return;
+      }
+      case "ClockAdvanced":
+        s.clock.run(e.payload.to, saveId);
+        return;
+      case "RunResumed":
+        s.runResumed.run(e.payload.seed, e.payload.brain, e.payload.endDay, saveId);
+        return;
+      case "Checkpoint":
+        s.checkpoint.run(e.seq, saveId);
+        return;
+      case "NpcRegistered": {
+        const p = e.payload;
+        s.npcRegistered.run(
+          ...ids,
+          p.npcId,
+          p.name,
+          p.role,
+          p.factionId,
+          p.locationId,
+          json(p.traits),
+          e.t,
+        );
+        return;
+      }
+      case "NpcMoved":
+        s.npcMoved.run(e.payload.to, saveId, e.payload.npcId);
+        return;
+      case "NpcActivityChanged": {
+        const p = e.payload;
+        s.activity.run(
+          ...ids,
+          p.npcId,
+          p.activity,
+          p.locationId,
+          p.destination,
+          p.until,
+          p.taskId,
+          json(p.attendingTo),
+          json(p.holding),
+          p.note,
+          e.t,
+        );
+        return;
+      }
+      case "ProfileGenerated":
+        s.profile.run(...ids, e.payload.npcId, json(e.payload.profile), e.t);
+        return;
+      case "WorldEventOccurred": {
+        const p = e.payload;
+        const entities = json(p.entities);
+        const r = s.worldEvent.run(
+          ...ids,
+          p.worldEventId,
+          e.t,
+          p.kind,
+          p.text,
+          p.locationId,
+          p.factionId,
+          p.visibility,
+          p.importance,
+          json(p.participants),
+          entities,
+        );
+        if (fts && r.changes === 1) {
+          this.ftsInsert.world_events_fts!.run(r.lastInsertRowid, p.text, entities);
+        }
+        return;
+      }
+      case "KnowledgeGained": {
+        if (mode === "bulk") return; // folded by foldKnowledgeBulk
+        const p = e.payload;
+        s.knowledge.run(
+          ...ids,
+          p.npcId,
+          p.itemKind,
+          p.itemId,
+          e.t,
+          p.via,
+          p.fromNpcId,
+          p.confidence,
+        );
+        return;
+      }
+      case "MemoryRecorded": {
+        const p = e.payload;
+        const entities = json(p.entities);
+        const r = s.memory.run(
+          ...ids,
+          p.memoryId,
+          p.ownerNpcId,
+          p.text,
+          p.category,
+          p.importance,
+          e.t,
+          p.expiresAt,
+          p.locationId,
+          entities,
+          p.about?.kind ?? null,
+          p.about?.id ?? null,
+        );
+        if (r.changes !== 1) return; // a memory id seen before changes nothing
+        if (fts) this.ftsInsert.memories_fts!.run(r.lastInsertRowid, p.text, entities);
+        if (mode === "bulk") return; // the owner's knowledge comes from foldKnowledgeBulk
+        s.knowledge.run(...ids, p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
+        return;
+      }
+      case "MemoryExpired":
+        s.memoryExpired.run(e.t, e.payload.reason, saveId, e.payload.memoryId);
+        return;
+      case "TaskProposed": {
+        const p = e.payload;
+        s.taskProposed.run(
+          ...ids,
+          p.taskId,
+          p.title,
+          p.description,
+          p.proposedBy,
+          p.assignee,
+          p.locationId,
+          p.factionId,
+          p.deadline,
+          e.t,
+          e.t,
+        );
+        return;
+      }
+      case "TaskStatusChanged":
+        s.taskStatus.run(e.payload.to, e.payload.reason, e.t, saveId, e.payload.taskId);
+        return;
+      case "DebateHeld": {
+        const p = e.payload;
+        const r = s.debate.run(
+          ...ids,
+          p.debateId,
+          e.t,
+          p.topic,
+          json(p.participants),
+          p.locationId,
+          p.factionId,
+          p.summary,
+          p.outcome,
+        );
+        if (fts && r.changes === 1) {
+          this.ftsInsert.background_debates_fts!.run(
+            r.lastInsertRowid,
+            p.topic,
+            p.summary,
+            p.outcome,
+          );
+        }
+        return;
+      }
+      case "ConversationTurn": {
+        const p = e.payload;
+        s.turn.run(
+          ...ids,
+          p.conversationId,
+          p.turnIndex,
+          e.t,
+          p.speakerId,
+          json(p.listenerIds),
+          p.locationId,
+          p.text,
+        );
+        return;
+      }
+      case "ConversationSummarized": {
+        const p = e.payload;
+        const prior = s.summaryFind.get(saveId, p.conversationId, p.npcId) as
+          | { rid: number; summary: string }
+          | undefined;
+        if (prior) {
+          if (fts) s.summaryFtsDelete.run(prior.rid, prior.summary);
+          s.summaryUpdate.run(p.partnerId, p.throughTurn, p.summary, e.t, prior.rid);
+          if (fts) this.ftsInsert.conversation_summaries_fts!.run(prior.rid, p.summary);
+        } else {
+          const r = s.summaryInsert.run(
+            ...ids,
+            p.conversationId,
+            p.npcId,
+            p.partnerId,
+            p.throughTurn,
+            p.summary,
+            e.t,
+          );
+          if (fts) this.ftsInsert.conversation_summaries_fts!.run(r.lastInsertRowid, p.summary);
+        }
+        return;
+      }
+      case "RelationshipChanged": {
+        const p = e.payload;
+        s.relationship.run(
+          ...ids,
+          p.fromId,
+          p.toId,
+          p.trust,
+          p.respect,
+          p.suspicion,
+          p.summary,
+          e.t,
+        );
+        return;
+      }
+      case "LlmCallRecorded": {
+        const p = e.payload;
+        s.llmCall.run(
+          ...ids,
+          p.callId,
+          e.seq,
+          e.t,
+          p.npcId,
+          p.purpose,
+          p.inputHash,
+          p.brain,
+          p.model,
+          p.promptTokens,
+          p.outputTokens,
+          p.latencyMs,
+          p.error,
+        );
+        return;
+      }
+      case "LoreImported": {
+        const p = e.payload;
+        s.loreSource.run(...ids, p.sourceId, p.path, p.contentHash, e.t, p.chunks.length);
+        if (fts) this.lorePurgeFts.run(saveId, p.sourceId);
+        s.loreChunksDelete.run(saveId, p.sourceId);
+        p.chunks.forEach((c, ord) => {
+          const entities = json(c.entities);
+          const r = s.loreChunk.run(
+            ...ids,
+            c.chunkId,
+            p.sourceId,
+            ord,
+            json(c.headingPath),
+            c.text,
+            json(c.tags),
+            entities,
+          );
+          if (fts && r.changes === 1) {
+            this.ftsInsert.lore_chunks_fts!.run(r.lastInsertRowid, c.text, entities);
+          }
+        });
+        return;
+      }
+      case "SimulationWarning": {
+        const p = e.payload;
+        s.warning.run(...ids, e.seq, e.t, p.code, p.message, p.npcId);
+        return;
+      }
+      default:
+        assertNever(e);
+    }
+  }
+
+  /**
+   * Folds, in one statement, the knowledge facts of a segment of the log (seqs
+   * [fromSeq, toSeq] of `sourceSaveId`) into `saveId`'s knowledge: KnowledgeGained
+   * events and the owner's fact of each MemoryRecorded that records a memory id for the
+   * first time. Same rule as the per-event fold — the earliest t wins, the lower seq on
+   * a tie — and it merges with rows already there. Call before folding the segment's
+   * other events in `bulk` mode (it reads which memories exist *before* the segment).
+   */
+  foldKnowledgeBulk(
+    saveId: string,
+    campaignId: string,
+    sourceSaveId: string,
+    fromSeq: number,
+    toSeq: number,
+  ): void {
+    this.knowledgeBulk.run({
+      save: saveId,
+      campaign: campaignId,
+      src: sourceSaveId,
+      from: fromSeq,
+      to: toSeq,
+    });
+  }
+
+  /** Deletes every projection row of `saveId`; with `fts`, their FTS entries first. */
+  clear(saveId: string, fts: boolean): void {
+    if (fts) for (const stmt of Object.values(this.ftsDeleteSave)) stmt.run(saveId);
+    for (const stmt of this.clearSave) stmt.run(saveId);
+  }
+
+  /** Indexes every FTS-backed row of `saveId` (after a deferred fold). */
+  indexFts(saveId: string): void {
+    for (const stmt of Object.values(this.ftsIndexSave)) stmt.run(saveId);
+  }
+
+  /**
+   * Drops the non-unique indexes of the projection tables (for a bulk refold) and returns
+   * the function that recreates them. Unique keys stay: the fold's upserts need them.
+   */
+  dropSecondaryIndexes(): () => void {
+    const indexes = this.db
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+         AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (${projectionTables.map(() => "?").join(", ")})`,
+      )
+      .all(...projectionTables) as Array<{ name: string; sql: string }>;
+    for (const ix of indexes) this.db.exec(`DROP INDEX ${ix.name}`);
+    return () => {
+      for (const ix of indexes) this.db.exec(ix.sql);
+    };
+  }
+
+  /** Rebuilds every FTS index from its whole base table (after a deferred fold of all saves). */
+  rebuildFts(): void {
+    for (const fts of ftsNames) this.db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('rebuild')`);
+  }
+
+  /** Empties every projection and FTS table, for a rebuild of all saves. */
+  clearAll(): void {
+    for (const fts of ftsNames) this.db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('delete-all')`);
+    for (const t of projectionTables) this.db.exec(`DELETE FROM ${t}`);
+  }
+}
+
+/** The set-based knowledge fold (see `foldKnowledgeBulk`). */
+const prepareKnowledgeBulk = (db: SqliteDatabase): SqliteStatement =>
+  db.prepare(`
+INSERT INTO knowledge (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
+SELECT @save, @campaign, npc, kind, item, t, via, from_npc, confidence FROM (
+  SELECT *, row_number() OVER (PARTITION BY npc, kind, item ORDER BY t, seq) AS rn FROM (
+    SELECT seq, t,
+      json_extract(payload, '$.npcId') AS npc, json_extract(payload, '$.itemKind') AS kind,
+      json_extract(payload, '$.itemId') AS item, json_extract(payload, '$.via') AS via,
+      json_extract(payload, '$.fromNpcId') AS from_npc, json_extract(payload, '$.confidence') AS confidence
+    FROM events WHERE save_id = @src AND type = 'KnowledgeGained' AND seq >= @from AND seq <= @to
+    UNION ALL
+    SELECT seq, t, owner, 'memory', memory, 'owner', NULL, 1 FROM (
+      SELECT seq, t, json_extract(payload, '$.ownerNpcId') AS owner, json_extract(payload, '$.memoryId') AS memory,
+        row_number() OVER (PARTITION BY json_extract(payload, '$.memoryId') ORDER BY seq) AS nth
+      FROM events WHERE save_id = @src AND type = 'MemoryRecorded' AND seq >= @from AND seq <= @to
+    )
+    WHERE nth = 1 AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.save_id = @save AND m.memory_id = memory)
+  )
+) WHERE rn = 1
+ON CONFLICT (save_id, npc_id, item_kind, item_id) DO UPDATE SET t = excluded.t, via = excluded.via,
+  from_npc_id = excluded.from_npc_id, confidence = excluded.confidence
+WHERE excluded.t < knowledge.t`);
+
+const assertNever = (e: never): never => {
+  throw new Error(`projector: unhandled event type ${(e as { type: string }).type}`);
+};

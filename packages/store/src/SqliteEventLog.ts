@@ -1,0 +1,396 @@
+/**
+ * The event-sourced store over one SQLite connection, as a synchronous API: saves and
+ * branches, the append-only log with optimistic concurrency (`expectedSeq`), reads by
+ * seq and by game day, and — through the projector — read models that are updated in the
+ * same transaction as the append, rebuilt from the log on demand, snapshotted every N
+ * events and restorable from a snapshot plus the tail of the log.
+ *
+ * Effect services (`EventLog`, `Projections`, `Snapshots`) wrap this class; engines and
+ * benches that want no Effect can use it directly.
+ */
+import type { CampaignId, GameTime, ItemKind, NpcId, SaveId, StoredEvent } from "@hearsay/core";
+import { decodeBatch } from "./decodeBatch.ts";
+import { EventHistory, type SaveInfo, type Segment } from "./EventHistory.ts";
+import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
+import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { hashProjectionState, type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
+import { Projector } from "./Projector.ts";
+import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
+import { InvalidBranchPoint, SaveExists, SnapshotNotFound, StaleSeq } from "./StoreError.ts";
+
+/** Options for {@link SqliteEventLog}. */
+export interface EventLogOptions {
+  /** Take a snapshot whenever an append crosses a multiple of this many events (0: never). */
+  readonly snapshotEvery?: number;
+}
+
+/** What `createSave` needs. */
+export interface NewSave {
+  readonly saveId: SaveId;
+  readonly campaignId: CampaignId;
+  readonly name: string;
+  /** Branch from this save, sharing its history up to and including `seq`. */
+  readonly parent?: { readonly saveId: SaveId; readonly seq: number };
+}
+
+/** What an append did. */
+export interface AppendResult {
+  /** The save's head after the append. */
+  readonly head: number;
+  /** The events stored, with their seqs (events already in the history are left out). */
+  readonly appended: ReadonlyArray<StoredEvent>;
+  /** How many events were skipped because their id was already in the save's history. */
+  readonly skipped: number;
+  /** The snapshot this append took, if it crossed a snapshot boundary. */
+  readonly snapshot: SnapshotInfo | null;
+}
+
+const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
+
+export class SqliteEventLog {
+  private readonly history: EventHistory;
+  private readonly projector: Projector;
+  private readonly stateIO: ProjectionStateIO;
+  private readonly snapshotStore: SnapshotStore;
+  private readonly knowledge: KnowledgeQueries;
+  private readonly snapshotEvery: number;
+  private readonly insertSave: SqliteStatement;
+  private readonly insertEvent: SqliteStatement;
+  private readonly ownEventId: SqliteStatement;
+  private readonly setHead: SqliteStatement;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    opts: EventLogOptions = {},
+  ) {
+    this.history = new EventHistory(db);
+    this.projector = new Projector(db);
+    this.stateIO = new ProjectionStateIO(db);
+    this.snapshotStore = new SnapshotStore(db);
+    this.knowledge = new KnowledgeQueries(db);
+    this.snapshotEvery = Math.max(0, Math.trunc(opts.snapshotEvery ?? 0));
+    this.insertSave = db.prepare(
+      "INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    this.insertEvent = db.prepare(
+      "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.ownEventId = db.prepare("SELECT 1 FROM events WHERE save_id = ? AND event_id = ?");
+    this.setHead = db.prepare("UPDATE saves SET head_seq = ? WHERE save_id = ?");
+  }
+
+  // --- saves -------------------------------------------------------------------------
+
+  /**
+   * Creates a save. A branch (`parent`) shares the parent's history up to `parent.seq`
+   * without copying it; its read models are built from the nearest snapshot plus the
+   * shared events, in the same transaction.
+   */
+  createSave(spec: NewSave): SaveInfo {
+    return this.db
+      .transaction(() => {
+        if (this.history.find(spec.saveId)) throw new SaveExists({ saveId: spec.saveId });
+        const parent = spec.parent;
+        if (parent) {
+          const p = this.history.get(parent.saveId);
+          if (!Number.isInteger(parent.seq) || parent.seq < 0 || parent.seq > p.head) {
+            throw new InvalidBranchPoint({
+              saveId: spec.saveId,
+              parentSaveId: parent.saveId,
+              seq: parent.seq,
+              parentHead: p.head,
+            });
+          }
+        }
+        this.insertSave.run(
+          spec.saveId,
+          spec.campaignId,
+          spec.name,
+          parent?.saveId ?? null,
+          parent?.seq ?? null,
+          parent?.seq ?? 0,
+        );
+        const save = this.history.get(spec.saveId);
+        if (save.head > 0) this.reproject(save);
+        return save;
+      })
+      .immediate();
+  }
+
+  /** Every save, ordered by id. */
+  saves(): ReadonlyArray<SaveInfo> {
+    return this.history.list();
+  }
+
+  /** One save. @throws UnknownSave */
+  save(saveId: string): SaveInfo {
+    return this.history.get(saveId);
+  }
+
+  /** The seq of the save's last event (0 when empty). @throws UnknownSave */
+  head(saveId: string): number {
+    return this.history.get(saveId).head;
+  }
+
+  // --- the log -----------------------------------------------------------------------
+
+  /**
+   * Appends a batch in one (immediate, so write-locked from the start) transaction with
+   * its projection updates: the `expectedSeq` check holds even against another process
+   * writing the same file. Every event is
+   * decoded first; an event whose id is already in the save's history (or earlier in the
+   * batch) is skipped. Seqs stay gapless.
+   *
+   * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
+   * @throws InvalidEvent naming the first event that does not decode (nothing written)
+   * @throws UnknownSave
+   */
+  append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
+    const decoded = decodeBatch(saveId, events);
+    return this.db
+      .transaction((): AppendResult => {
+        const save = this.history.get(saveId);
+        if (save.head !== expectedSeq) {
+          throw new StaleSeq({ saveId, expectedSeq, headSeq: save.head });
+        }
+        const ancestors = this.ancestorSegments(save);
+        const seen = new Set<string>();
+        const appended: Array<StoredEvent> = [];
+        let seq = save.head;
+        for (const e of decoded) {
+          if (
+            seen.has(e.id) ||
+            this.ownEventId.get(saveId, e.id) !== undefined ||
+            (ancestors.length > 0 && this.history.containsEventId(ancestors, e.id))
+          ) {
+            continue;
+          }
+          seen.add(e.id);
+          seq += 1;
+          this.insertEvent.run(
+            saveId,
+            seq,
+            save.campaignId,
+            e.id,
+            e.t,
+            dayOfMinutes(e.t),
+            e.type,
+            e.version,
+            JSON.stringify(e.payload),
+          );
+          const stored = {
+            ...e,
+            seq,
+            saveId: save.saveId,
+            campaignId: save.campaignId,
+          } as StoredEvent;
+          this.projector.apply(stored, saveId, save.campaignId, "live");
+          appended.push(stored);
+        }
+        let snapshot: SnapshotInfo | null = null;
+        if (seq !== save.head) {
+          this.setHead.run(seq, saveId);
+          const n = this.snapshotEvery;
+          if (n > 0 && Math.floor(seq / n) > Math.floor(save.head / n)) {
+            snapshot = this.snapshotStore.write(
+              saveId,
+              save.campaignId,
+              seq,
+              this.stateIO.read(saveId),
+              null,
+            );
+          }
+        }
+        return { head: seq, appended, skipped: decoded.length - appended.length, snapshot };
+      })
+      .immediate();
+  }
+
+  /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */
+  read(
+    saveId: string,
+    range: { readonly fromSeq?: number; readonly toSeq?: number } = {},
+  ): ReadonlyArray<StoredEvent> {
+    const save = this.history.get(saveId);
+    return this.history.read(save, range.fromSeq ?? 1, range.toSeq ?? save.head);
+  }
+
+  /** The save's history on game days [fromDay, toDay] (both included), in seq order. */
+  readDays(saveId: string, fromDay: number, toDay: number): ReadonlyArray<StoredEvent> {
+    return this.history.readDays(this.history.get(saveId), fromDay, toDay);
+  }
+
+  // --- projections -------------------------------------------------------------------
+
+  /**
+   * Deletes and refolds the read models of one save (or of every save) from the log.
+   * Returns the number of events folded. When every save is refolded (or the save is the
+   * only one), tables are emptied wholesale and secondary and FTS indexes are built once
+   * after the fold; otherwise the save's rows and FTS entries are removed one by one.
+   */
+  rebuildProjections(saveId?: string): number {
+    return this.db
+      .transaction(() => {
+        if (saveId !== undefined) return this.refold(this.history.get(saveId), 1, undefined);
+        return this.wholesale(() => {
+          let folded = 0;
+          for (const save of this.history.list()) folded += this.fold(save, 1);
+          return folded;
+        });
+      })
+      .immediate();
+  }
+
+  /** The canonical state of every projection row of the save. @throws UnknownSave */
+  projectionState(saveId: string): ProjectionState {
+    this.history.get(saveId);
+    return this.stateIO.read(saveId);
+  }
+
+  /** `stateHash` of {@link projectionState}: what Checkpoint events carry. */
+  projectionHash(saveId: string): string {
+    return hashProjectionState(this.projectionState(saveId));
+  }
+
+  // --- snapshots ---------------------------------------------------------------------
+
+  /** Snapshots the save's read models at its head (with optional actor state as JSON). */
+  takeSnapshot(saveId: string, actors: unknown = null): SnapshotInfo {
+    return this.db
+      .transaction(() => {
+        const save = this.history.get(saveId);
+        return this.snapshotStore.write(
+          saveId,
+          save.campaignId,
+          save.head,
+          this.stateIO.read(saveId),
+          actors,
+        );
+      })
+      .immediate();
+  }
+
+  /**
+   * The newest snapshot usable for the save at or before `atOrBefore` (default: its
+   * head) — its own or an ancestor's from the shared history — or undefined.
+   */
+  loadSnapshot(saveId: string, atOrBefore?: number): Snapshot | undefined {
+    const save = this.history.get(saveId);
+    return this.snapshotStore.latest(this.snapshotSegments(save), atOrBefore ?? save.head);
+  }
+
+  /** The snapshots stored for this save itself, oldest first. */
+  snapshots(saveId: string): ReadonlyArray<SnapshotInfo> {
+    this.history.get(saveId);
+    return this.snapshotStore.of(saveId);
+  }
+
+  /**
+   * Replaces the save's read models with the newest snapshot at or before `atOrBefore`
+   * plus a fold of every event after it. Returns the snapshot seq and events folded.
+   * @throws SnapshotNotFound
+   */
+  restoreFromSnapshot(
+    saveId: string,
+    atOrBefore?: number,
+  ): { readonly fromSeq: number; readonly folded: number } {
+    return this.db
+      .transaction(() => {
+        const save = this.history.get(saveId);
+        const snap = this.snapshotStore.latest(
+          this.snapshotSegments(save),
+          atOrBefore ?? save.head,
+        );
+        if (!snap) throw new SnapshotNotFound({ saveId, seq: atOrBefore ?? null });
+        return { fromSeq: snap.seq, folded: this.refold(save, snap.seq + 1, snap.state) };
+      })
+      .immediate();
+  }
+
+  // --- knowledge ---------------------------------------------------------------------
+
+  /** Does the NPC know the item at `t`? Same rule as core's `knows`. */
+  knowsAt(
+    saveId: string,
+    npcId: NpcId,
+    itemKind: ItemKind | "lore",
+    itemId: string,
+    t: GameTime,
+  ): boolean {
+    return this.knowledge.knowsAt(saveId, npcId, itemKind, itemId, t);
+  }
+
+  /** Every item the NPC knows at `t` (optionally of one kind), ordered by kind then id. */
+  knownItems(saveId: string, npcId: NpcId, t: GameTime, kind?: ItemKind): ReadonlyArray<KnownItem> {
+    return this.knowledge.knownItems(saveId, npcId, t, kind);
+  }
+
+  // --- internals ---------------------------------------------------------------------
+
+  /** The history segments that are not the save's own events. */
+  private ancestorSegments(save: SaveInfo): ReadonlyArray<Segment> {
+    return this.history.segments(save.saveId).filter((s) => s.saveId !== save.saveId);
+  }
+
+  /** Segments to search for snapshots: the history plus the save itself. */
+  private snapshotSegments(save: SaveInfo): ReadonlyArray<Segment> {
+    return [
+      ...this.history.segments(save.saveId),
+      { saveId: save.saveId, fromSeq: 0, toSeq: save.head },
+    ];
+  }
+
+  /** Rebuilds the save's read models from the newest usable snapshot plus the tail. */
+  private reproject(save: SaveInfo): number {
+    const snap = this.snapshotStore.latest(this.snapshotSegments(save), save.head);
+    return snap ? this.refold(save, snap.seq + 1, snap.state) : this.refold(save, 1, undefined);
+  }
+
+  /**
+   * Replaces the save's read models with `state` (none: empty) plus a fold of its history
+   * from `fromSeq`. Call inside a transaction. When the save is the only one, tables are
+   * emptied wholesale and indexes rebuilt once after; otherwise only its rows (and FTS
+   * entries) are removed, one by one, and its rows are indexed after the fold.
+   */
+  private refold(save: SaveInfo, fromSeq: number, state: ProjectionState | undefined): number {
+    const run = () => {
+      if (state) this.stateIO.write(save.saveId, save.campaignId, state);
+      return this.fold(save, fromSeq);
+    };
+    if (this.history.list().length === 1) return this.wholesale(run);
+    this.projector.clear(save.saveId, true);
+    const folded = run();
+    this.projector.indexFts(save.saveId);
+    return folded;
+  }
+
+  /**
+   * Empties every read model, runs `refill` with secondary indexes dropped, then builds
+   * those indexes and the FTS indexes once, sorted — much cheaper than row by row.
+   */
+  private wholesale(refill: () => number): number {
+    this.projector.clearAll();
+    const restoreIndexes = this.projector.dropSecondaryIndexes();
+    const folded = refill();
+    restoreIndexes();
+    this.projector.rebuildFts();
+    return folded;
+  }
+
+  /**
+   * Folds the save's history from `fromSeq` to its head, segment by segment: knowledge
+   * in one set-based statement, every other event through the projector with FTS
+   * deferred. Returns the number of events folded.
+   */
+  private fold(save: SaveInfo, fromSeq: number): number {
+    for (const seg of this.history.segments(save.saveId)) {
+      const from = Math.max(seg.fromSeq, fromSeq);
+      if (from > seg.toSeq) continue;
+      this.projector.foldKnowledgeBulk(save.saveId, save.campaignId, seg.saveId, from, seg.toSeq);
+      this.history.forEachPageOf(save, seg, from, true, (page) => {
+        for (const e of page) this.projector.apply(e, save.saveId, save.campaignId, "bulk");
+      });
+    }
+    return Math.max(0, save.head - fromSeq + 1);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @hearsay/store — the event-sourced store: migrations, the append-only event log, the
+ * projector and its read models (with FTS5), snapshots, saves and branches; a synchronous
+ * API (`openDatabase`, `SqliteEventLog`) and Effect services over it.
+ */
+
+export type { SaveInfo, Segment } from "./EventHistory.ts";
+export { EventLog } from "./EventLog.ts";
+export type { KnownItem } from "./KnowledgeQueries.ts";
+export { storeLayer } from "./layer.ts";
+export {
+  migrate,
+  type OpenDatabaseOptions,
+  openDatabase,
+  type SqliteDatabase,
+  schemaVersion,
+} from "./openDatabase.ts";
+export {
+  hashProjectionState,
+  type ProjectionRow,
+  type ProjectionState,
+  type ProjectionTable,
+  projectionKeys,
+} from "./ProjectionState.ts";
+export { Projections } from "./Projections.ts";
+export type { Snapshot, SnapshotInfo } from "./SnapshotStore.ts";
+export { Snapshots } from "./Snapshots.ts";
+export {
+  type AppendResult,
+  type EventLogOptions,
+  type NewSave,
+  SqliteEventLog,
+} from "./SqliteEventLog.ts";
+export {
+  type OpenError,
+  StoreDatabase,
+  type StoreDatabaseOptions,
+} from "./StoreDatabase.ts";
+export {
+  DatabaseUnavailable,
+  FutureSchemaVersion,
+  InvalidBranchPoint,
+  InvalidEvent,
+  isStoreError,
+  MigrationFailed,
+  NotADatabase,
+  SaveExists,
+  SnapshotNotFound,
+  StaleSeq,
+  type StoreError,
+  StoreFailure,
+  toStoreError,
+  UnknownSave,
+} from "./StoreError.ts";
+export {
+  ftsTables,
+  type Migration,
+  migrations,
+  projectionTables,
+  SCHEMA_VERSION,
+} from "./schema.sql.ts";
+export { storeEffect } from "./storeEffect.ts";

@@ -1,0 +1,139 @@
+/**
+ * Opening a hearsay database: refuse what is not SQLite or was written by a newer build,
+ * set the pragmas the store relies on (WAL, foreign keys, synchronous=NORMAL) and bring
+ * the schema up to date. Migrations are idempotent: each runs once, in its own
+ * transaction, and is recorded both in `PRAGMA user_version` (the authority) and in the
+ * `schema_migrations` table (the human-readable history).
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import {
+  DatabaseUnavailable,
+  FutureSchemaVersion,
+  MigrationFailed,
+  NotADatabase,
+} from "./StoreError.ts";
+import { migrations as defaultMigrations, type Migration } from "./schema.sql.ts";
+
+/** A better-sqlite3 connection. */
+export type SqliteDatabase = Database.Database;
+/** A prepared statement taking positional (or one object of named) parameters. */
+export type SqliteStatement = Database.Statement<Array<unknown>>;
+
+/** Options for {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** The migrations to apply (default: this build's schema). Tests pass their own. */
+  readonly migrations?: ReadonlyArray<Migration>;
+  /** Called once for each migration actually applied, in order. */
+  readonly onMigrate?: (migration: Migration) => void;
+}
+
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+const errorText = (u: unknown): string => (u instanceof Error ? u.message : String(u));
+
+const errorCode = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "code" in u ? String(u.code) : undefined;
+
+/** Refuses an existing, non-empty file whose first bytes are not the SQLite header. */
+const checkHeader = (path: string): void => {
+  if (path === ":memory:" || path === "" || !existsSync(path)) return;
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    throw new DatabaseUnavailable({ path, detail: "not a regular file" });
+  }
+  if (stat.size === 0) return;
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    if (n < 16 || buf.toString("latin1") !== SQLITE_HEADER) {
+      throw new NotADatabase({ path, detail: "missing the SQLite file header" });
+    }
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The schema version a database is at (`PRAGMA user_version`). */
+export const schemaVersion = (db: SqliteDatabase): number =>
+  db.pragma("user_version", { simple: true }) as number;
+
+/**
+ * Applies every migration newer than the database's version, each in one transaction.
+ * Returns the versions applied (empty when the database was up to date).
+ */
+export const migrate = (
+  db: SqliteDatabase,
+  path: string,
+  migrations: ReadonlyArray<Migration> = defaultMigrations,
+  onMigrate?: (migration: Migration) => void,
+): ReadonlyArray<number> => {
+  const supported = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  const found = schemaVersion(db);
+  if (found > supported) throw new FutureSchemaVersion({ path, found, supported });
+  const pending = [...migrations]
+    .filter((m) => m.version > found)
+    .sort((a, b) => a.version - b.version);
+  const applied: Array<number> = [];
+  for (const m of pending) {
+    const run = db.transaction(() => {
+      db.exec(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+      );
+      db.exec(m.sql);
+      db.prepare("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(
+        m.version,
+        m.name,
+      );
+      db.pragma(`user_version = ${Math.trunc(m.version)}`);
+    });
+    try {
+      run();
+    } catch (e) {
+      throw new MigrationFailed({ path, version: m.version, name: m.name, detail: errorText(e) });
+    }
+    applied.push(m.version);
+    onMigrate?.(m);
+  }
+  return applied;
+};
+
+/**
+ * Opens (creating if needed) a hearsay database at `path` (or `":memory:"`), with WAL,
+ * `foreign_keys=ON` and `synchronous=NORMAL`, and migrates it to this build's schema.
+ *
+ * @throws NotADatabase when the file is not SQLite
+ * @throws FutureSchemaVersion when a newer build wrote it (nothing is changed)
+ * @throws MigrationFailed when a migration fails (the database stays at the prior version)
+ * @throws DatabaseUnavailable when the file cannot be opened at all
+ */
+export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): SqliteDatabase => {
+  checkHeader(path);
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path);
+  } catch (e) {
+    throw new DatabaseUnavailable({ path, detail: errorText(e) });
+  }
+  try {
+    // The first read is where SQLite discovers a file is not a database.
+    const found = schemaVersion(db);
+    const migrationList = opts.migrations ?? defaultMigrations;
+    const supported = migrationList.reduce((max, m) => Math.max(max, m.version), 0);
+    if (found > supported) throw new FutureSchemaVersion({ path, found, supported });
+    db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("busy_timeout = 5000");
+    migrate(db, path, migrationList, opts.onMigrate);
+    return db;
+  } catch (e) {
+    db.close();
+    if (errorCode(e) === "SQLITE_NOTADB") throw new NotADatabase({ path, detail: errorText(e) });
+    if (errorCode(e)?.startsWith("SQLITE_")) {
+      throw new DatabaseUnavailable({ path, detail: errorText(e) });
+    }
+    throw e;
+  }
+};

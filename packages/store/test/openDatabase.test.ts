@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  FutureSchemaVersion,
+  type Migration,
+  migrations,
+  NotADatabase,
+  openDatabase,
+  SCHEMA_VERSION,
+  schemaVersion,
+} from "@hearsay/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hearsay-store-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const catching = (f: () => unknown): unknown => {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a throw");
+};
+
+/** A second migration that counts how often it runs. */
+const counted: ReadonlyArray<Migration> = [
+  ...migrations,
+  {
+    version: SCHEMA_VERSION + 1,
+    name: "test counter",
+    sql: "CREATE TABLE IF NOT EXISTS test_runs (n INTEGER); INSERT INTO test_runs VALUES (1);",
+  },
+];
+
+describe("openDatabase", () => {
+  it("creates the schema with WAL, foreign keys and synchronous=NORMAL", () => {
+    const db = openDatabase(join(dir, "a.db"));
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT version, name FROM schema_migrations").all()).toEqual(
+      migrations.map((m) => ({ version: m.version, name: m.name })),
+    );
+    db.close();
+  });
+
+  it("reopening runs no migration twice, and a new one exactly once", () => {
+    const path = join(dir, "b.db");
+    const applied: Array<number> = [];
+    const onMigrate = (m: Migration) => applied.push(m.version);
+    openDatabase(path, { onMigrate }).close();
+    openDatabase(path, { onMigrate }).close();
+    expect(applied).toEqual(migrations.map((m) => m.version));
+    for (let i = 0; i < 3; i++) openDatabase(path, { migrations: counted, onMigrate }).close();
+    expect(applied).toEqual([...migrations.map((m) => m.version), SCHEMA_VERSION + 1]);
+    const db = openDatabase(path, { migrations: counted });
+    expect(db.prepare("SELECT count(*) FROM test_runs").pluck().get()).toBe(1);
+    expect(db.prepare("SELECT count(*) FROM schema_migrations").pluck().get()).toBe(counted.length);
+    db.close();
+  });
+
+  it("refuses a database from a future schema version, naming path, versions and fix, and changes nothing", () => {
+    const path = join(dir, "future.db");
+    openDatabase(path, { migrations: counted }).close();
+    const e = catching(() => openDatabase(path));
+    expect(e).toBeInstanceOf(FutureSchemaVersion);
+    expect(e).toMatchObject({ path, found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION });
+    expect((e as Error).message).toContain(path);
+    expect((e as Error).message).toMatch(/upgrade hearsay/);
+    const db = openDatabase(path, { migrations: counted });
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION + 1);
+    db.close();
+  });
+
+  it("refuses a file that is not SQLite", () => {
+    const path = join(dir, "notes.txt");
+    writeFileSync(path, "these are my notes, not a database at all\n".repeat(20));
+    const e = catching(() => openDatabase(path));
+    expect(e).toBeInstanceOf(NotADatabase);
+    expect(e).toMatchObject({ _tag: "NotADatabase", path });
+    expect((e as Error).message).toContain(path);
+  });
+
+  it("a failed migration leaves the database at the previous version", () => {
+    const path = join(dir, "c.db");
+    openDatabase(path).close();
+    const broken: ReadonlyArray<Migration> = [
+      ...migrations,
+      { version: SCHEMA_VERSION + 1, name: "broken", sql: "CREATE TABLE ok (x); THIS IS NOT SQL;" },
+    ];
+    expect(catching(() => openDatabase(path, { migrations: broken }))).toMatchObject({
+      _tag: "MigrationFailed",
+      version: SCHEMA_VERSION + 1,
+    });
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'ok'").pluck().get()).toBe(
+      0,
+    );
+    db.close();
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * What the fixture server says to a chat. It reads the purpose and the input the
+ * prompt carries (the `(purpose: <name>)` heading and the ```` ```json purpose-input ````
+ * block of @hearsay/mind's prompts), picks a template for the current behaviour — by a
+ * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
+ * input cannot fill — and fills it, so "good" answers name ids the input offers.
+ */
+import { createHash } from "node:crypto";
+import type { ChatTemplates } from "./OllamaFixtures.ts";
+
+export type AnswerKind = "good" | "schema_invalid" | "unknown_ids" | "malformed";
+
+interface ChatMessage {
+  readonly role: string;
+  readonly content: string;
+}
+
+/** The purpose and input a prompt carries, if it is one of hearsay's. */
+export const readPrompt = (
+  messages: ReadonlyArray<ChatMessage>,
+): { purpose: string; input: unknown } | null => {
+  for (const m of messages) {
+    if (m.role !== "user") continue;
+    const purpose = /\(purpose: ([a-z_]+)\)/.exec(m.content)?.[1];
+    const block = /(`{3,})json purpose-input\n([\s\S]*?)\n\1/.exec(m.content)?.[2];
+    if (purpose !== undefined && block !== undefined) {
+      try {
+        return { purpose, input: JSON.parse(block) };
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+};
+
+const MISSING = Symbol("missing");
+
+const lookup = (root: unknown, path: string): unknown => {
+  let cur: unknown = root;
+  for (const key of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return MISSING;
+    cur = (cur as Record<string, unknown>)[key];
+    if (cur === undefined) return MISSING;
+  }
+  return cur;
+};
+
+/** Fills `$path` values and `{{path}}` interpolations; MISSING if a reference is absent. */
+const fillTemplate = (template: unknown, input: unknown): unknown => {
+  if (typeof template === "string") {
+    if (template.startsWith("$")) return lookup(input, template.slice(1));
+    let missing = false;
+    const text = template.replace(/\{\{([\w.]+)\}\}/g, (_, path: string) => {
+      const v = lookup(input, path);
+      if (v === MISSING) missing = true;
+      return String(v);
+    });
+    return missing ? MISSING : text;
+  }
+  if (Array.isArray(template)) {
+    const out = template.map((t) => fillTemplate(t, input));
+    return out.includes(MISSING) ? MISSING : out;
+  }
+  if (template !== null && typeof template === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(template)) {
+      const filled = fillTemplate(v, input);
+      if (filled === MISSING) return MISSING;
+      out[k] = filled;
+    }
+    return out;
+  }
+  return template;
+};
+
+/** The answer text for a prompt under a behaviour. */
+export const chatAnswer = (
+  templates: ChatTemplates | undefined,
+  kind: AnswerKind,
+  input: unknown,
+  promptText: string,
+): string => {
+  const start = createHash("sha256").update(promptText).digest().readUInt32BE(0);
+  if (templates === undefined) return "{}";
+  if (kind === "malformed") {
+    const list = templates.malformed.length > 0 ? templates.malformed : ["{"];
+    return list[start % list.length] as string;
+  }
+  const list = templates[kind].length > 0 ? templates[kind] : templates.good;
+  for (let i = 0; i < list.length; i++) {
+    const filled = fillTemplate(list[(start + i) % list.length], input);
+    if (filled !== MISSING) return JSON.stringify(filled);
+  }
+  return JSON.stringify(list[0] ?? {});
+};
