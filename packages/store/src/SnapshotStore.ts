@@ -3,9 +3,11 @@
  * engine's actor snapshots as JSON). A snapshot is a cache — the log stays the truth —
  * so loading one and folding the events after it must equal folding the whole log.
  */
-import { canonicalJson, sha256 } from "@hearsay/core";
+
+import { canonicalJson } from "@hearsay/core";
 import type { Segment } from "./EventHistory.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { readDigest } from "./ProjectionDigest.ts";
 import type { ProjectionState } from "./ProjectionState.ts";
 
 /** A stored snapshot's header. */
@@ -35,7 +37,7 @@ export class SnapshotStore {
   private readonly latestIn: SqliteStatement;
   private readonly list: SqliteStatement;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.put =
       db.prepare(`INSERT INTO snapshots (save_id, seq, campaign_id, state, state_hash, actors)
       VALUES (?, ?, ?, ?, ?, ?)
@@ -49,7 +51,10 @@ export class SnapshotStore {
     );
   }
 
-  /** Stores (or replaces) the snapshot of `saveId` at `seq`; returns its hash. */
+  /**
+   * Stores (or replaces) the snapshot of `saveId` at `seq` — the state as it is now —
+   * with the save's projection digest as its hash; returns it.
+   */
   write(
     saveId: string,
     campaignId: string,
@@ -58,7 +63,7 @@ export class SnapshotStore {
     actors: unknown,
   ): SnapshotInfo {
     const text = canonicalJson(state);
-    const stateHash = sha256(text);
+    const stateHash = readDigest(this.db, saveId);
     this.put.run(
       saveId,
       seq,

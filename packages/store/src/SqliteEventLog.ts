@@ -13,7 +13,8 @@ import { decodeBatch } from "./decodeBatch.ts";
 import { EventHistory, type SaveInfo, type Segment } from "./EventHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { hashProjectionState, type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
+import { readDigest, withDigest } from "./ProjectionDigest.ts";
+import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { InvalidBranchPoint, SaveExists, SnapshotNotFound, StaleSeq } from "./StoreError.ts";
@@ -87,8 +88,9 @@ export class SqliteEventLog {
    * shared events, in the same transaction.
    */
   createSave(spec: NewSave): SaveInfo {
-    return this.db
-      .transaction(() => {
+    return withDigest(
+      this.db,
+      () => {
         if (this.history.find(spec.saveId)) throw new SaveExists({ saveId: spec.saveId });
         const parent = spec.parent;
         if (parent) {
@@ -113,8 +115,9 @@ export class SqliteEventLog {
         const save = this.history.get(spec.saveId);
         if (save.head > 0) this.reproject(save);
         return save;
-      })
-      .immediate();
+      },
+      true,
+    );
   }
 
   /** Every save, ordered by id. */
@@ -147,8 +150,9 @@ export class SqliteEventLog {
    */
   append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     const decoded = decodeBatch(saveId, events);
-    return this.db
-      .transaction((): AppendResult => {
+    return withDigest(
+      this.db,
+      (): AppendResult => {
         const save = this.history.get(saveId);
         if (save.head !== expectedSeq) {
           throw new StaleSeq({ saveId, expectedSeq, headSeq: save.head });
@@ -202,8 +206,9 @@ export class SqliteEventLog {
           }
         }
         return { head: seq, appended, skipped: decoded.length - appended.length, snapshot };
-      })
-      .immediate();
+      },
+      true,
+    );
   }
 
   /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */
@@ -229,16 +234,18 @@ export class SqliteEventLog {
    * after the fold; otherwise the save's rows and FTS entries are removed one by one.
    */
   rebuildProjections(saveId?: string): number {
-    return this.db
-      .transaction(() => {
+    return withDigest(
+      this.db,
+      () => {
         if (saveId !== undefined) return this.refold(this.history.get(saveId), 1, undefined);
         return this.wholesale(() => {
           let folded = 0;
           for (const save of this.history.list()) folded += this.fold(save, 1);
           return folded;
         });
-      })
-      .immediate();
+      },
+      true,
+    );
   }
 
   /** The canonical state of every projection row of the save. @throws UnknownSave */
@@ -249,15 +256,17 @@ export class SqliteEventLog {
 
   /** `stateHash` of {@link projectionState}: what Checkpoint events carry. */
   projectionHash(saveId: string): string {
-    return hashProjectionState(this.projectionState(saveId));
+    this.history.get(saveId);
+    return readDigest(this.db, saveId);
   }
 
   // --- snapshots ---------------------------------------------------------------------
 
   /** Snapshots the save's read models at its head (with optional actor state as JSON). */
   takeSnapshot(saveId: string, actors: unknown = null): SnapshotInfo {
-    return this.db
-      .transaction(() => {
+    return withDigest(
+      this.db,
+      () => {
         const save = this.history.get(saveId);
         return this.snapshotStore.write(
           saveId,
@@ -266,8 +275,9 @@ export class SqliteEventLog {
           this.stateIO.read(saveId),
           actors,
         );
-      })
-      .immediate();
+      },
+      true,
+    );
   }
 
   /**
@@ -294,8 +304,9 @@ export class SqliteEventLog {
     saveId: string,
     atOrBefore?: number,
   ): { readonly fromSeq: number; readonly folded: number } {
-    return this.db
-      .transaction(() => {
+    return withDigest(
+      this.db,
+      () => {
         const save = this.history.get(saveId);
         const snap = this.snapshotStore.latest(
           this.snapshotSegments(save),
@@ -303,8 +314,9 @@ export class SqliteEventLog {
         );
         if (!snap) throw new SnapshotNotFound({ saveId, seq: atOrBefore ?? null });
         return { fromSeq: snap.seq, folded: this.refold(save, snap.seq + 1, snap.state) };
-      })
-      .immediate();
+      },
+      true,
+    );
   }
 
   // --- knowledge ---------------------------------------------------------------------

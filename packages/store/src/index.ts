@@ -15,6 +15,7 @@ export {
   type SqliteDatabase,
   schemaVersion,
 } from "./openDatabase.ts";
+export { DIGEST_FN, readDigest, recomputeDigest } from "./ProjectionDigest.ts";
 export {
   hashProjectionState,
   type ProjectionRow,
@@ -56,6 +57,7 @@ export {
   ftsTables,
   type Migration,
   migrations,
+  projectionDigestColumns,
   projectionTables,
   SCHEMA_VERSION,
 } from "./schema.sql.ts";

@@ -7,6 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import { digestTallyOf, registerDigest } from "./ProjectionDigest.ts";
 import {
   DatabaseUnavailable,
   FutureSchemaVersion,
@@ -82,6 +83,7 @@ export const migrate = (
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)",
       );
       db.exec(m.sql);
+      digestTallyOf(db)?.flush();
       db.prepare("INSERT INTO schema_migrations (version, name) VALUES (?, ?)").run(
         m.version,
         m.name,
@@ -126,6 +128,8 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma("foreign_keys = ON");
     db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 5000");
+    // The projection digest's triggers report every projection write to this tally.
+    registerDigest(db);
     migrate(db, path, migrationList, opts.onMigrate);
     return db;
   } catch (e) {

@@ -1,9 +1,12 @@
 /**
- * The database schema, as migrations. Version 1 is the event log and every read model.
+ * The database schema, as migrations. Version 1 is the event log and every read model;
+ * version 2 adds the incremental projection digest (see ProjectionDigest.ts).
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
  */
+import { digestColumns, digestMigrationSql } from "./ProjectionDigest.ts";
+
 export interface Migration {
   readonly version: number;
   readonly name: string;
@@ -39,11 +42,7 @@ export const ftsTables = {
   background_debates_fts: "background_debates",
 } as const;
 
-export const migrations: ReadonlyArray<Migration> = [
-  {
-    version: 1,
-    name: "event log and read models",
-    sql: `
+const schemaV1 = `
 CREATE TABLE saves (
   save_id TEXT PRIMARY KEY,
   campaign_id TEXT NOT NULL,
@@ -332,7 +331,17 @@ CREATE VIRTUAL TABLE world_events_fts USING fts5(text, entities, content='world_
 CREATE VIRTUAL TABLE lore_chunks_fts USING fts5(text, entities, content='lore_chunks', content_rowid='rowid', tokenize='porter unicode61');
 CREATE VIRTUAL TABLE conversation_summaries_fts USING fts5(summary, content='conversation_summaries', content_rowid='rowid', tokenize='porter unicode61');
 CREATE VIRTUAL TABLE background_debates_fts USING fts5(topic, summary, outcome, content='background_debates', content_rowid='rowid', tokenize='porter unicode61');
-`,
+`;
+
+/** The columns the projection digest covers, per projection table. */
+export const projectionDigestColumns = digestColumns(schemaV1, projectionTables);
+
+export const migrations: ReadonlyArray<Migration> = [
+  { version: 1, name: "event log and read models", sql: schemaV1 },
+  {
+    version: 2,
+    name: "incremental projection digest",
+    sql: digestMigrationSql(projectionDigestColumns),
   },
 ];
 
