@@ -50,6 +50,13 @@ if (installed !== 0) {
   process.exit(installed);
 }
 
+// Build steps the workspace needs before it runs (the inspector's web page, …).
+const built = pnpm(["run", "--if-present", "build"], { quiet: true });
+if (built !== 0) {
+  console.error("hearsay setup: `pnpm run build` failed (see above).");
+  process.exit(built);
+}
+
 const scripts = {
   start: ["run", "sim"],
   check: ["run", "check"],

@@ -17,7 +17,8 @@ const allowed = {
   mind: ["core"],
   actors: ["core"],
   engine: ["actors", "mind", "retrieval", "store", "core"],
-  cli: ["engine", "actors", "mind", "retrieval", "store", "core"],
+  inspector: ["engine", "actors", "mind", "retrieval", "store", "core"],
+  cli: ["inspector", "engine", "actors", "mind", "retrieval", "store", "core"],
   testkit: ["engine", "actors", "mind", "retrieval", "store", "core"],
 };
 const deterministic = new Set(["core", "actors", "engine"]);
@@ -51,7 +52,9 @@ for (const pkg of pkgs) {
     continue;
   }
   const manifest = JSON.parse(readFileSync(join(pkgDir, pkg, "package.json"), "utf8"));
-  const declared = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })
+  // testkit may be any package's devDependency (for its tests); it is not an arrow.
+  const dev = Object.keys(manifest.devDependencies ?? {}).filter((d) => d !== "@hearsay/testkit");
+  const declared = [...Object.keys(manifest.dependencies ?? {}), ...dev]
     .filter((d) => d.startsWith("@hearsay/"))
     .map((d) => d.slice("@hearsay/".length));
   graph.set(pkg, declared);

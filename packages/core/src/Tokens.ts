@@ -71,6 +71,21 @@ const byPiece = (text: string): number => {
   return n;
 };
 
+/**
+ * Dossiers estimate the same texts over and over (lore chunks, standing memories), and
+ * the piece pass is the costly part, so results are remembered — a pure function, and
+ * the cache is dropped whole when it grows past a bound.
+ */
+const cache = new Map<string, number>();
+const CACHE_LIMIT = 50_000;
+
 /** An upper estimate of the Llama 3 token count of `text` (0 for ""). */
-export const estimateTokens = (text: string): number =>
-  text.length === 0 ? 0 : Math.max(byLength(text), byPiece(text));
+export const estimateTokens = (text: string): number => {
+  if (text.length === 0) return 0;
+  const known = cache.get(text);
+  if (known !== undefined) return known;
+  const n = Math.max(byLength(text), byPiece(text));
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, n);
+  return n;
+};

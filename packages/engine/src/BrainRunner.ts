@@ -65,13 +65,18 @@ export class BrainRunner {
         }),
       );
       outcomes = results.map((r) =>
-        Result.isSuccess(r) ? { ok: true as const, answer: r.success } : { ok: false as const, error: r.failure },
+        Result.isSuccess(r)
+          ? { ok: true as const, answer: r.success }
+          : { ok: false as const, error: r.failure },
       );
     }
     for (const [i, request] of requests.entries()) {
       const outcome = outcomes[i]!;
       this.stats.calls += 1;
-      this.stats.byPurpose.set(request.purpose, (this.stats.byPurpose.get(request.purpose) ?? 0) + 1);
+      this.stats.byPurpose.set(
+        request.purpose,
+        (this.stats.byPurpose.get(request.purpose) ?? 0) + 1,
+      );
       if (!outcome.ok) this.stats.failures += 1;
       if (this.records) this.record(request, outcome, writer);
     }
@@ -79,7 +84,10 @@ export class BrainRunner {
   }
 
   /** One request (for steps that must see each answer before asking the next). */
-  async decide<P extends PurposeName>(request: BrainRequest<P>, writer: TickWriter): Promise<Outcome<P>> {
+  async decide<P extends PurposeName>(
+    request: BrainRequest<P>,
+    writer: TickWriter,
+  ): Promise<Outcome<P>> {
     const [outcome] = await this.decideAll([request], writer);
     return outcome!;
   }

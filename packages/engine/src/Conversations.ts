@@ -33,17 +33,43 @@ const listening = (ctx: TickContext, speaker: NpcId, to: NpcId): boolean => {
   );
 };
 
-export const runConversations = async (ctx: TickContext, spoken: ReadonlyArray<Spoken>): Promise<void> => {
+export const runConversations = async (
+  ctx: TickContext,
+  spoken: ReadonlyArray<Spoken>,
+): Promise<void> => {
   const busy = new Set<NpcId>();
   const talks: Array<Talk> = [];
-  for (const s of [...spoken].sort((x, y) => (x.speaker < y.speaker ? -1 : x.speaker > y.speaker ? 1 : 0))) {
-    if (busy.has(s.speaker) || busy.has(s.to) || s.speaker === s.to || !listening(ctx, s.speaker, s.to)) continue;
+  for (const s of [...spoken].sort((x, y) =>
+    x.speaker < y.speaker ? -1 : x.speaker > y.speaker ? 1 : 0,
+  )) {
+    if (
+      busy.has(s.speaker) ||
+      busy.has(s.to) ||
+      s.speaker === s.to ||
+      !listening(ctx, s.speaker, s.to)
+    )
+      continue;
     busy.add(s.speaker);
     busy.add(s.to);
-    const talk: Talk = { id: `conv-${ctx.t}-${s.speaker}` as ConversationId, a: s.speaker, b: s.to, lines: [] };
+    const talk: Talk = {
+      id: ctx.writer.mint("conv") as ConversationId,
+      a: s.speaker,
+      b: s.to,
+      lines: [],
+    };
     say(ctx, talk, s.speaker, s.to, s.text);
     const drawn = noReactions();
-    react(ctx, s.to, ctx.actors.send(s.to, { type: "CONVERSE", t: ctx.t, with: [s.speaker], until: (ctx.t + ctx.config.conversationMinutes) as never }), drawn);
+    react(
+      ctx,
+      s.to,
+      ctx.actors.send(s.to, {
+        type: "CONVERSE",
+        t: ctx.t,
+        with: [s.speaker],
+        until: (ctx.t + ctx.config.conversationMinutes) as never,
+      }),
+      drawn,
+    );
     talks.push(talk);
   }
   await replies(ctx, talks);
@@ -53,7 +79,10 @@ export const runConversations = async (ctx: TickContext, spoken: ReadonlyArray<S
     regard(ctx, talk.b, talk.a);
     passOn(ctx, talk.a, talk.b);
   }
-  capMemories(ctx, talks.flatMap((t) => [t.a, t.b]));
+  capMemories(
+    ctx,
+    talks.flatMap((t) => [t.a, t.b]),
+  );
 };
 
 const say = (ctx: TickContext, talk: Talk, speaker: NpcId, listener: NpcId, text: string): void => {
@@ -91,7 +120,8 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
     if (!outcome.ok) continue;
     const action = outcome.answer.output;
     const valid = Result.isSuccess(validateAnswer("act", requests[i]!.input, action));
-    if (valid && action.action === "speak" && action.to === talk.a) say(ctx, talk, talk.b, talk.a, action.text);
+    if (valid && action.action === "speak" && action.to === talk.a)
+      say(ctx, talk, talk.b, talk.a, action.text);
   }
 };
 

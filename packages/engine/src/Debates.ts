@@ -5,8 +5,15 @@
  * DebateHeld, a world event for those who witness the outcome, and for each participant
  * the knowledge of the debate and a memory of it — never the transcript.
  */
-import { type DebateId, type GameTime, MINUTES_PER_DAY, MINUTES_PER_HOUR, type NpcId } from "@hearsay/core";
+
 import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
+import {
+  type DebateId,
+  type GameTime,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  type NpcId,
+} from "@hearsay/core";
 import type { BrainRequest, DebateLine as MindLine } from "@hearsay/mind";
 import { companyOf, selfOf } from "./Glimpses.ts";
 import { announce } from "./Happenings.ts";
@@ -22,7 +29,11 @@ const dueTopics = (ctx: TickContext): ReadonlyArray<{ topic: Topic; day: number 
   const out: Array<{ topic: Topic; day: number }> = [];
   for (const topic of ctx.world.debateTopics) {
     const firstDay = Math.floor(ctx.from / MINUTES_PER_DAY) - 1;
-    for (let day = Math.max(topic.firstDay, firstDay); day <= Math.floor(ctx.t / MINUTES_PER_DAY); day++) {
+    for (
+      let day = Math.max(topic.firstDay, firstDay);
+      day <= Math.floor(ctx.t / MINUTES_PER_DAY);
+      day++
+    ) {
       if ((day - topic.firstDay) % topic.everyDays !== 0) continue;
       const at = day * MINUTES_PER_DAY + topic.hour * MINUTES_PER_HOUR;
       if (at > ctx.from && at <= ctx.t) out.push({ topic, day });
@@ -41,8 +52,12 @@ export const holdDebates = async (ctx: TickContext): Promise<void> => {
 
 const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Promise<void> => {
   // In a skip nobody is watched closely: everyone at the place takes part.
-  const here = ctx.skipping ? ctx.state.presentAt(topic.locationId) : companyOf(ctx, null, topic.locationId);
-  const members = here.filter((id) => topic.factionId !== null && ctx.state.npcs.get(id)!.factionId === topic.factionId);
+  const here = ctx.skipping
+    ? ctx.state.presentAt(topic.locationId)
+    : companyOf(ctx, null, topic.locationId);
+  const members = here.filter(
+    (id) => topic.factionId !== null && ctx.state.npcs.get(id)!.factionId === topic.factionId,
+  );
   const others = here.filter((id) => !members.includes(id));
   const gathered = [...members, ...others].slice(0, ctx.config.debateMaxParticipants).sort();
   const participants = gathered.map((id) => ({ id, name: ctx.names.npcName(id) }));
@@ -55,7 +70,14 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
         t: ctx.t,
         seed: ctx.seed,
         dossier: null,
-        input: { debateId, topic: topic.topic, round: ask.round, self: selfOf(ctx, ask.npcId), participants, previous: [...lines] },
+        input: {
+          debateId,
+          topic: topic.topic,
+          round: ask.round,
+          self: selfOf(ctx, ask.npcId),
+          participants,
+          previous: [...lines],
+        },
       };
       const outcome = await ctx.brain.decide(request, ctx.writer);
       const text = outcome.ok ? outcome.answer.output.text : "…";
@@ -94,7 +116,17 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
   if (result.summary === null || result.outcome === null) return;
   const until = (ctx.t + ctx.config.conversationMinutes) as GameTime;
   for (const id of gathered) {
-    react(ctx, id, ctx.actors.send(id, { type: "DEBATE", t: ctx.t, until, with: gathered.filter((g) => g !== id) }), noReactions());
+    react(
+      ctx,
+      id,
+      ctx.actors.send(id, {
+        type: "DEBATE",
+        t: ctx.t,
+        until,
+        with: gathered.filter((g) => g !== id),
+      }),
+      noReactions(),
+    );
   }
   ctx.writer.emit("DebateHeld", {
     debateId,

@@ -13,19 +13,25 @@ export class RunRefused extends Schema.TaggedError<RunRefused>()("RunRefused", {
   }
 }
 
-export class SimulationNotFound extends Schema.TaggedError<SimulationNotFound>()("SimulationNotFound", {
-  path: Schema.String,
-  fix: Schema.String,
-}) {
+export class SimulationNotFound extends Schema.TaggedError<SimulationNotFound>()(
+  "SimulationNotFound",
+  {
+    path: Schema.String,
+    fix: Schema.String,
+  },
+) {
   override get message(): string {
     return `${this.path}: no simulation there; ${this.fix}`;
   }
 }
 
-export class SimulationInvalid extends Schema.TaggedError<SimulationInvalid>()("SimulationInvalid", {
-  /** One line naming the file, the field and what was expected. */
-  detail: Schema.String,
-}) {
+export class SimulationInvalid extends Schema.TaggedError<SimulationInvalid>()(
+  "SimulationInvalid",
+  {
+    /** One line naming the file, the field and what was expected. */
+    detail: Schema.String,
+  },
+) {
   override get message(): string {
     return this.detail;
   }

@@ -79,6 +79,10 @@ export class EngineState {
   t = 0 as GameTime;
   seq = 0;
   started = false;
+  /** The seed, brain and end day in force (from SimulationStarted, then RunResumed). */
+  seed = 0;
+  brain = "";
+  endDay = 0;
   lastCheckpointSeq = 0;
   readonly npcs = new Map<NpcId, NpcRuntime>();
   /** Location → NPC ids there, kept sorted on read. */
@@ -107,6 +111,14 @@ export class EngineState {
       case "SimulationStarted":
         this.started = true;
         this.t = event.t;
+        this.seed = event.payload.seed;
+        this.brain = event.payload.brain;
+        this.endDay = event.payload.endDay;
+        return;
+      case "RunResumed":
+        this.seed = event.payload.seed;
+        this.brain = event.payload.brain;
+        this.endDay = event.payload.endDay;
         return;
       case "NpcRegistered": {
         const p = event.payload;

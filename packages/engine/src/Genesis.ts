@@ -36,7 +36,11 @@ export interface GenesisInput {
 
 /** Splits prose at sentence bounds into pieces of at most `max` characters. */
 export const sentencePieces = (text: string, max = 300): ReadonlyArray<string> => {
-  const sentences = text.replace(/\s+/g, " ").trim().match(/[^.!?]+[.!?]+["')\]]*|[^.!?]+$/g) ?? [];
+  const sentences =
+    text
+      .replace(/\s+/g, " ")
+      .trim()
+      .match(/[^.!?]+[.!?]+["')\]]*|[^.!?]+$/g) ?? [];
   const pieces: Array<string> = [];
   let current = "";
   for (const raw of sentences) {
@@ -138,7 +142,12 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
 type WorldNpc = TickContext["world"]["npcs"][number];
 
 const gift = (ctx: TickContext, npc: WorldNpc): void => {
-  const own = (text: string, category: "identity" | "background" | "relationship", importance: number, entities: ReadonlyArray<string> = []) =>
+  const own = (
+    text: string,
+    category: "identity" | "background" | "relationship",
+    importance: number,
+    entities: ReadonlyArray<string> = [],
+  ) =>
     remember(ctx, npc.id, {
       text,
       category,

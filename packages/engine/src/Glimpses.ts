@@ -10,8 +10,14 @@ import type { TickContext } from "./TickContext.ts";
 const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
 
 /** Awake NPCs at a location other than `self`, in id order. */
-export const companyOf = (ctx: TickContext, self: NpcId | null, location: LocationId): ReadonlyArray<NpcId> =>
-  ctx.state.presentAt(location).filter((id) => id !== self && awake(ctx.state.npcs.get(id)!.activity));
+export const companyOf = (
+  ctx: TickContext,
+  self: NpcId | null,
+  location: LocationId,
+): ReadonlyArray<NpcId> =>
+  ctx.state
+    .presentAt(location)
+    .filter((id) => id !== self && awake(ctx.state.npcs.get(id)!.activity));
 
 export const selfOf = (ctx: TickContext, id: NpcId): NpcSelf => {
   const npc = ctx.state.npcs.get(id)!;
@@ -33,7 +39,11 @@ export const glimpseOf = (ctx: TickContext, viewer: NpcId, id: NpcId): NpcGlimps
   return { id, name: npc.name, role: npc.role, factionId: npc.factionId, regard };
 };
 
-export const actInputOf = (ctx: TickContext, id: NpcId, present: ReadonlyArray<NpcId>): ActInput => {
+export const actInputOf = (
+  ctx: TickContext,
+  id: NpcId,
+  present: ReadonlyArray<NpcId>,
+): ActInput => {
   const npc = ctx.state.npcs.get(id)!;
   const def = ctx.names.npc(id);
   const here = ctx.names.location(npc.locationId)!;
@@ -45,7 +55,9 @@ export const actInputOf = (ctx: TickContext, id: NpcId, present: ReadonlyArray<N
   if (def?.home) near.add(def.home);
   if (def?.workplace) near.add(def.workplace);
   near.delete(npc.locationId);
-  const reachable = [...near].filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null).sort();
+  const reachable = [...near]
+    .filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null)
+    .sort();
   const tasks = [...(ctx.state.openTasks.get(id) ?? [])].sort().map((taskId) => {
     const task = ctx.state.tasks.get(taskId)!;
     return {

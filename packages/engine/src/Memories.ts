@@ -7,8 +7,8 @@
 import {
   type GameTime,
   type Lifetime,
-  lifetimeMinutes,
   type LocationId,
+  lifetimeMinutes,
   type MemoryCategory,
   type MemoryId,
   type NpcId,
@@ -56,10 +56,12 @@ export const capMemories = (ctx: TickContext, npcIds: Iterable<NpcId>): void => 
   for (const npcId of [...new Set(npcIds)].sort()) {
     const npc = ctx.state.npcs.get(npcId);
     if (!npc || npc.memories.size <= ctx.config.memoryCap) continue;
-    const order = [...npc.memories.entries()].filter(([, m]) => !m.pinned).sort(
-      ([ida, a], [idb, b]) =>
-        a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
-    );
+    const order = [...npc.memories.entries()]
+      .filter(([, m]) => !m.pinned)
+      .sort(
+        ([ida, a], [idb, b]) =>
+          a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
+      );
     const excess = npc.memories.size - ctx.config.memoryCap;
     for (const [memoryId] of order.slice(0, excess)) {
       ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: npcId, reason: "capped" });

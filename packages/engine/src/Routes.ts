@@ -45,6 +45,8 @@ export class Routes implements RoutesPort {
   reachableFrom(from: LocationId, all: ReadonlyArray<LocationId>): ReadonlyArray<LocationId> {
     return all
       .filter((to) => to !== from && this.travelMinutes(from, to) !== null)
-      .sort((a, b) => this.travelMinutes(from, a)! - this.travelMinutes(from, b)! || (a < b ? -1 : 1));
+      .sort(
+        (a, b) => this.travelMinutes(from, a)! - this.travelMinutes(from, b)! || (a < b ? -1 : 1),
+      );
   }
 }

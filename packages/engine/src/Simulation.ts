@@ -10,19 +10,20 @@ import {
   type CampaignId,
   type Event,
   type EventType,
-  gameTime,
   type GameTime,
+  gameTime,
   ids,
   MINUTES_PER_DAY,
   type SaveId,
+  type StoredEvent,
   type World,
 } from "@hearsay/core";
 import type { BrainShape } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "./BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
-import { EngineState } from "./EngineState.ts";
 import { RunRefused } from "./EngineError.ts";
+import { EngineState } from "./EngineState.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
@@ -38,9 +39,13 @@ export interface SimulationSpec {
   readonly lore: ReadonlyArray<LoreFile>;
   readonly log: SqliteEventLog;
   readonly saveId: SaveId;
-  /** Length of the whole run in game days, counted from the world's start day. */
-  readonly days: number;
-  readonly seed: number;
+  /**
+   * Length of the whole run in game days, counted from the world's start day. On a
+   * resume, omit it to keep the length in force.
+   */
+  readonly days?: number;
+  /** The seed (default 1). On a resume, omit it to keep the seed in force. */
+  readonly seed?: number;
   readonly brain: BrainShape;
   /** Whether brain calls are recorded in the log (live models, and replays of them). */
   readonly recordBrain: boolean;
@@ -55,6 +60,12 @@ export interface SimulationSpec {
     readonly mode: SkipMode;
     readonly days?: number;
   }>;
+  /**
+   * Called after every append with the events as stored (with their seqs). Replay
+   * verification compares them with a recording here; throwing stops the run, and the
+   * batch it was given stays committed.
+   */
+  readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
   /** Stop after this many ticks (tests use it to interrupt a run). */
   readonly maxTicks?: number;
 }
@@ -90,12 +101,12 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const { world, log, saveId } = spec;
   const startDay = world.meta.start.day;
   const t0 = gameTime(startDay, world.meta.start.hour);
-  const endDay = startDay + spec.days;
   const state = new EngineState();
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
   let head = existing ? log.head(saveId) : 0;
-  let seed = spec.seed;
+  let seed = spec.seed ?? 1;
+  let endDay = startDay + (spec.days ?? 30);
 
   if (head > 0 && !spec.resume) {
     throw new RunRefused({
@@ -106,15 +117,20 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   if (head > 0) {
     for (const e of log.read(saveId)) state.apply(e, e.seq);
     const started = log.read(saveId, { toSeq: 1 })[0];
-    if (started?.type === "SimulationStarted") {
-      if (started.payload.worldHash !== spec.worldHash) {
-        throw new RunRefused({
-          reason: `the world definition changed since save "${saveId}" started`,
-          fix: "resume with the simulation files it was started with, or branch and start a new run",
-        });
-      }
-      seed = started.payload.seed;
+    if (started?.type !== "SimulationStarted") {
+      throw new RunRefused({
+        reason: `save "${saveId}" does not begin with SimulationStarted`,
+        fix: "it was not written by `hearsay run`; start a new run in another --db",
+      });
     }
+    if (started.payload.worldHash !== spec.worldHash) {
+      throw new RunRefused({
+        reason: `the world definition changed since save "${saveId}" started`,
+        fix: "resume with the simulation files it was started with, or branch and start a new run",
+      });
+    }
+    seed = spec.seed ?? state.seed;
+    endDay = spec.days === undefined ? state.endDay : startDay + spec.days;
   }
 
   const routes = new Routes(world);
@@ -125,6 +141,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     if (events.length === 0) return;
     const result = log.append(saveId, head, events);
     head = result.head;
+    spec.onAppend?.(result.appended);
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   };
 
@@ -147,9 +164,13 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
 
   if (head === 0) {
     if (!existing) {
-      log.createSave({ saveId, campaignId: ids.campaign(`${world.meta.name}-${seed}`) as CampaignId, name: saveId });
+      log.createSave({
+        saveId,
+        campaignId: ids.campaign(`${world.meta.name}-${seed}`) as CampaignId,
+        name: saveId,
+      });
     }
-    const writer = new TickWriter(state, t0);
+    const writer = new TickWriter(state, t0, head);
     genesis(context(writer, t0, t0), {
       worldHash: spec.worldHash,
       campaignId: ids.campaign(`${world.meta.name}-${seed}`),
@@ -160,15 +181,35 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     append(writer.drain());
   }
 
+  // Continuing with another seed, brain or length is itself a fact of the run.
+  if (
+    state.started &&
+    (seed !== state.seed || spec.brain.name !== state.brain || endDay !== state.endDay)
+  ) {
+    const writer = new TickWriter(state, state.t, head);
+    writer.emit("RunResumed", { seed, brain: spec.brain.name, endDay });
+    append(writer.drain());
+  }
+
   const startT = state.t;
-  if (startT >= gameTime(endDay)) return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain);
-  actors = new NpcActors({ t: startT, tickMinutes: world.meta.tickMinutes, endAt: gameTime(endDay) });
+  if (startT >= gameTime(endDay))
+    return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain);
+  actors = new NpcActors({
+    t: startT,
+    tickMinutes: world.meta.tickMinutes,
+    endAt: gameTime(endDay),
+  });
   for (const id of [...state.npcs.keys()].sort()) {
     const npc = state.npcs.get(id)!;
     const def = names.npc(id)!;
     const input: NpcInput = {
       npcId: id,
-      schedule: { wakeHour: def.wakeHour, sleepHour: def.sleepHour, home: def.home, workplace: def.workplace },
+      schedule: {
+        wakeHour: def.wakeHour,
+        sleepHour: def.sleepHour,
+        home: def.home,
+        workplace: def.workplace,
+      },
       routes,
       tickMinutes: world.meta.tickMinutes,
       t: npc.since,
@@ -190,11 +231,19 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
       const skip = (spec.skips ?? []).find((k) => gameTime(k.atDay, k.atHour ?? 0) === state.t);
       if (skip) {
-        const to = (skip.mode === "jump" ? state.t + (skip.days ?? 1) * MINUTES_PER_DAY : elisionEnd({ state }, state.t)) as GameTime;
+        const to = (
+          skip.mode === "jump"
+            ? state.t + (skip.days ?? 1) * MINUTES_PER_DAY
+            : elisionEnd({ state }, state.t)
+        ) as GameTime;
         const span = actors.skip(skip.mode, to);
         if (span !== null) {
-          const writer = new TickWriter(state, span.from as GameTime);
-          await runSkip(context(writer, span.from as GameTime, span.to as GameTime), skip.mode, world.meta.tickMinutes);
+          const writer = new TickWriter(state, span.from as GameTime, head);
+          await runSkip(
+            context(writer, span.from as GameTime, span.to as GameTime),
+            skip.mode,
+            world.meta.tickMinutes,
+          );
           append(writer.drain());
           ticks += 1;
           continue;
@@ -204,9 +253,13 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (tick === null) break;
       const from = tick.from as GameTime;
       const t = tick.to as GameTime;
-      const writer = new TickWriter(state, t);
+      const writer = new TickWriter(state, t, head);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
-      if (config.checkpointEveryTicks > 0 && index > 0 && index % config.checkpointEveryTicks === 0) {
+      if (
+        config.checkpointEveryTicks > 0 &&
+        index > 0 &&
+        index % config.checkpointEveryTicks === 0
+      ) {
         writer.emit("Checkpoint", { throughSeq: head, stateHash: log.projectionHash(saveId) });
       }
       await runTick(context(writer, from, t));
@@ -224,6 +277,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     }
   } finally {
     actors.stop();
+    dossiers.flush?.();
   }
 
   return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain);
@@ -240,7 +294,8 @@ const summarise = (
   brain: BrainRunner,
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
-  for (const task of state.tasks.values()) tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
+  for (const task of state.tasks.values())
+    tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
   let liveMemories = 0;
   for (const npc of state.npcs.values()) liveMemories += npc.memories.size;
   return {

@@ -33,7 +33,11 @@ export const elisionEnd = (ctx: Pick<TickContext, "state">, t: GameTime): GameTi
  * Runs the world-level steps of every tick in (from, to] and then finishes every NPC's
  * activity at `to`. `ctx.from`/`ctx.t` are the skip's span; `tickMinutes` steps it.
  */
-export const runSkip = async (ctx: TickContext, mode: SkipMode, tickMinutes: number): Promise<void> => {
+export const runSkip = async (
+  ctx: TickContext,
+  mode: SkipMode,
+  tickMinutes: number,
+): Promise<void> => {
   for (let from = ctx.from; from < ctx.t; ) {
     const at = Math.min(from + tickMinutes, ctx.t) as GameTime;
     const step: TickContext = { ...ctx, from: from as GameTime, t: at, skipping: true };

@@ -9,13 +9,7 @@
  * deadline expires it. Each ending becomes a memory for those involved and, for a
  * completion, a local world event.
  */
-import {
-  gameTime,
-  type GameTime,
-  type NpcId,
-  type TaskId,
-  type TaskStatus,
-} from "@hearsay/core";
+import { type GameTime, gameTime, type NpcId, type TaskId, type TaskStatus } from "@hearsay/core";
 import { announce } from "./Happenings.ts";
 import { remember } from "./Memories.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -34,11 +28,18 @@ const legal: Readonly<Record<TaskStatus, ReadonlyArray<TaskStatus>>> = {
 export const canMove = (from: TaskStatus, to: TaskStatus): boolean => legal[from].includes(to);
 
 /** Moves a task if the move is legal; returns whether it moved. */
-export const moveTask = (ctx: TickContext, taskId: TaskId, to: TaskStatus, reason: string): boolean => {
+export const moveTask = (
+  ctx: TickContext,
+  taskId: TaskId,
+  to: TaskStatus,
+  reason: string,
+): boolean => {
   const task = ctx.state.tasks.get(taskId);
   if (!task || !canMove(task.status, to)) return false;
   ctx.writer.emit("TaskStatusChanged", { taskId, from: task.status, to, reason });
-  const involved = [...new Set([task.assignee, task.proposedBy].filter((n): n is NpcId => n !== null))].sort();
+  const involved = [
+    ...new Set([task.assignee, task.proposedBy].filter((n): n is NpcId => n !== null)),
+  ].sort();
   const verb: Partial<Record<TaskStatus, string>> = {
     active: "was taken up",
     completed: "was completed",
@@ -136,7 +137,8 @@ export const propose = (ctx: TickContext, p: Proposal): TaskId => {
 
 /** Expires proposed or active tasks whose deadline has passed, in id order. */
 export const expireTasks = (ctx: TickContext): void => {
-  for (const id of ctx.state.deadlines.takeDue(ctx.t)) moveTask(ctx, id, "expired", "the deadline passed");
+  for (const id of ctx.state.deadlines.takeDue(ctx.t))
+    moveTask(ctx, id, "expired", "the deadline passed");
 };
 
 /**

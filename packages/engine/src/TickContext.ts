@@ -18,8 +18,13 @@ export interface DossierSource {
     readonly npcId: NpcId;
     readonly t: GameTime;
     readonly query: string | null;
-    readonly scene: { readonly locationId: LocationId; readonly present: ReadonlyArray<NpcId> } | null;
+    readonly scene: {
+      readonly locationId: LocationId;
+      readonly present: ReadonlyArray<NpcId>;
+    } | null;
   }): Dossier | null;
+  /** Persists whatever the source caches (the vector index files); called at the end of a run. */
+  flush?(): void;
 }
 
 export interface TickContext {

@@ -1,9 +1,18 @@
 /**
- * Collects one tick's events. Each event gets a deterministic id (`<tick time>.<n>`), is
- * applied to the engine state at once — so later steps of the same tick see it — and
- * is appended with the rest of the tick in one transaction at the end.
+ * Collects one tick's events. Each event is applied to the engine state at once — so
+ * later steps of the same tick see it — and is appended with the rest of the tick in one
+ * transaction at the end. Ids are deterministic and unique within a save's history: an
+ * event's id is `e<the seq it will get>`, and an item born in the batch is
+ * `<prefix><first seq of the batch>.<n>`.
  */
-import { type Event, type EventOf, type EventType, type GameTime, ids, makeEvent } from "@hearsay/core";
+import {
+  type Event,
+  type EventOf,
+  type EventType,
+  type GameTime,
+  ids,
+  makeEvent,
+} from "@hearsay/core";
 import type { EngineState } from "./EngineState.ts";
 
 export class TickWriter {
@@ -14,6 +23,8 @@ export class TickWriter {
   constructor(
     private readonly state: EngineState,
     private now: GameTime,
+    /** The save's head before this batch. */
+    private readonly base: number,
   ) {}
 
   /** The game time events are stamped with. */
@@ -30,7 +41,7 @@ export class TickWriter {
   /** Emits an event: stamps its id and time, applies it to the state, buffers it. */
   emit<T extends EventType>(type: T, payload: EventOf<T>["payload"]): EventOf<T> {
     const event = makeEvent(type, {
-      id: ids.event(`${this.now}.${this.n++}`),
+      id: ids.event(`e${this.base + ++this.n}`),
       t: this.now,
       payload,
     } as Omit<EventOf<T>, "type" | "version">);
@@ -39,9 +50,9 @@ export class TickWriter {
     return event;
   }
 
-  /** A fresh id for an item born this tick (`m-1440-3`), unique within the save. */
+  /** A fresh id for an item born in this batch (`m1234.3`), unique within the save. */
   mint(prefix: string): string {
-    return `${prefix}-${this.now}-${this.minted++}`;
+    return `${prefix}${this.base + 1}.${this.minted++}`;
   }
 
   /** Owners of the memories recorded so far this tick. */

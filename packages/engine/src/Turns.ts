@@ -31,7 +31,10 @@ export const wakeDue = (ctx: TickContext, into: Reactions): void => {
 };
 
 /** Generates first-meeting profiles for those who have none yet (once per NPC per save). */
-export const ensureProfiles = async (ctx: TickContext, ids: ReadonlyArray<NpcId>): Promise<void> => {
+export const ensureProfiles = async (
+  ctx: TickContext,
+  ids: ReadonlyArray<NpcId>,
+): Promise<void> => {
   const missing = ids.filter((id) => !ctx.state.npcs.get(id)?.hasProfile);
   const requests = missing.map(
     (id): BrainRequest<"profile"> => ({
@@ -55,7 +58,11 @@ export const ensureProfiles = async (ctx: TickContext, ids: ReadonlyArray<NpcId>
 };
 
 /** Asks every NPC that wants to decide, then applies the answers in id order. */
-export const decide = async (ctx: TickContext, ids: ReadonlyArray<NpcId>, into: Reactions): Promise<void> => {
+export const decide = async (
+  ctx: TickContext,
+  ids: ReadonlyArray<NpcId>,
+  into: Reactions,
+): Promise<void> => {
   const order = [...new Set(ids)].sort();
   if (order.length === 0) return;
   await ensureProfiles(ctx, order);
@@ -82,7 +89,12 @@ export const decide = async (ctx: TickContext, ids: ReadonlyArray<NpcId>, into: 
     const request = requests[i]!;
     const checked = outcome.ok ? validateAnswer("act", request.input, outcome.answer.output) : null;
     if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
-      react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action: outcome.answer.output }), into);
+      react(
+        ctx,
+        id,
+        ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action: outcome.answer.output }),
+        into,
+      );
     } else {
       const why = !outcome.ok
         ? outcome.error.message
@@ -95,6 +107,11 @@ export const decide = async (ctx: TickContext, ids: ReadonlyArray<NpcId>, into: 
   }
 };
 
-export const warn = (ctx: TickContext, npcId: NpcId | null, code: string, message: string): void => {
+export const warn = (
+  ctx: TickContext,
+  npcId: NpcId | null,
+  code: string,
+  message: string,
+): void => {
   ctx.writer.emit("SimulationWarning", { code, message: message.slice(0, 2000), npcId });
 };

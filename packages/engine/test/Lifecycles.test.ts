@@ -17,7 +17,9 @@ describe("task lifecycle", () => {
       expect(legal[e.payload.from] ?? []).toContain(e.payload.to);
       status.set(e.payload.taskId, e.payload.to);
     }
-    const expired = ofType(log, "TaskStatusChanged").find((e) => e.payload.taskId === "count-stones");
+    const expired = ofType(log, "TaskStatusChanged").find(
+      (e) => e.payload.taskId === "count-stones",
+    );
     expect(expired?.payload.to).toBe("expired");
     expect(expired?.t).toBe(gameTime(1, 6));
     // Its ending is remembered by both people involved.
@@ -32,7 +34,9 @@ describe("task lifecycle", () => {
     await run(log, { days: 4, config: { taskSessions: 1 } });
     const moves = ofType(log, "TaskStatusChanged").filter((e) => e.payload.taskId === "fix-wheel");
     expect(moves.map((m) => m.payload.to)).toEqual(["active", "completed"]);
-    expect(ofType(log, "WorldEventOccurred").some((e) => e.payload.kind === "task_completed")).toBe(true);
+    expect(ofType(log, "WorldEventOccurred").some((e) => e.payload.kind === "task_completed")).toBe(
+      true,
+    );
   });
 });
 
@@ -52,11 +56,13 @@ describe("memories", () => {
     expect(capped.length).toBeGreaterThan(0);
     // After the run nobody holds more than the cap.
     const live = new Map<string, number>();
-    for (const m of recorded.values()) live.set(m.payload.ownerNpcId, (live.get(m.payload.ownerNpcId) ?? 0) + 1);
+    for (const m of recorded.values())
+      live.set(m.payload.ownerNpcId, (live.get(m.payload.ownerNpcId) ?? 0) + 1);
     for (const e of expired) live.set(e.payload.ownerNpcId, live.get(e.payload.ownerNpcId)! - 1);
     for (const n of live.values()) expect(n).toBeLessThanOrEqual(8);
     // The gifted identity (importance 1) is never the one dropped.
-    for (const e of capped) expect(recorded.get(e.payload.memoryId)!.payload.category).not.toBe("identity");
+    for (const e of capped)
+      expect(recorded.get(e.payload.memoryId)!.payload.category).not.toBe("identity");
   });
 });
 
@@ -73,14 +79,26 @@ describe("debates", () => {
       const knowing = ofType(log, "KnowledgeGained").filter(
         (k) => k.payload.itemKind === "debate" && k.payload.itemId === d.payload.debateId,
       );
-      expect(knowing.map((k) => k.payload.npcId).sort()).toEqual([...d.payload.participants].sort());
-      const memories = ofType(log, "MemoryRecorded").filter((m) => m.payload.about?.id === d.payload.debateId);
-      expect(memories.map((m) => m.payload.ownerNpcId).sort()).toEqual([...d.payload.participants].sort());
+      expect(knowing.map((k) => k.payload.npcId).sort()).toEqual(
+        [...d.payload.participants].sort(),
+      );
+      const memories = ofType(log, "MemoryRecorded").filter(
+        (m) => m.payload.about?.id === d.payload.debateId,
+      );
+      expect(memories.map((m) => m.payload.ownerNpcId).sort()).toEqual(
+        [...d.payload.participants].sort(),
+      );
       expect(
-        ofType(log, "WorldEventOccurred").some((w) => w.payload.kind === "debate_outcome" && w.t === d.t),
+        ofType(log, "WorldEventOccurred").some(
+          (w) => w.payload.kind === "debate_outcome" && w.t === d.t,
+        ),
       ).toBe(true);
     }
-    expect(ofType(log, "ConversationTurn").every((c) => !c.payload.conversationId.startsWith("ford-toll"))).toBe(true);
+    expect(
+      ofType(log, "ConversationTurn").every(
+        (c) => !c.payload.conversationId.startsWith("ford-toll"),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -88,7 +106,9 @@ describe("rumours", () => {
   it("spread between co-located NPCs with confidence falling per hop", async () => {
     const log = freshLog();
     await run(log, { days: 4, config: { rumourChance: 1, rumourFloor: 0.1 } });
-    const passed = ofType(log, "KnowledgeGained").filter((k) => k.payload.via === "rumor" || k.payload.via === "told");
+    const passed = ofType(log, "KnowledgeGained").filter(
+      (k) => k.payload.via === "rumor" || k.payload.via === "told",
+    );
     expect(passed.length).toBeGreaterThan(0);
     const turns = ofType(log, "ConversationTurn");
     for (const k of passed) {
@@ -105,19 +125,28 @@ describe("rumours", () => {
       ).toBe(true);
       // The teller knew it first, with a higher confidence.
       const teller = ofType(log, "KnowledgeGained").filter(
-        (x) => x.payload.npcId === k.payload.fromNpcId && x.payload.itemId === k.payload.itemId && x.seq < k.seq,
+        (x) =>
+          x.payload.npcId === k.payload.fromNpcId &&
+          x.payload.itemId === k.payload.itemId &&
+          x.seq < k.seq,
       );
       expect(teller.length).toBeGreaterThan(0);
-      expect(Math.max(...teller.map((x) => x.payload.confidence))).toBeGreaterThan(k.payload.confidence);
+      expect(Math.max(...teller.map((x) => x.payload.confidence))).toBeGreaterThan(
+        k.payload.confidence,
+      );
     }
   });
 
   it("a private happening is known only to its participants when it happens", async () => {
     const log = freshLog();
     await run(log, { days: 2 });
-    const deal = ofType(log, "KnowledgeGained").filter((k) => k.payload.itemId === "secret-deal" && k.payload.via === "participant");
+    const deal = ofType(log, "KnowledgeGained").filter(
+      (k) => k.payload.itemId === "secret-deal" && k.payload.via === "participant",
+    );
     expect(deal.map((k) => k.payload.npcId).sort()).toEqual(["dov", "fay"]);
-    const atOnce = ofType(log, "KnowledgeGained").filter((k) => k.payload.itemId === "secret-deal" && k.t === deal[0]!.t);
+    const atOnce = ofType(log, "KnowledgeGained").filter(
+      (k) => k.payload.itemId === "secret-deal" && k.t === deal[0]!.t,
+    );
     expect(atOnce).toHaveLength(2);
   });
 });
@@ -140,7 +169,9 @@ describe("time skips", () => {
     const jump = ofType(log, "ClockAdvanced").find((c) => c.payload.mode === "jump")!;
     expect(jump.payload.from).toBe(gameTime(1));
     expect(jump.payload.to).toBe(gameTime(3));
-    const harvest = ofType(log, "WorldEventOccurred").find((e) => e.payload.worldEventId === "harvest-call")!;
+    const harvest = ofType(log, "WorldEventOccurred").find(
+      (e) => e.payload.worldEventId === "harvest-call",
+    )!;
     expect(harvest.t).toBe(gameTime(1, 8));
     expect(harvest.seq).toBeLessThan(jump.seq);
     const during = log.read(MAIN).filter((e) => e.t > gameTime(1) && e.t < gameTime(3));
@@ -156,7 +187,9 @@ describe("time skips", () => {
     const elision = ofType(log, "ClockAdvanced").find((c) => c.payload.mode === "elision")!;
     expect(elision.payload.to).toBeGreaterThan(elision.payload.from);
     expect(elision.payload.to - elision.payload.from).toBeLessThanOrEqual(MINUTES_PER_DAY);
-    const stops = ofType(log, "NpcActivityChanged").filter((e) => e.t === elision.payload.to && e.payload.note === "finished what it was doing");
+    const stops = ofType(log, "NpcActivityChanged").filter(
+      (e) => e.t === elision.payload.to && e.payload.note === "finished what it was doing",
+    );
     expect(stops.length).toBeGreaterThan(0);
   });
 });

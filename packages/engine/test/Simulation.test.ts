@@ -63,4 +63,21 @@ describe("a run", () => {
     }
     expect(logOf(log).at(-1)!.type).toBe("ClockAdvanced");
   });
+
+  it("continuing with another seed is recorded, and a later plain resume keeps that seed", async () => {
+    const a = freshLog();
+    await run(a, { days: 3, maxTicks: 10 });
+    await run(a, { days: 3, resume: true, seed: 99, maxTicks: 10 });
+    await run(a, { resume: true, seed: undefined as never, days: undefined as never });
+    const b = freshLog();
+    await run(b, { days: 3, maxTicks: 10 });
+    await run(b, { days: 3, resume: true, seed: 99 });
+    const resumed = ofType(a, "RunResumed");
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.payload.seed).toBe(99);
+    expect(logHash(a)).toBe(logHash(b));
+    const plain = freshLog();
+    await run(plain, { days: 3 });
+    expect(logHash(plain)).not.toBe(logHash(a));
+  });
 });

@@ -7,8 +7,8 @@ import {
   ids,
   parseWorldSource,
   type SaveId,
-  stateHash,
   type StoredEvent,
+  stateHash,
   type World,
 } from "@hearsay/core";
 import { runSimulation, type SimulationSpec } from "@hearsay/engine";
@@ -48,7 +48,10 @@ export const run = (log: SqliteEventLog, over: Partial<SimulationSpec> = {}) => 
 };
 
 /** The log as comparable data: every event without its (save-specific) envelope. */
-export const logOf = (log: SqliteEventLog, saveId: SaveId = MAIN): ReadonlyArray<Event & { seq: number }> =>
+export const logOf = (
+  log: SqliteEventLog,
+  saveId: SaveId = MAIN,
+): ReadonlyArray<Event & { seq: number }> =>
   log.read(saveId).map((e: StoredEvent) => ({
     seq: e.seq,
     type: e.type,
@@ -58,7 +61,8 @@ export const logOf = (log: SqliteEventLog, saveId: SaveId = MAIN): ReadonlyArray
     payload: e.payload,
   })) as never;
 
-export const logHash = (log: SqliteEventLog, saveId: SaveId = MAIN): string => stateHash(logOf(log, saveId));
+export const logHash = (log: SqliteEventLog, saveId: SaveId = MAIN): string =>
+  stateHash(logOf(log, saveId));
 
 export const ofType = <T extends Event["type"]>(log: SqliteEventLog, type: T) =>
   log.read(MAIN).filter((e): e is Extract<StoredEvent, { type: T }> => e.type === type);

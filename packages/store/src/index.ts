@@ -7,6 +7,7 @@
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { EventLog } from "./EventLog.ts";
 export type { KnownItem } from "./KnowledgeQueries.ts";
+export { type CallFigures, type LlmCallStats, llmCallStats } from "./LlmCallStats.ts";
 export { storeLayer } from "./layer.ts";
 export {
   migrate,

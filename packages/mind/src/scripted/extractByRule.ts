@@ -71,8 +71,11 @@ export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<Memory
   const where = input.locationName === null ? "" : ` at ${input.locationName}`;
   const withWhom = others.length === 0 ? "myself" : others.join(" and ");
   const longTalk = input.turns.length >= 6;
+  const heard = input.turns.find((t) => t.speakerId !== input.self.id);
+  const gist =
+    heard === undefined ? "" : ` ${heard.speakerName} said: "${snippet(heard.text, 120)}"`;
   found.push({
-    text: `I talked with ${withWhom}${where}.`,
+    text: `I talked with ${withWhom}${where}.${gist}`,
     category: "conversation",
     importance: longTalk ? 0.35 : 0.2,
     lifetime: longTalk ? "3d" : "1d",

@@ -1,0 +1,56 @@
+/**
+ * `hearsay stats --db PATH [--save ID] [--json]`: what a run spent on its brain — calls,
+ * tokens and latency per purpose, per brain and model, per NPC and per game day — read
+ * from the log's read model. Runs with the scripted brain record no calls (their answers
+ * follow from the seed), so they report none.
+ */
+import { existsSync } from "node:fs";
+import { type CallFigures, llmCallStats, openDatabase } from "@hearsay/store";
+import { Console, Effect } from "effect";
+import { Command, Flag } from "effect/cli";
+import { attempt, CliFailure } from "../attempt.ts";
+
+const row = (label: string, f: CallFigures) =>
+  `${label.padEnd(28)} ${String(f.calls).padStart(7)} ${String(f.failed).padStart(6)} ${String(f.promptTokens).padStart(10)} ${String(f.outputTokens).padStart(10)} ${f.meanLatencyMs.toFixed(0).padStart(9)} ${f.maxLatencyMs.toFixed(0).padStart(9)}`;
+const header = `${"".padEnd(28)} ${"calls".padStart(7)} ${"failed".padStart(6)} ${"prompt tok".padStart(10)} ${"output tok".padStart(10)} ${"mean ms".padStart(9)} ${"max ms".padStart(9)}`;
+
+export const statsCommand = Command.make(
+  "stats",
+  {
+    db: Flag.String("db").pipe(Flag.withDescription("SQLite database file of a run")),
+    save: Flag.String("save").pipe(Flag.withDescription("Save id"), Flag.withDefault("main")),
+    json: Flag.Boolean("json").pipe(Flag.withDescription("Print JSON"), Flag.withDefault(false)),
+    top: Flag.Int("top").pipe(Flag.withDescription("NPCs to list"), Flag.withDefault(10)),
+  },
+  Effect.fn(function* (args) {
+    if (!existsSync(args.db)) {
+      return yield* Effect.fail(
+        new CliFailure({ message: `${args.db}: no such database; pass the --db of a run` }),
+      );
+    }
+    const db = yield* attempt(() => openDatabase(args.db));
+    const stats = yield* attempt(() => llmCallStats(db, args.save)).pipe(
+      Effect.ensuring(Effect.sync(() => db.close())),
+    );
+    if (args.json) return yield* Console.log(JSON.stringify(stats, null, 2));
+    if (stats.total.calls === 0) {
+      return yield* Console.log(
+        `no recorded brain calls in save "${args.save}" (a scripted run records none)`,
+      );
+    }
+    yield* Console.log(
+      [
+        header,
+        row("all", stats.total),
+        "by purpose",
+        ...stats.byPurpose.map((p) => row(`  ${p.purpose}`, p)),
+        "by brain",
+        ...stats.byBrain.map((b) => row(`  ${b.brain} ${b.model}`, b)),
+        `by NPC (top ${args.top})`,
+        ...stats.byNpc.slice(0, args.top).map((n) => row(`  ${n.npcId ?? "(world)"}`, n)),
+        "by game day",
+        ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
+      ].join("\n"),
+    );
+  }),
+).pipe(Command.withDescription("Brain calls, tokens and latency of a run"));

@@ -1,0 +1,2 @@
+/** Vite imports stylesheets for their side effect. */
+declare module "*.css";

@@ -1,0 +1,167 @@
+/**
+ * Keeps one collection's `VectorStore` in step with its SQLite table. `reconcile` scans
+ * every row (rowid + fingerprint of its embedding text), drops vectors whose row is gone
+ * and embeds rows that are new or whose text changed — a full rebuild is a reconcile of
+ * an empty store. `update` does the same for a few rowids plus every row newer than the
+ * last one seen, which is what a tick needs. Vectors come from the embedder (hashing:
+ * recomputed; a live model: through the embeddings cache), in batches.
+ */
+import type { SqliteDatabase } from "@hearsay/store";
+import { Effect } from "effect";
+import { type CollectionSpec, embeddingText, textFingerprint } from "./collections.ts";
+import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
+import { type EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+import { prepare, type Statement } from "./prepare.ts";
+import type { VectorStore } from "./VectorStore.ts";
+
+/** Progress of index work, for a progress bar. */
+export interface IndexProgress {
+  readonly collection: string;
+  readonly phase: "scan" | "embed" | "graph";
+  readonly done: number;
+  readonly total: number;
+}
+
+/** What one reconcile or update changed. */
+export interface IndexChange {
+  readonly added: number;
+  readonly removed: number;
+}
+
+interface Pending {
+  readonly rowid: number;
+  readonly fp: number;
+  readonly text: string;
+}
+
+const EMBED_BATCH = 512;
+
+export class CollectionIndex {
+  private readonly scanStmt: Statement;
+  private readonly rowStmt: Statement;
+  private readonly afterStmt: Statement;
+  private readonly maxStmt: Statement;
+  private maxRowid = 0;
+
+  constructor(
+    db: SqliteDatabase,
+    readonly spec: CollectionSpec,
+    readonly store: VectorStore,
+    private readonly embedder: EmbedderShape,
+    private readonly cache: EmbeddingCache | null,
+  ) {
+    const cols = spec.textColumns.join(", ");
+    this.scanStmt = prepare(db, `SELECT rowid, ${cols} FROM ${spec.table} ORDER BY rowid`).raw();
+    this.rowStmt = prepare(db, `SELECT rowid, ${cols} FROM ${spec.table} WHERE rowid = ?`).raw();
+    this.afterStmt = prepare(
+      db,
+      `SELECT rowid, ${cols} FROM ${spec.table} WHERE rowid > ? ORDER BY rowid`,
+    ).raw();
+    this.maxStmt = prepare(db, `SELECT coalesce(max(rowid), 0) FROM ${spec.table}`).pluck();
+  }
+
+  private pending(row: Array<unknown>): Pending {
+    const text = embeddingText(this.spec.name, row.slice(1));
+    return { rowid: Number(row[0]), fp: textFingerprint(text), text };
+  }
+
+  /** Embeds and stores pending rows in batches. */
+  private embedAll(
+    rows: ReadonlyArray<Pending>,
+    onProgress?: (p: IndexProgress) => void,
+  ): Effect.Effect<number, EmbedderError> {
+    const self = this;
+    return Effect.gen(function* () {
+      const d = self.store.dimensions;
+      for (let i = 0; i < rows.length; i += EMBED_BATCH) {
+        const batch = rows.slice(i, i + EMBED_BATCH);
+        const vectors = yield* vectorsFor(
+          self.embedder,
+          self.cache,
+          batch.map((r) => r.text),
+        );
+        const flat = new Float32Array(batch.length * d);
+        vectors.forEach((v, j) => {
+          flat.set(v, j * d);
+        });
+        self.store.put(
+          batch.map((r) => r.rowid),
+          batch.map((r) => r.fp),
+          flat,
+        );
+        onProgress?.({
+          collection: self.spec.name,
+          phase: "embed",
+          done: i + batch.length,
+          total: rows.length,
+        });
+      }
+      return rows.length;
+    });
+  }
+
+  /**
+   * Brings the store in line with every row of the table: removes vectors of deleted
+   * rows, embeds new and changed rows, then builds the HNSW graph if it is due.
+   */
+  reconcile(onProgress?: (p: IndexProgress) => void): Effect.Effect<IndexChange, EmbedderError> {
+    const self = this;
+    return Effect.gen(function* () {
+      const { rowids } = self.store.entries();
+      const seen = new Set<number>();
+      const todo: Array<Pending> = [];
+      let scanned = 0;
+      for (const row of self.scanStmt.iterate() as Iterable<Array<unknown>>) {
+        const p = self.pending(row);
+        seen.add(p.rowid);
+        if (self.store.fingerprint(p.rowid) !== p.fp) todo.push(p);
+        if (p.rowid > self.maxRowid) self.maxRowid = p.rowid;
+        if (++scanned % 50_000 === 0) {
+          onProgress?.({
+            collection: self.spec.name,
+            phase: "scan",
+            done: scanned,
+            total: scanned,
+          });
+        }
+      }
+      const gone = Array.from(rowids).filter((r) => !seen.has(r));
+      self.store.remove(gone);
+      const added = yield* self.embedAll(todo, onProgress);
+      if (!self.store.hasGraph && self.store.size >= self.store.hnswMinSize) {
+        self.store.buildGraph((done, total) =>
+          onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
+        );
+      }
+      return { added, removed: gone.length };
+    });
+  }
+
+  /** Updates the given rowids (re-read; gone rows removed) and every row newer than the last seen. */
+  update(rowids: ReadonlyArray<number> = []): Effect.Effect<IndexChange, EmbedderError> {
+    const todo = new Map<number, Pending>();
+    const gone: Array<number> = [];
+    for (const rowid of rowids) {
+      const row = this.rowStmt.get(rowid) as Array<unknown> | undefined;
+      if (!row) {
+        if (this.store.has(rowid)) gone.push(rowid);
+        continue;
+      }
+      const p = this.pending(row);
+      if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
+    }
+    for (const row of this.afterStmt.iterate(this.maxRowid) as Iterable<Array<unknown>>) {
+      const p = this.pending(row);
+      if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
+      if (p.rowid > this.maxRowid) this.maxRowid = p.rowid;
+    }
+    this.store.remove(gone);
+    const rows = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
+    return Effect.map(this.embedAll(rows), (added) => ({ added, removed: gone.length }));
+  }
+
+  /** True when rows newer than the last seen exist (cheap: one max(rowid)). */
+  hasNewRows(): boolean {
+    return Number(this.maxStmt.get()) > this.maxRowid;
+  }
+}

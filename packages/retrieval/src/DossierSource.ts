@@ -1,0 +1,118 @@
+/**
+ * The SQL reads the dossier needs besides search: an NPC's character row, profile,
+ * activity, relationship edges, open tasks, and the texts of chosen items by rowid.
+ * All read-only, all prepared once; each is a primary-key or index lookup.
+ */
+import type { SqliteDatabase } from "@hearsay/store";
+import type { CollectionName } from "./collections.ts";
+import { prepare, type Statement } from "./prepare.ts";
+
+export interface CharacterRow {
+  readonly name: string;
+  readonly role: string;
+  readonly faction_id: string | null;
+  readonly location_id: string;
+  readonly traits: string;
+}
+
+export interface ActivityRow {
+  readonly activity: string;
+  readonly location_id: string;
+  readonly destination: string | null;
+  readonly note: string;
+  readonly holding: string;
+  readonly t: number;
+}
+
+export interface EdgeRow {
+  readonly to_id: string;
+  readonly trust: number;
+  readonly respect: number;
+  readonly suspicion: number;
+  readonly summary: string;
+}
+
+export interface TaskRow {
+  readonly task_id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly status: string;
+  readonly deadline: number | null;
+  readonly location_id: string | null;
+}
+
+export interface TurnRow {
+  readonly conversation_id: string;
+  readonly turn_index: number;
+  readonly speaker_id: string;
+  readonly text: string;
+  readonly t: number;
+}
+
+const textSql: Readonly<Record<CollectionName, string>> = {
+  memories: "SELECT text, recorded_at AS t FROM memories WHERE rowid = ?",
+  world_events: "SELECT text, t FROM world_events WHERE rowid = ?",
+  lore: "SELECT heading_path, text FROM lore_chunks WHERE rowid = ?",
+  conversation_summaries:
+    "SELECT summary, partner_id, t FROM conversation_summaries WHERE rowid = ?",
+  background_debates: "SELECT topic, summary, outcome, t FROM background_debates WHERE rowid = ?",
+};
+
+export class DossierSource {
+  private readonly s: Record<string, Statement>;
+  private readonly texts: Record<CollectionName, Statement>;
+
+  constructor(db: SqliteDatabase) {
+    const p = (sql: string) => prepare(db, sql);
+    this.s = {
+      character: p(
+        "SELECT name, role, faction_id, location_id, traits FROM characters WHERE save_id = ? AND npc_id = ?",
+      ),
+      profile: p("SELECT profile FROM npc_profiles WHERE save_id = ? AND npc_id = ?").pluck(),
+      activity: p(
+        "SELECT activity, location_id, destination, note, holding, t FROM npc_activity WHERE save_id = ? AND npc_id = ?",
+      ),
+      edges: p(
+        "SELECT to_id, trust, respect, suspicion, summary FROM relationships WHERE save_id = ? AND from_id = ? AND updated_at <= ? ORDER BY to_id",
+      ),
+      tasks: p(`SELECT task_id, title, description, status, deadline, location_id FROM tasks
+        WHERE save_id = ? AND (assignee = ? OR proposed_by = ?) AND status IN ('proposed', 'active') AND proposed_at <= ?
+        ORDER BY proposed_at DESC, task_id LIMIT 16`),
+      turn: p(
+        "SELECT conversation_id, turn_index, speaker_id, text, t FROM conversation_turns WHERE rowid = ?",
+      ),
+    };
+    const texts = {} as Record<CollectionName, Statement>;
+    for (const [c, sql] of Object.entries(textSql)) texts[c as CollectionName] = p(sql);
+    this.texts = texts;
+  }
+
+  character(saveId: string, npcId: string): CharacterRow | undefined {
+    return this.s.character!.get(saveId, npcId) as CharacterRow | undefined;
+  }
+
+  profile(saveId: string, npcId: string): string | undefined {
+    return this.s.profile!.get(saveId, npcId) as string | undefined;
+  }
+
+  activity(saveId: string, npcId: string): ActivityRow | undefined {
+    return this.s.activity!.get(saveId, npcId) as ActivityRow | undefined;
+  }
+
+  edges(saveId: string, npcId: string, t: number): Array<EdgeRow> {
+    return this.s.edges!.all(saveId, npcId, t) as Array<EdgeRow>;
+  }
+
+  openTasks(saveId: string, npcId: string, t: number): Array<TaskRow> {
+    return this.s.tasks!.all(saveId, npcId, npcId, t) as Array<TaskRow>;
+  }
+
+  turn(rowid: number): TurnRow | undefined {
+    return this.s.turn!.get(rowid) as TurnRow | undefined;
+  }
+
+  /** The raw row of an item (columns per collection; see `textSql`). */
+  item(c: CollectionName, rowid: number): Record<string, unknown> | undefined {
+    return this.texts[c].get(rowid) as Record<string, unknown> | undefined;
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Knowledge-filtered hybrid search over one collection for one NPC at one time.
+ * Candidates come from three places, every one already restricted to items the NPC
+ * knows at t (the `SaveView` rule), then are scored and ranked:
+ *
+ *  - exact filters: the NPC's own items, items of related NPCs, of its faction, at its
+ *    location, naming an entity from the scene or query, about its active tasks;
+ *  - keywords: FTS5 bm25 over the query (capped), kept only if known;
+ *  - vectors: the known items nearest the query (`knownNearest`).
+ *
+ * Small known sets are enumerated once and serve both the filters and an exact vector
+ * scan; large ones are reached through posting lists (newest first, capped) and HNSW.
+ */
+import type { DossierItemKind } from "@hearsay/core";
+import { type CollectionName, collections } from "./collections.ts";
+import type { KeywordSearch } from "./KeywordSearch.ts";
+import {
+  defaultNearestTuning,
+  knownCount,
+  knownNearest,
+  knownRowids,
+  type NearestTuning,
+} from "./knownNearest.ts";
+import type { SaveView } from "./SaveView.ts";
+import { defaultScoringOptions, type ScoringOptions, scoreCandidate } from "./scoring.ts";
+import type { VectorStore } from "./VectorStore.ts";
+import { words } from "./words.ts";
+
+/** Everything a search needs about the asking NPC, computed once per request. */
+export interface SearchContext {
+  readonly view: SaveView;
+  /** Interned NPC (-1 when the save has never heard of it: it then knows only lore). */
+  readonly npc: number;
+  readonly t: number;
+  readonly faction: number;
+  readonly location: number;
+  readonly related: ReadonlySet<number>;
+  readonly relatedNames: ReadonlySet<number>;
+  readonly mentioned: ReadonlySet<number>;
+  readonly activeTasks: ReadonlySet<number>;
+  readonly queryVector: Float32Array | null;
+  /** Query text for keyword candidates (null: none). */
+  readonly keywordText: string | null;
+}
+
+/** Entity names (interned, lower case) that occur in `text` as 1–4 word phrases. */
+export const mentionedEntities = (view: SaveView, text: string): Set<number> => {
+  const out = new Set<number>();
+  const ws = words(text);
+  for (let i = 0; i < ws.length; i++) {
+    let phrase = "";
+    for (let n = 0; n < 4 && i + n < ws.length; n++) {
+      phrase = n === 0 ? ws[i]! : `${phrase} ${ws[i + n]}`;
+      const e = view.entities.find(phrase);
+      if (e >= 0) out.add(e);
+    }
+  }
+  return out;
+};
+
+/** One ranked result. */
+export interface SearchHit {
+  readonly collection: CollectionName;
+  readonly kind: DossierItemKind;
+  /** The id the event export uses (memoryId, worldEventId, chunkId, debateId, conversationId). */
+  readonly id: string;
+  readonly rowid: number;
+  readonly local: number;
+  readonly score: number;
+  readonly similarity: number;
+}
+
+/** Tunables of a search. */
+export interface SearchTuning extends NearestTuning {
+  /** Filter hits kept per posting list (default 24). */
+  readonly filterHits: number;
+  /** Posting entries scanned per list before giving up (default 512). */
+  readonly scanCap: number;
+  /** FTS rows fetched per collection (default 100). */
+  readonly keywordLimit: number;
+}
+
+export const defaultSearchTuning: SearchTuning = {
+  ...defaultNearestTuning,
+  filterHits: 24,
+  scanCap: 512,
+  keywordLimit: 100,
+};
+
+interface Cand {
+  similarity: number;
+  keyword: number;
+}
+
+const exportId = (c: CollectionName, id: string): string =>
+  c === "conversation_summaries" ? id.slice(0, id.indexOf("\u0000")) : id;
+
+/** Does item `local` match any exact filter of the context? */
+const matchesFilter = (ctx: SearchContext, c: CollectionName, local: number): boolean => {
+  const tab = ctx.view.items[c];
+  const owner = tab.owner[local]!;
+  if (owner === ctx.npc && owner >= 0) return true;
+  if (ctx.location >= 0 && tab.location[local] === ctx.location) return true;
+  if (ctx.faction >= 0 && tab.faction[local] === ctx.faction) return true;
+  if (tab.aboutTask[local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[local]!)) return true;
+  if (ctx.related.has(owner)) return true;
+  for (const p of tab.participants[local]!) if (p === ctx.npc || ctx.related.has(p)) return true;
+  for (const e of tab.entities[local]!)
+    if (ctx.mentioned.has(e) || ctx.relatedNames.has(e)) return true;
+  return false;
+};
+
+/** Walks a posting list from its newest end, keeping known items. */
+const walk = (
+  ctx: SearchContext,
+  c: CollectionName,
+  list: ReadonlyArray<number> | undefined,
+  into: Map<number, Cand>,
+  tuning: SearchTuning,
+): void => {
+  if (!list) return;
+  let kept = 0;
+  for (let i = list.length - 1, scanned = 0; i >= 0 && scanned < tuning.scanCap; i--, scanned++) {
+    const local = list[i]!;
+    if (!ctx.view.knows(ctx.npc, c, local, ctx.t)) continue;
+    if (!into.has(local)) into.set(local, { similarity: Number.NaN, keyword: 0 });
+    if (++kept >= tuning.filterHits) return;
+  }
+};
+
+/** The signals and score of one known candidate. */
+const score = (
+  ctx: SearchContext,
+  c: CollectionName,
+  local: number,
+  cand: Cand,
+  o: ScoringOptions,
+): number => {
+  const tab = ctx.view.items[c];
+  const owner = tab.owner[local]!;
+  const parts = tab.participants[local]!;
+  const ents = tab.entities[local]!;
+  const ownerFaction = owner >= 0 ? (ctx.view.npcFaction.get(owner) ?? -1) : -1;
+  const age = c === "lore" ? o.recentMinutes + 1 : ctx.t - tab.t[local]!;
+  return scoreCandidate(
+    {
+      sameNpc: (owner >= 0 && owner === ctx.npc) || parts.includes(ctx.npc),
+      relatedNpc:
+        ctx.related.has(owner) ||
+        parts.some((p) => ctx.related.has(p)) ||
+        ents.some((e) => ctx.relatedNames.has(e)),
+      sameFaction:
+        ctx.faction >= 0 &&
+        (tab.faction[local] === ctx.faction || (owner !== ctx.npc && ownerFaction === ctx.faction)),
+      sameLocation: ctx.location >= 0 && tab.location[local] === ctx.location,
+      entityMention: ents.some((e) => ctx.mentioned.has(e)),
+      activeTask: tab.aboutTask[local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[local]!),
+      importance: tab.importance[local]!,
+      ageMinutes: age,
+      similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
+      keyword: cand.keyword,
+      expired: false,
+    },
+    o,
+  );
+};
+
+/**
+ * The best `limit` items of one collection that the NPC knows at t, ranked by score.
+ * `store` null means no vectors (index disabled); `keywords` null means no FTS.
+ */
+export const searchCollection = (
+  ctx: SearchContext,
+  c: CollectionName,
+  store: VectorStore | null,
+  keywords: KeywordSearch | null,
+  limit: number,
+  scoring: ScoringOptions = defaultScoringOptions,
+  tuning: SearchTuning = defaultSearchTuning,
+): Array<SearchHit> => {
+  const { view, npc, t } = ctx;
+  const tab = view.items[c];
+  const cands = new Map<number, Cand>();
+  const small = knownCount(view, npc, c) <= tuning.exactMax;
+  const known = small ? knownRowids(view, npc, c, t) : null;
+
+  // exact filters
+  if (known) {
+    const hits: Array<number> = [];
+    for (const local of known.locals) if (matchesFilter(ctx, c, local)) hits.push(local);
+    hits.sort((a, b) => b - a);
+    for (const local of hits.slice(0, tuning.filterHits * 4))
+      cands.set(local, { similarity: Number.NaN, keyword: 0 });
+  } else {
+    if (npc >= 0) walk(ctx, c, tab.byNpc.get(npc), cands, tuning);
+    if (ctx.location >= 0) walk(ctx, c, tab.byLocation.get(ctx.location), cands, tuning);
+    if (ctx.faction >= 0) walk(ctx, c, tab.byFaction.get(ctx.faction), cands, tuning);
+    for (const e of ctx.mentioned) walk(ctx, c, tab.byEntity.get(e), cands, tuning);
+    for (const task of ctx.activeTasks) walk(ctx, c, tab.byTask.get(task), cands, tuning);
+    for (const r of ctx.related) walk(ctx, c, tab.byNpc.get(r), cands, tuning);
+  }
+
+  // keywords
+  if (keywords && ctx.keywordText) {
+    for (const hit of keywords.search(c, ctx.keywordText, tuning.keywordLimit)) {
+      const local = tab.localOfRowid.get(hit.rowid);
+      if (local === undefined || !view.knows(npc, c, local, t)) continue;
+      const cand = cands.get(local);
+      if (cand) cand.keyword = Math.max(cand.keyword, hit.relevance);
+      else cands.set(local, { similarity: Number.NaN, keyword: hit.relevance });
+    }
+  }
+
+  // vectors
+  const q = ctx.queryVector;
+  if (store && q) {
+    for (const hit of knownNearest(view, store, npc, c, t, q, limit, tuning, known ?? undefined)) {
+      const cand = cands.get(hit.local);
+      if (cand) cand.similarity = hit.similarity;
+      else cands.set(hit.local, { similarity: hit.similarity, keyword: 0 });
+    }
+  }
+
+  const out: Array<SearchHit> = [];
+  for (const [local, cand] of cands) {
+    if (store && q && Number.isNaN(cand.similarity))
+      cand.similarity = store.similarity(q, tab.rowids[local]!);
+    out.push({
+      collection: c,
+      kind: collections[c].kind,
+      id: exportId(c, tab.ids[local]!),
+      rowid: tab.rowids[local]!,
+      local,
+      score: score(ctx, c, local, cand, scoring),
+      similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
+    });
+  }
+  out.sort((a, b) => b.score - a.score || b.local - a.local);
+  return out.slice(0, limit);
+};

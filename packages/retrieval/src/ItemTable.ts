@@ -1,0 +1,131 @@
+/**
+ * One collection's rows of one save, held in memory for filtering and scoring: id,
+ * rowid, time, lifetime, owner, location, faction, importance, participants, entities
+ * and what it is about — plus posting lists (entity, location, faction, NPC, task →
+ * items, oldest first) that the exact candidate filters walk from the newest end.
+ * Items are numbered ("locals") in the order they arrive, which is log order.
+ */
+
+/** One item's facts, as the view adds it. */
+export interface ItemFacts {
+  readonly id: string;
+  readonly rowid: number;
+  /** When it happened or was recorded (game minutes). */
+  readonly t: number;
+  readonly expiresAt: number | null;
+  readonly goneAt: number | null;
+  /** Owning NPC (memory owner, summary holder), interned; -1 for none. */
+  readonly owner: number;
+  readonly location: number;
+  readonly faction: number;
+  readonly importance: number;
+  /** Interned NPCs involved (participants, summary partner). */
+  readonly participants: ReadonlyArray<number>;
+  /** Interned entity names (lower case). */
+  readonly entities: ReadonlyArray<number>;
+  /** Interned task id this is about, or -1. */
+  readonly aboutTask: number;
+  /** Interned lore source, or -1. */
+  readonly source: number;
+}
+
+const push = (m: Map<number, Array<number>>, key: number, local: number): void => {
+  if (key < 0) return;
+  const list = m.get(key);
+  if (list) {
+    if (list[list.length - 1] !== local) list.push(local);
+  } else m.set(key, [local]);
+};
+
+export class ItemTable {
+  readonly ids: Array<string> = [];
+  readonly rowids: Array<number> = [];
+  readonly t: Array<number> = [];
+  readonly expiresAt: Array<number> = [];
+  readonly goneAt: Array<number> = [];
+  readonly owner: Array<number> = [];
+  readonly location: Array<number> = [];
+  readonly faction: Array<number> = [];
+  readonly importance: Array<number> = [];
+  readonly participants: Array<ReadonlyArray<number>> = [];
+  readonly entities: Array<ReadonlyArray<number>> = [];
+  readonly aboutTask: Array<number> = [];
+  readonly source: Array<number> = [];
+  readonly dead: Array<boolean> = [];
+  readonly localOfId = new Map<string, number>();
+  readonly localOfRowid = new Map<number, number>();
+  readonly byEntity = new Map<number, Array<number>>();
+  readonly byLocation = new Map<number, Array<number>>();
+  readonly byFaction = new Map<number, Array<number>>();
+  /** Owner and participants → items. */
+  readonly byNpc = new Map<number, Array<number>>();
+  readonly byTask = new Map<number, Array<number>>();
+  readonly bySource = new Map<number, Array<number>>();
+  private alive = 0;
+
+  /** Items ever added (dead ones included). */
+  get length(): number {
+    return this.ids.length;
+  }
+
+  /** Items not removed. */
+  get liveCount(): number {
+    return this.alive;
+  }
+
+  /** Adds an item; an id already present is left as it is. Returns its local number. */
+  add(f: ItemFacts): number {
+    const existing = this.localOfId.get(f.id);
+    if (existing !== undefined && !this.dead[existing]) return existing;
+    const local = this.ids.length;
+    this.ids.push(f.id);
+    this.rowids.push(f.rowid);
+    this.t.push(f.t);
+    this.expiresAt.push(f.expiresAt ?? -1);
+    this.goneAt.push(f.goneAt ?? -1);
+    this.owner.push(f.owner);
+    this.location.push(f.location);
+    this.faction.push(f.faction);
+    this.importance.push(f.importance);
+    this.participants.push(f.participants);
+    this.entities.push(f.entities);
+    this.aboutTask.push(f.aboutTask);
+    this.source.push(f.source);
+    this.dead.push(false);
+    this.alive++;
+    this.localOfId.set(f.id, local);
+    this.localOfRowid.set(f.rowid, local);
+    for (const e of f.entities) push(this.byEntity, e, local);
+    push(this.byLocation, f.location, local);
+    push(this.byFaction, f.faction, local);
+    push(this.byNpc, f.owner, local);
+    for (const p of f.participants) push(this.byNpc, p, local);
+    push(this.byTask, f.aboutTask, local);
+    push(this.bySource, f.source, local);
+    return local;
+  }
+
+  /** Marks an item removed (its row was deleted); returns its rowid, or -1. */
+  kill(local: number): number {
+    if (this.dead[local]) return -1;
+    this.dead[local] = true;
+    this.alive--;
+    this.localOfRowid.delete(this.rowids[local]!);
+    if (this.localOfId.get(this.ids[local]!) === local) this.localOfId.delete(this.ids[local]!);
+    return this.rowids[local]!;
+  }
+
+  /** Sets when a memory went (the first time only). */
+  setGone(local: number, t: number): void {
+    if (this.goneAt[local]! < 0) this.goneAt[local] = t;
+  }
+
+  /** True when a memory-like item is alive at `t` (not expired, not gone, not removed). */
+  aliveAt(local: number, t: number): boolean {
+    if (this.dead[local]) return false;
+    const exp = this.expiresAt[local]!;
+    if (exp >= 0 && exp <= t) return false;
+    const gone = this.goneAt[local]!;
+    return gone < 0 || gone > t;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The items of one kind one NPC has a knowledge fact for, with the time of its earliest
+ * fact. A sorted base (binary-searchable: "does she know item 812,344?" in ~20 steps)
+ * plus a small unsorted tail for facts learnt since the last merge; the tail is merged
+ * once it grows past an eighth of the base, so adds stay amortised O(1)-ish and lookups
+ * O(log n + tail).
+ */
+export class KnownList {
+  private locals = new Int32Array(0);
+  private times = new Int32Array(0);
+  private tailLocals: Array<number> = [];
+  private tailTimes: Array<number> = [];
+
+  /** Facts held (distinct items). */
+  get size(): number {
+    return this.locals.length + this.tailLocals.length;
+  }
+
+  private find(local: number): number {
+    let lo = 0;
+    let hi = this.locals.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.locals[mid]!;
+      if (v === local) return mid;
+      if (v < local) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** When the NPC first knew the item, or -1 when it has no fact for it. */
+  timeOf(local: number): number {
+    const i = this.find(local);
+    if (i >= 0) return this.times[i]!;
+    for (let j = 0; j < this.tailLocals.length; j++) {
+      if (this.tailLocals[j] === local) return this.tailTimes[j]!;
+    }
+    return -1;
+  }
+
+  /** Records a fact; the earliest time wins. */
+  add(local: number, t: number): void {
+    const i = this.find(local);
+    if (i >= 0) {
+      if (t < this.times[i]!) this.times[i] = t;
+      return;
+    }
+    for (let j = 0; j < this.tailLocals.length; j++) {
+      if (this.tailLocals[j] === local) {
+        if (t < this.tailTimes[j]!) this.tailTimes[j] = t;
+        return;
+      }
+    }
+    this.tailLocals.push(local);
+    this.tailTimes.push(t);
+    if (this.tailLocals.length > Math.max(32, this.locals.length >>> 3)) this.merge();
+  }
+
+  /** Replaces everything with the given facts (bulk load; duplicates keep the earliest). */
+  load(locals: ArrayLike<number>, times: ArrayLike<number>): void {
+    this.tailLocals = Array.from(locals);
+    this.tailTimes = Array.from(times);
+    this.locals = new Int32Array(0);
+    this.times = new Int32Array(0);
+    this.merge();
+  }
+
+  private merge(): void {
+    const n = this.tailLocals.length;
+    if (n === 0) return;
+    const order = Array.from({ length: n }, (_, i) => i).sort(
+      (a, b) =>
+        this.tailLocals[a]! - this.tailLocals[b]! || this.tailTimes[a]! - this.tailTimes[b]!,
+    );
+    const outL = new Int32Array(this.locals.length + n);
+    const outT = new Int32Array(this.locals.length + n);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    const push = (l: number, t: number) => {
+      if (k > 0 && outL[k - 1] === l) {
+        if (t < outT[k - 1]!) outT[k - 1] = t;
+        return;
+      }
+      outL[k] = l;
+      outT[k] = t;
+      k++;
+    };
+    while (i < this.locals.length || j < n) {
+      const tl = j < n ? this.tailLocals[order[j]!]! : Number.POSITIVE_INFINITY;
+      if (i < this.locals.length && this.locals[i]! <= tl) {
+        push(this.locals[i]!, this.times[i]!);
+        i++;
+      } else {
+        push(tl, this.tailTimes[order[j]!]!);
+        j++;
+      }
+    }
+    this.locals = outL.slice(0, k);
+    this.times = outT.slice(0, k);
+    this.tailLocals = [];
+    this.tailTimes = [];
+  }
+
+  /** Calls `f` for every fact (base in item order, then the tail). */
+  forEach(f: (local: number, t: number) => void): void {
+    for (let i = 0; i < this.locals.length; i++) f(this.locals[i]!, this.times[i]!);
+    for (let j = 0; j < this.tailLocals.length; j++) f(this.tailLocals[j]!, this.tailTimes[j]!);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * Retrieval as plain synchronous calls, for the engine's hot loop (many dossiers per
+ * tick): one `SaveView` per save kept current from the log, one keyword searcher, the
+ * vector index, and prepared statements — nothing is loaded per call. Each call first
+ * checks the save's head seq (one indexed read) and folds in any new events; new or
+ * changed rows get vectors at once with a synchronous embedder, or wait in `pending`
+ * for `VectorIndexes.update` with a model-backed one.
+ */
+import type { Dossier, StoredEvent } from "@hearsay/core";
+import type { SqliteDatabase } from "@hearsay/store";
+import { buildDossier, type DossierRequest } from "./buildDossier.ts";
+import { type CollectionName, collectionNames } from "./collections.ts";
+import { DossierSource } from "./DossierSource.ts";
+import type { EmbedderShape } from "./Embedder.ts";
+import {
+  defaultSearchTuning,
+  mentionedEntities,
+  type SearchContext,
+  type SearchHit,
+  type SearchTuning,
+  searchCollection,
+} from "./HybridSearch.ts";
+import { KeywordSearch } from "./KeywordSearch.ts";
+import { requestTime } from "./requestTime.ts";
+import { SaveView, type Touched } from "./SaveView.ts";
+import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
+import { type SectionBudgets, standardBudgets } from "./tokenBudget.ts";
+import type { VectorIndexes } from "./VectorIndex.ts";
+
+/** Where new events come from: the store's event log (`SqliteEventLog` fits). */
+export interface EventSource {
+  read(saveId: string, range?: { readonly fromSeq?: number }): ReadonlyArray<StoredEvent>;
+}
+
+/** Options for {@link RetrievalEngine}. */
+export interface RetrievalEngineOptions {
+  readonly log: EventSource;
+  /** Embeds query text; its `embedSync` is used when present. */
+  readonly embedder: EmbedderShape;
+  /** The vector index (null or absent: keyword and exact filters only). */
+  readonly index?: VectorIndexes | null;
+  readonly scoring?: ScoringOptions;
+  readonly tuning?: SearchTuning;
+  /** Default dossier budgets (standard ~3,000 tokens). */
+  readonly budgets?: SectionBudgets;
+  /** Use FTS5 keyword candidates for query text (default true). */
+  readonly keywords?: boolean;
+}
+
+/** A search for one NPC at one time. */
+export interface SearchRequest {
+  readonly saveId: string;
+  readonly npcId: string;
+  readonly t: number;
+  readonly query?: string | null;
+  /** A precomputed query vector (else the embedder's `embedSync`, if any, embeds `query`). */
+  readonly queryVector?: Float32Array | null;
+  readonly scene?: {
+    readonly locationId?: string | null;
+    readonly present?: ReadonlyArray<string>;
+  } | null;
+  readonly collections?: ReadonlyArray<CollectionName>;
+  /** Results per collection (default 10). */
+  readonly limit?: number;
+}
+
+export class RetrievalEngine {
+  readonly source: DossierSource;
+  readonly scoring: ScoringOptions;
+  readonly tuning: SearchTuning;
+  readonly budgets: SectionBudgets;
+  private readonly views = new Map<string, SaveView>();
+  private readonly keywords: KeywordSearch | null;
+  private readonly pendingTouched: Touched = {};
+
+  constructor(
+    readonly db: SqliteDatabase,
+    readonly options: RetrievalEngineOptions,
+  ) {
+    this.source = new DossierSource(db);
+    this.scoring = options.scoring ?? defaultScoringOptions;
+    this.tuning = options.tuning ?? defaultSearchTuning;
+    this.budgets = options.budgets ?? standardBudgets;
+    this.keywords = options.keywords === false ? null : new KeywordSearch(db);
+  }
+
+  /** Rows changed since the last vector update, when the embedder is not synchronous. */
+  get pending(): Touched {
+    return this.pendingTouched;
+  }
+
+  /** Clears `pending` (after `VectorIndexes.update(pending)` succeeded). */
+  clearPending(): void {
+    for (const c of collectionNames) delete this.pendingTouched[c];
+  }
+
+  private queue(touched: Touched): void {
+    const index = this.options.index;
+    if (!index) return;
+    if (index.updateSync(touched)) return;
+    for (const c of collectionNames) {
+      const rows = touched[c];
+      if (!rows || rows.length === 0) continue;
+      const queued = this.pendingTouched[c] ?? [];
+      queued.push(...rows);
+      this.pendingTouched[c] = queued;
+    }
+  }
+
+  /** The save's view, loaded on first use and caught up with the log. */
+  view(saveId: string): SaveView {
+    let view = this.views.get(saveId);
+    if (!view) {
+      view = SaveView.load(this.db, saveId);
+      this.views.set(saveId, view);
+      this.queue({});
+      return view;
+    }
+    if (view.headSeq() > view.seq)
+      this.queue(view.catchUp(this.options.log.read(saveId, { fromSeq: view.seq + 1 })));
+    return view;
+  }
+
+  /** Forgets a save's view (after its projections were rebuilt, rowids change). */
+  invalidate(saveId?: string): void {
+    if (saveId === undefined) this.views.clear();
+    else this.views.delete(saveId);
+  }
+
+  /** Embeds query text synchronously when the embedder can. */
+  embedQuery(text: string): Float32Array | null {
+    const sync = this.options.embedder.embedSync;
+    return sync && text.trim().length > 0 ? sync(text) : null;
+  }
+
+  /** Builds the per-request search context. */
+  context(
+    view: SaveView,
+    r: {
+      readonly npcId: string;
+      readonly t: number;
+      readonly queryText: string;
+      readonly ftsText: string | null;
+      readonly queryVector: Float32Array | null;
+      readonly location: string | null;
+      readonly activeTaskIds: ReadonlyArray<string>;
+    },
+  ): SearchContext {
+    const npc = view.npcs.find(r.npcId);
+    const related = new Set(npc >= 0 ? (view.relations.get(npc) ?? []) : []);
+    const relatedNames = new Set<number>();
+    for (const rel of related) {
+      const name = view.npcName.get(rel);
+      const e = name === undefined ? -1 : view.entities.find(name.toLowerCase());
+      if (e >= 0) relatedNames.add(e);
+    }
+    const activeTasks = new Set<number>();
+    for (const id of r.activeTaskIds) {
+      const task = view.tasks.find(id);
+      if (task >= 0) activeTasks.add(task);
+    }
+    const here = npc >= 0 ? (view.npcLocation.get(npc) ?? -1) : -1;
+    const location = r.location ?? (here >= 0 ? view.places.value(here) : null);
+    return {
+      view,
+      npc,
+      t: r.t,
+      faction: npc >= 0 ? (view.npcFaction.get(npc) ?? -1) : -1,
+      location: location === null ? -1 : view.places.find(location),
+      related,
+      relatedNames,
+      mentioned: mentionedEntities(view, r.queryText),
+      activeTasks,
+      queryVector: r.queryVector,
+      keywordText: r.ftsText,
+    };
+  }
+
+  /** Searches the given collections (default: all) and merges the results by score. */
+  search(req: SearchRequest): Array<SearchHit> {
+    const view = this.view(req.saveId);
+    const t = requestTime(req);
+    const query = req.query ?? "";
+    const present = req.scene?.present ?? [];
+    const names = present.map((id) => view.npcName.get(view.npcs.find(id)) ?? id);
+    const ctx = this.context(view, {
+      npcId: req.npcId,
+      t,
+      queryText: [query, ...names].join(" "),
+      ftsText: query.length > 0 ? query : null,
+      queryVector: req.queryVector ?? this.embedQuery(query),
+      location: req.scene?.locationId ?? null,
+      activeTaskIds: this.source.openTasks(req.saveId, req.npcId, t).map((task) => task.task_id),
+    });
+    const limit = req.limit ?? 10;
+    const out: Array<SearchHit> = [];
+    for (const c of req.collections ?? collectionNames) {
+      out.push(
+        ...searchCollection(
+          ctx,
+          c,
+          this.options.index?.store(c) ?? null,
+          this.keywords,
+          limit,
+          this.scoring,
+          this.tuning,
+        ),
+      );
+    }
+    return out.sort(
+      (a, b) => b.score - a.score || a.collection.localeCompare(b.collection) || b.local - a.local,
+    );
+  }
+
+  /** The NPC's dossier at t (null when the save has no such NPC). */
+  dossier(req: DossierRequest): Dossier | null {
+    return buildDossier(this, this.view(req.saveId), req);
+  }
+
+  /**
+   * This engine bound to one save: the shape the simulation's `DossierSource` wants
+   * (`dossier({ npcId, t, query, scene })`).
+   */
+  forSave(saveId: string): {
+    readonly dossier: (req: Omit<DossierRequest, "saveId">) => Dossier | null;
+    readonly search: (req: Omit<SearchRequest, "saveId">) => Array<SearchHit>;
+  } {
+    return {
+      dossier: (req) => this.dossier({ ...req, saveId }),
+      search: (req) => this.search({ ...req, saveId }),
+    };
+  }
+
+  /** Searches one collection with a prepared context (used by the dossier builder). */
+  searchIn(ctx: SearchContext, c: CollectionName, limit: number): Array<SearchHit> {
+    return searchCollection(
+      ctx,
+      c,
+      this.options.index?.store(c) ?? null,
+      this.keywords,
+      limit,
+      this.scoring,
+      this.tuning,
+    );
+  }
+}

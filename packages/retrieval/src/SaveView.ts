@@ -1,0 +1,498 @@
+/**
+ * The in-memory read model retrieval filters and scores with, for one save: every
+ * searchable item's facts (`ItemTable` per collection), who knows what since when
+ * (`KnownList` per NPC and kind), NPC names, places, factions and relationship edges,
+ * and each NPC's dialogue turns.
+ *
+ * It is loaded once from the projections with read-only SQL (one read transaction, at
+ * the save's head seq) and then kept current by folding the log's new events — the same
+ * rules as the store's projector and core's `KnowledgeLedger`: the earliest fact wins, a
+ * memory's owner knows it from the moment it is recorded, a memory seen twice is ignored,
+ * an expired or forgotten memory is known by nobody after it goes, lore is public. Item
+ * rows (and their rowids) are read back from the projection, never guessed.
+ *
+ * SQL per dossier would cost ~10 µs per known item; this makes the knowledge filter a
+ * binary search.
+ */
+import type { StoredEvent } from "@hearsay/core";
+import type { SqliteDatabase } from "@hearsay/store";
+import { type CollectionName, collectionNames } from "./collections.ts";
+import { Interner } from "./Interner.ts";
+import { type ItemFacts, ItemTable } from "./ItemTable.ts";
+import { KnownList } from "./KnownList.ts";
+import { prepare, type Statement } from "./prepare.ts";
+
+/** Kinds an NPC needs a knowledge fact for. */
+export type FactKind = "memory" | "world_event" | "debate";
+
+/** The fact kind behind a collection (null: lore is public, summaries are their holder's). */
+export const factKindOf = (c: CollectionName): FactKind | null =>
+  c === "memories"
+    ? "memory"
+    : c === "world_events"
+      ? "world_event"
+      : c === "background_debates"
+        ? "debate"
+        : null;
+
+const collectionOfKind: Record<FactKind, CollectionName> = {
+  memory: "memories",
+  world_event: "world_events",
+  debate: "background_debates",
+};
+
+/** Rowids whose vectors may need adding, replacing or removing. */
+export type Touched = Partial<Record<CollectionName, Array<number>>>;
+
+type Row = Record<string, unknown>;
+
+const jsonList = (v: unknown): Array<string> => {
+  if (typeof v !== "string" || v.length === 0) return [];
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** One dialogue turn an NPC spoke or heard. */
+export interface TurnRef {
+  readonly t: number;
+  readonly rowid: number;
+}
+
+export class SaveView {
+  readonly npcs = new Interner();
+  readonly places = new Interner();
+  readonly factions = new Interner();
+  /** Entity names, lower-cased. */
+  readonly entities = new Interner();
+  readonly tasks = new Interner();
+  readonly sources = new Interner();
+  readonly items: Readonly<Record<CollectionName, ItemTable>>;
+  readonly npcName = new Map<number, string>();
+  readonly npcFaction = new Map<number, number>();
+  readonly npcLocation = new Map<number, number>();
+  /** Directed relationship edges: from → to. */
+  readonly relations = new Map<number, Set<number>>();
+  readonly turns = new Map<number, Array<TurnRef>>();
+  /** The last seq folded in. */
+  seq = 0;
+  private readonly known = new Map<number, Record<FactKind, KnownList>>();
+  private readonly pending = new Map<string, Array<{ npc: number; t: number }>>();
+  private readonly s: Record<string, Statement>;
+
+  private constructor(
+    db: SqliteDatabase,
+    readonly saveId: string,
+  ) {
+    const items = {} as Record<CollectionName, ItemTable>;
+    for (const c of collectionNames) items[c] = new ItemTable();
+    this.items = items;
+    const p = (sql: string) => prepare(db, sql);
+    const memoryCols =
+      "rowid AS rowid, memory_id AS id, owner_npc_id, recorded_at, expires_at, gone_at, location_id, importance, entities, about_kind, about_id";
+    const eventCols =
+      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities";
+    const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities";
+    const debateCols = "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants";
+    const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t";
+    this.s = {
+      head: p("SELECT head_seq FROM saves WHERE save_id = ?"),
+      characters: p(
+        "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
+      ),
+      memories: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? ORDER BY rowid`),
+      memory: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? AND memory_id = ?`),
+      events: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? ORDER BY rowid`),
+      event: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? AND world_event_id = ?`),
+      lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? ORDER BY rowid`),
+      loreOf: p(
+        `SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? AND source_id = ? ORDER BY ord`,
+      ),
+      debates: p(`SELECT ${debateCols} FROM background_debates WHERE save_id = ? ORDER BY rowid`),
+      debate: p(`SELECT ${debateCols} FROM background_debates WHERE save_id = ? AND debate_id = ?`),
+      summaries: p(
+        `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
+      ),
+      summary: p(
+        `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? AND conversation_id = ? AND npc_id = ?`,
+      ),
+      knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
+      relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
+      turns: p(
+        "SELECT rowid, t, speaker_id, listener_ids FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
+      ).raw(),
+      turn: p(
+        "SELECT rowid, t, speaker_id, listener_ids FROM conversation_turns WHERE save_id = ? AND conversation_id = ? AND turn_index = ?",
+      ).raw(),
+    };
+  }
+
+  /** Loads a save's view from its projections, at its current head. */
+  static load(db: SqliteDatabase, saveId: string): SaveView {
+    const view = new SaveView(db, saveId);
+    db.transaction(() => view.loadAll())();
+    return view;
+  }
+
+  private loadAll(): void {
+    const save = this.saveId;
+    const head = this.s.head!.get(save) as { head_seq: number } | undefined;
+    this.seq = head?.head_seq ?? 0;
+    for (const r of this.s.characters!.iterate(save) as Iterable<Row>) this.setNpc(r);
+    for (const r of this.s.memories!.iterate(save) as Iterable<Row>) this.addMemory(r);
+    for (const r of this.s.events!.iterate(save) as Iterable<Row>) this.addEvent("world_events", r);
+    for (const r of this.s.lore!.iterate(save) as Iterable<Row>) this.addLore(r);
+    for (const r of this.s.debates!.iterate(save) as Iterable<Row>)
+      this.addEvent("background_debates", r);
+    for (const r of this.s.summaries!.iterate(save) as Iterable<Row>) this.addSummary(r);
+    const bulk = new Map<number, Record<FactKind, { l: Array<number>; t: Array<number> }>>();
+    for (const [npcId, kind, itemId, t] of this.s.knowledge!.iterate(save) as Iterable<
+      [string, FactKind, string, number]
+    >) {
+      const npc = this.npcs.intern(npcId);
+      const local = this.items[collectionOfKind[kind]]?.localOfId.get(itemId);
+      if (local === undefined) {
+        if (collectionOfKind[kind]) this.addPending(kind, itemId, npc, t);
+        continue;
+      }
+      let rec = bulk.get(npc);
+      if (!rec) {
+        rec = { memory: { l: [], t: [] }, world_event: { l: [], t: [] }, debate: { l: [], t: [] } };
+        bulk.set(npc, rec);
+      }
+      rec[kind].l.push(local);
+      rec[kind].t.push(t);
+    }
+    for (const [npc, rec] of bulk) {
+      const lists = this.lists(npc);
+      for (const k of ["memory", "world_event", "debate"] as const)
+        lists[k].load(rec[k].l, rec[k].t);
+    }
+    for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
+      this.relate(from, to);
+    }
+    for (const [rowid, t, speaker, listeners] of this.s.turns!.iterate(save) as Iterable<
+      [number, number, string, string]
+    >) {
+      this.addTurn(rowid, t, speaker, listeners);
+    }
+  }
+
+  // --- folding rows in ---------------------------------------------------------------
+
+  private setNpc(r: Row): void {
+    const npc = this.npcs.intern(String(r.npc_id));
+    this.npcName.set(npc, String(r.name));
+    this.npcFaction.set(
+      npc,
+      r.faction_id === null ? -1 : this.factions.intern(String(r.faction_id)),
+    );
+    this.npcLocation.set(npc, this.places.intern(String(r.location_id)));
+    this.entities.intern(String(r.name).toLowerCase());
+  }
+
+  private entityIds(v: unknown): Array<number> {
+    return jsonList(v).map((e) => this.entities.intern(e.toLowerCase()));
+  }
+
+  private place(v: unknown): number {
+    return v === null || v === undefined ? -1 : this.places.intern(String(v));
+  }
+
+  private faction(v: unknown): number {
+    return v === null || v === undefined ? -1 : this.factions.intern(String(v));
+  }
+
+  private addMemory(r: Row): number {
+    const facts: ItemFacts = {
+      id: String(r.id),
+      rowid: Number(r.rowid),
+      t: Number(r.recorded_at),
+      expiresAt: num(r.expires_at),
+      goneAt: num(r.gone_at),
+      owner: this.npcs.intern(String(r.owner_npc_id)),
+      location: this.place(r.location_id),
+      faction: -1,
+      importance: Number(r.importance),
+      participants: [],
+      entities: this.entityIds(r.entities),
+      aboutTask:
+        r.about_kind === "task" && r.about_id !== null ? this.tasks.intern(String(r.about_id)) : -1,
+      source: -1,
+    };
+    return this.items.memories.add(facts);
+  }
+
+  private addEvent(c: "world_events" | "background_debates", r: Row): number {
+    const entities = this.entityIds(r.entities);
+    return this.items[c].add({
+      id: String(r.id),
+      rowid: Number(r.rowid),
+      t: Number(r.t),
+      expiresAt: null,
+      goneAt: null,
+      owner: -1,
+      location: this.place(r.location_id),
+      faction: this.faction(r.faction_id),
+      importance: r.importance === undefined ? 0.5 : Number(r.importance),
+      participants: jsonList(r.participants).map((n) => this.npcs.intern(n)),
+      entities,
+      aboutTask: -1,
+      source: -1,
+    });
+  }
+
+  private addLore(r: Row): number {
+    return this.items.lore.add({
+      id: String(r.id),
+      rowid: Number(r.rowid),
+      t: 0,
+      expiresAt: null,
+      goneAt: null,
+      owner: -1,
+      location: -1,
+      faction: -1,
+      importance: 0.5,
+      participants: [],
+      entities: this.entityIds(r.entities),
+      aboutTask: -1,
+      source: this.sources.intern(String(r.source_id)),
+    });
+  }
+
+  /** Summaries are keyed by conversation and holder; the item id shown is the conversation's. */
+  private addSummary(r: Row): number {
+    const table = this.items.conversation_summaries;
+    const key = `${String(r.conversation_id)}\u0000${String(r.npc_id)}`;
+    const existing = table.localOfId.get(key);
+    if (existing !== undefined) {
+      table.t[existing] = Number(r.t);
+      return existing;
+    }
+    return table.add({
+      id: key,
+      rowid: Number(r.rowid),
+      t: Number(r.t),
+      expiresAt: null,
+      goneAt: null,
+      owner: this.npcs.intern(String(r.npc_id)),
+      location: -1,
+      faction: -1,
+      importance: 0.5,
+      participants: [this.npcs.intern(String(r.partner_id))],
+      entities: [],
+      aboutTask: -1,
+      source: -1,
+    });
+  }
+
+  private relate(from: string, to: string): void {
+    const f = this.npcs.intern(from);
+    let set = this.relations.get(f);
+    if (!set) {
+      set = new Set();
+      this.relations.set(f, set);
+    }
+    set.add(this.npcs.intern(to));
+  }
+
+  private addTurn(rowid: number, t: number, speaker: string, listeners: string): void {
+    const who = new Set([speaker, ...jsonList(listeners)]);
+    for (const id of who) {
+      const npc = this.npcs.intern(id);
+      let list = this.turns.get(npc);
+      if (!list) {
+        list = [];
+        this.turns.set(npc, list);
+      }
+      list.push({ t, rowid });
+    }
+  }
+
+  private lists(npc: number): Record<FactKind, KnownList> {
+    let rec = this.known.get(npc);
+    if (!rec) {
+      rec = { memory: new KnownList(), world_event: new KnownList(), debate: new KnownList() };
+      this.known.set(npc, rec);
+    }
+    return rec;
+  }
+
+  private addPending(kind: FactKind, itemId: string, npc: number, t: number): void {
+    const key = `${kind}:${itemId}`;
+    const list = this.pending.get(key);
+    if (list) list.push({ npc, t });
+    else this.pending.set(key, [{ npc, t }]);
+  }
+
+  private learn(kind: FactKind, itemId: string, npc: number, t: number): void {
+    const local = this.items[collectionOfKind[kind]].localOfId.get(itemId);
+    if (local === undefined) this.addPending(kind, itemId, npc, t);
+    else this.lists(npc)[kind].add(local, t);
+  }
+
+  private resolvePending(kind: FactKind, itemId: string, local: number): void {
+    const key = `${kind}:${itemId}`;
+    const waiting = this.pending.get(key);
+    if (!waiting) return;
+    this.pending.delete(key);
+    for (const { npc, t } of waiting) this.lists(npc)[kind].add(local, t);
+  }
+
+  // --- catching up with the log ------------------------------------------------------
+
+  /** The save's head seq in the database now. */
+  headSeq(): number {
+    return (this.s.head!.get(this.saveId) as { head_seq: number } | undefined)?.head_seq ?? 0;
+  }
+
+  /**
+   * Folds events after `seq` (in log order) into the view. Returns the rowids whose
+   * vectors may need work. Events at or before `seq` are ignored.
+   */
+  catchUp(events: ReadonlyArray<StoredEvent>): Touched {
+    const touched: Touched = {};
+    const touch = (c: CollectionName, rowid: number) => {
+      const list = touched[c];
+      if (list) list.push(rowid);
+      else touched[c] = [rowid];
+    };
+    const save = this.saveId;
+    for (const e of events) {
+      if (e.seq <= this.seq) continue;
+      switch (e.type) {
+        case "NpcRegistered": {
+          const p = e.payload;
+          this.setNpc({
+            npc_id: p.npcId,
+            name: p.name,
+            faction_id: p.factionId,
+            location_id: p.locationId,
+          });
+          break;
+        }
+        case "NpcMoved":
+          this.npcLocation.set(this.npcs.intern(e.payload.npcId), this.places.intern(e.payload.to));
+          break;
+        case "NpcActivityChanged":
+          this.npcLocation.set(
+            this.npcs.intern(e.payload.npcId),
+            this.places.intern(e.payload.locationId),
+          );
+          break;
+        case "MemoryRecorded": {
+          const p = e.payload;
+          if (this.items.memories.localOfId.has(p.memoryId)) break; // seen before: ignored
+          const row = this.s.memory!.get(save, p.memoryId) as Row | undefined;
+          if (!row) break;
+          const local = this.addMemory(row);
+          this.lists(this.npcs.intern(p.ownerNpcId)).memory.add(local, e.t);
+          this.resolvePending("memory", p.memoryId, local);
+          touch("memories", Number(row.rowid));
+          break;
+        }
+        case "MemoryExpired": {
+          const local = this.items.memories.localOfId.get(e.payload.memoryId);
+          if (local !== undefined) this.items.memories.setGone(local, e.t);
+          break;
+        }
+        case "KnowledgeGained": {
+          const p = e.payload;
+          this.learn(p.itemKind, p.itemId, this.npcs.intern(p.npcId), e.t);
+          break;
+        }
+        case "WorldEventOccurred":
+        case "DebateHeld": {
+          const c = e.type === "DebateHeld" ? "background_debates" : "world_events";
+          const id = e.type === "DebateHeld" ? e.payload.debateId : e.payload.worldEventId;
+          if (this.items[c].localOfId.has(id)) break;
+          const row = (e.type === "DebateHeld" ? this.s.debate! : this.s.event!).get(save, id) as
+            | Row
+            | undefined;
+          if (!row) break;
+          const local = this.addEvent(c, row);
+          this.resolvePending(c === "world_events" ? "world_event" : "debate", id, local);
+          touch(c, Number(row.rowid));
+          break;
+        }
+        case "LoreImported": {
+          const table = this.items.lore;
+          const source = this.sources.intern(e.payload.sourceId);
+          for (const local of table.bySource.get(source) ?? []) {
+            const rowid = table.kill(local);
+            if (rowid >= 0) touch("lore", rowid);
+          }
+          for (const row of this.s.loreOf!.all(save, e.payload.sourceId) as Array<Row>) {
+            if (table.localOfRowid.has(Number(row.rowid))) continue;
+            this.addLore(row);
+            touch("lore", Number(row.rowid));
+          }
+          break;
+        }
+        case "ConversationSummarized": {
+          const p = e.payload;
+          const row = this.s.summary!.get(save, p.conversationId, p.npcId) as Row | undefined;
+          if (!row) break;
+          this.addSummary(row);
+          touch("conversation_summaries", Number(row.rowid));
+          break;
+        }
+        case "ConversationTurn": {
+          const p = e.payload;
+          const row = this.s.turn!.get(save, p.conversationId, p.turnIndex) as
+            | [number, number, string, string]
+            | undefined;
+          if (row) this.addTurn(row[0], row[1], row[2], row[3]);
+          break;
+        }
+        case "RelationshipChanged":
+          this.relate(e.payload.fromId, e.payload.toId);
+          break;
+        default:
+          break;
+      }
+      this.seq = e.seq;
+    }
+    return touched;
+  }
+
+  // --- the rule ----------------------------------------------------------------------
+
+  /** The NPC's facts of one kind (undefined when it has none). */
+  knownList(npc: number, kind: FactKind): KnownList | undefined {
+    return this.known.get(npc)?.[kind];
+  }
+
+  /**
+   * Does the NPC know item `local` of collection `c` at `t`? The same rule as core's
+   * `knows` and the store's `knowsAt`: a fact at or before `t` (memories also alive at
+   * `t`); lore is public; a conversation summary is known to its holder once written.
+   */
+  knows(npc: number, c: CollectionName, local: number, t: number): boolean {
+    const table = this.items[c];
+    if (local < 0 || local >= table.length || table.dead[local]) return false;
+    switch (c) {
+      case "lore":
+        return true;
+      case "conversation_summaries":
+        return table.owner[local] === npc && table.t[local]! <= t;
+      case "memories": {
+        const ft = this.known.get(npc)?.memory.timeOf(local) ?? -1;
+        return ft >= 0 && ft <= t && table.aliveAt(local, t);
+      }
+      case "world_events": {
+        const ft = this.known.get(npc)?.world_event.timeOf(local) ?? -1;
+        return ft >= 0 && ft <= t;
+      }
+      case "background_debates": {
+        const ft = this.known.get(npc)?.debate.timeOf(local) ?? -1;
+        return ft >= 0 && ft <= t;
+      }
+    }
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * Saving a collection's vectors beside the database file, and loading them back only
+ * when they can be trusted. Three files per collection, each written to a temp name and
+ * renamed (a crash leaves the old file or none, never half of one):
+ *
+ *   <db>.<collection>.vectors        rowids, text fingerprints and f16 vectors
+ *   <db>.<collection>.usearch        the HNSW graph (only when one is built)
+ *   <db>.<collection>.manifest.json  model, dimensions, count and checksum — written last
+ *
+ * A missing or unreadable file, a manifest for another model or dimension, or sizes that
+ * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
+ * (rows added, removed or changed) is the caller's check, by fingerprint.
+ */
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+
+/** The manifest written beside the vectors. */
+export interface IndexManifest {
+  readonly format: 1;
+  readonly collection: string;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly count: number;
+  readonly checksum: string;
+  /** sha1 of the vector bytes, so a flipped float is caught too. */
+  readonly dataHash: string;
+  readonly graph: boolean;
+  /** sha1 of the graph file: USearch reads it natively, so it is checked before loading. */
+  readonly graphHash: string | null;
+}
+
+/** Where one collection's files live. */
+export interface IndexPaths {
+  readonly vectors: string;
+  readonly graph: string;
+  readonly manifest: string;
+}
+
+export const indexPaths = (dbPath: string, collection: string): IndexPaths => ({
+  vectors: `${dbPath}.${collection}.vectors`,
+  graph: `${dbPath}.${collection}.usearch`,
+  manifest: `${dbPath}.${collection}.manifest.json`,
+});
+
+const MAGIC = "HSYVEC02";
+const HEADER = 32;
+
+const mix = (x: number): number => {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
+};
+
+/** An order-independent checksum of (rowid, fingerprint) pairs. */
+export const fingerprintChecksum = (
+  rowids: ArrayLike<number>,
+  fingerprints: ArrayLike<number>,
+): string => {
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < rowids.length; i++) {
+    const h = mix((rowids[i]! * 0x9e3779b1) ^ fingerprints[i]!);
+    a = (a + h) >>> 0;
+    b = (b + mix(h ^ 0x5bd1e995)) >>> 0;
+  }
+  return `${rowids.length.toString(16)}-${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`;
+};
+
+const writeAll = (fd: number, view: ArrayBufferView): void => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  let off = 0;
+  while (off < bytes.length)
+    off += writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 26));
+};
+
+const readAll = (fd: number, view: ArrayBufferView, position: number): boolean => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  let off = 0;
+  while (off < bytes.length) {
+    const n = readSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 26), position + off);
+    if (n <= 0) return false;
+    off += n;
+  }
+  return true;
+};
+
+const writeAtomically = (path: string, write: (tmp: string) => void): void => {
+  const tmp = `${path}.tmp`;
+  write(tmp);
+  renameSync(tmp, path);
+};
+
+/** sha1 of a file's bytes, read in 64 MiB pieces. */
+const fileHash = (path: string): string => {
+  const h = createHash("sha1");
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(1 << 26);
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n <= 0) break;
+      h.update(buf.subarray(0, n));
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest("hex");
+};
+
+/** sha1 of the vector matrix's bytes. */
+const dataHashOf = (data: Uint16Array): string =>
+  createHash("sha1")
+    .update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+    .digest("hex");
+
+/** Saves a store and its manifest (manifest last). */
+export const saveVectorFiles = (
+  store: VectorStore,
+  paths: IndexPaths,
+  meta: { readonly collection: string; readonly model: string },
+): IndexManifest => {
+  const { rowids, fingerprints, half, used } = store.slots();
+  writeAtomically(paths.vectors, (tmp) => {
+    const fd = openSync(tmp, "w");
+    try {
+      const header = Buffer.alloc(HEADER);
+      header.write(MAGIC, 0, "latin1");
+      header.writeUInt32LE(store.dimensions, 8);
+      header.writeUInt32LE(used, 12);
+      writeAll(fd, header);
+      writeAll(fd, rowids);
+      writeAll(fd, fingerprints);
+      writeAll(fd, half);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  const graph = store.hasGraph;
+  let graphHash: string | null = null;
+  if (graph) {
+    writeAtomically(paths.graph, (tmp) => {
+      store.saveGraph(tmp);
+      graphHash = fileHash(tmp);
+    });
+  } else rmSync(paths.graph, { force: true });
+  const entries = store.entries();
+  const manifest: IndexManifest = {
+    format: 1,
+    collection: meta.collection,
+    model: meta.model,
+    dimensions: store.dimensions,
+    count: store.size,
+    checksum: fingerprintChecksum(entries.rowids, entries.fingerprints),
+    dataHash: dataHashOf(half),
+    graph,
+    graphHash,
+  };
+  writeAtomically(paths.manifest, (tmp) => {
+    const fd = openSync(tmp, "w");
+    try {
+      writeAll(fd, Buffer.from(JSON.stringify(manifest, null, 2)));
+    } finally {
+      closeSync(fd);
+    }
+  });
+  return manifest;
+};
+
+/** Why saved files were not used. */
+export type LoadProblem = "missing" | "corrupt" | "mismatch";
+
+export type LoadResult =
+  | {
+      readonly ok: true;
+      readonly store: VectorStore;
+      readonly manifest: IndexManifest;
+      readonly graphLoaded: boolean;
+    }
+  | { readonly ok: false; readonly problem: LoadProblem; readonly detail: string };
+
+const readManifest = (path: string): IndexManifest | null => {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const size = statSync(path).size;
+      const buf = Buffer.alloc(size);
+      if (!readAll(fd, buf, 0)) return null;
+      const m = JSON.parse(buf.toString("utf8")) as IndexManifest;
+      return m.format === 1 && typeof m.checksum === "string" ? m : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Loads a collection's saved store, if its files exist, agree with each other and were
+ * made by `model` at `config.dimensions`. A graph that fails to load is rebuilt from
+ * the vectors (the vectors are still good).
+ */
+export const loadVectorFiles = (
+  paths: IndexPaths,
+  expect: { readonly collection: string; readonly model: string },
+  config: VectorStoreConfig,
+): LoadResult => {
+  if (!existsSync(paths.manifest) || !existsSync(paths.vectors)) {
+    return { ok: false, problem: "missing", detail: "no saved index" };
+  }
+  const manifest = readManifest(paths.manifest);
+  if (!manifest)
+    return { ok: false, problem: "corrupt", detail: `${paths.manifest} is unreadable` };
+  if (
+    manifest.model !== expect.model ||
+    manifest.dimensions !== config.dimensions ||
+    manifest.collection !== expect.collection
+  ) {
+    return {
+      ok: false,
+      problem: "mismatch",
+      detail: `saved for ${manifest.model}/${manifest.dimensions}, need ${expect.model}/${config.dimensions}`,
+    };
+  }
+  const d = config.dimensions;
+  let fd: number;
+  try {
+    fd = openSync(paths.vectors, "r");
+  } catch (e) {
+    return { ok: false, problem: "corrupt", detail: String(e) };
+  }
+  try {
+    const header = Buffer.alloc(HEADER);
+    if (!readAll(fd, header, 0) || header.toString("latin1", 0, 8) !== MAGIC) {
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors} has no vector header` };
+    }
+    const dims = header.readUInt32LE(8);
+    const used = header.readUInt32LE(12);
+    const size = statSync(paths.vectors).size;
+    if (dims !== d || size !== HEADER + used * 8 + used * d * 2) {
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors} has the wrong size` };
+    }
+    const rowids = new Int32Array(used);
+    const fps = new Uint32Array(used);
+    const data = new Uint16Array(used * d);
+    if (
+      !readAll(fd, rowids, HEADER) ||
+      !readAll(fd, fps, HEADER + used * 4) ||
+      !readAll(fd, data, HEADER + used * 8)
+    ) {
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors} is truncated` };
+    }
+    if (dataHashOf(data) !== manifest.dataHash) {
+      return {
+        ok: false,
+        problem: "corrupt",
+        detail: `${paths.vectors} vectors do not match their hash`,
+      };
+    }
+    const store = new VectorStore(config);
+    store.restore(rowids, fps, data);
+    const entries = store.entries();
+    if (
+      store.size !== manifest.count ||
+      fingerprintChecksum(entries.rowids, entries.fingerprints) !== manifest.checksum
+    ) {
+      return {
+        ok: false,
+        problem: "corrupt",
+        detail: `${paths.vectors} does not match its manifest`,
+      };
+    }
+    let graphLoaded = false;
+    // A damaged graph could crash the native reader, so its bytes are checked first.
+    if (manifest.graph && existsSync(paths.graph) && fileHash(paths.graph) === manifest.graphHash) {
+      graphLoaded = store.loadGraph(paths.graph);
+    }
+    if (!graphLoaded) store.maybeBuildGraph();
+    return { ok: true, store, manifest, graphLoaded };
+  } finally {
+    closeSync(fd);
+  }
+};

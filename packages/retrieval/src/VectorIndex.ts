@@ -1,0 +1,213 @@
+/**
+ * The vector index: one `VectorStore` per collection (memories, world events, lore,
+ * conversation summaries, debates), saved beside the database file and keyed by rowid.
+ * It is a cache of SQLite. Opening loads the saved files and checks them against the
+ * tables row by row (fingerprint of each row's text): missing or corrupt files are
+ * rebuilt, stale ones repaired, so what is searched always matches SQLite. `rebuild`
+ * (the CLI's `hearsay index rebuild`) ignores the files. Mode `disabled` keeps no
+ * vectors at all (keyword and exact filters only).
+ */
+import type { SqliteDatabase } from "@hearsay/store";
+import { StoreDatabase } from "@hearsay/store";
+import { Context, Effect, Layer } from "effect";
+import { CollectionIndex, type IndexProgress } from "./CollectionIndex.ts";
+import { type CollectionName, collectionNames, collections } from "./collections.ts";
+import { Embedder, type EmbedderError, type EmbedderShape } from "./Embedder.ts";
+import { EmbeddingCache } from "./EmbeddingCache.ts";
+import type { Touched } from "./SaveView.ts";
+import { type IndexManifest, indexPaths, loadVectorFiles, saveVectorFiles } from "./VectorFiles.ts";
+import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+
+/** `embedded` (default) keeps vectors; `disabled` searches by keywords and filters only. */
+export type IndexMode = "embedded" | "disabled";
+
+/** Options for opening the index. */
+export interface VectorIndexOptions {
+  readonly mode?: IndexMode;
+  /** Where the files go: `<dbPath>.<collection>.*` (null or ":memory:": kept in memory only). */
+  readonly dbPath?: string | null;
+  readonly store?: Omit<VectorStoreConfig, "dimensions">;
+  readonly collections?: ReadonlyArray<CollectionName>;
+  readonly onProgress?: (p: IndexProgress) => void;
+}
+
+/** What opening or rebuilding did to one collection. */
+export interface IndexReport {
+  readonly collection: CollectionName;
+  readonly outcome: "loaded" | "repaired" | "rebuilt" | "disabled";
+  readonly reason: string;
+  readonly count: number;
+  readonly added: number;
+  readonly removed: number;
+  readonly graph: boolean;
+}
+
+export class VectorIndexes {
+  private constructor(
+    readonly mode: IndexMode,
+    readonly embedder: EmbedderShape,
+    private readonly dbPath: string | null,
+    private readonly indexes: ReadonlyMap<CollectionName, CollectionIndex>,
+  ) {}
+
+  /** The embedder's model name (it keys the files and the cache). */
+  get model(): string {
+    return this.embedder.model;
+  }
+
+  /** The collection's vectors, or null when the index is disabled. */
+  store(c: CollectionName): VectorStore | null {
+    return this.indexes.get(c)?.store ?? null;
+  }
+
+  /** Opens (loading, repairing or rebuilding) every collection's vectors. */
+  static open(
+    db: SqliteDatabase,
+    embedder: EmbedderShape,
+    options: VectorIndexOptions = {},
+  ): Effect.Effect<
+    { readonly index: VectorIndexes; readonly reports: ReadonlyArray<IndexReport> },
+    EmbedderError
+  > {
+    return VectorIndexes.build(db, embedder, options, false);
+  }
+
+  /** Rebuilds every collection's vectors from SQLite, ignoring saved files, and saves them. */
+  static rebuild(
+    db: SqliteDatabase,
+    embedder: EmbedderShape,
+    options: VectorIndexOptions = {},
+  ): Effect.Effect<
+    { readonly index: VectorIndexes; readonly reports: ReadonlyArray<IndexReport> },
+    EmbedderError
+  > {
+    return VectorIndexes.build(db, embedder, options, true);
+  }
+
+  private static build(
+    db: SqliteDatabase,
+    embedder: EmbedderShape,
+    options: VectorIndexOptions,
+    fresh: boolean,
+  ) {
+    return Effect.gen(function* () {
+      const mode = options.mode ?? "embedded";
+      const rawPath = options.dbPath ?? db.name;
+      const dbPath = rawPath === null || rawPath === "" || rawPath === ":memory:" ? null : rawPath;
+      const wanted = options.collections ?? collectionNames;
+      const reports: Array<IndexReport> = [];
+      const indexes = new Map<CollectionName, CollectionIndex>();
+      const cache = embedder.embedSync
+        ? null
+        : new EmbeddingCache(db, embedder.model, embedder.dimensions);
+      const config: VectorStoreConfig = { ...options.store, dimensions: embedder.dimensions };
+      for (const c of wanted) {
+        if (mode === "disabled") {
+          reports.push({
+            collection: c,
+            outcome: "disabled",
+            reason: "index mode is disabled",
+            count: 0,
+            added: 0,
+            removed: 0,
+            graph: false,
+          });
+          continue;
+        }
+        const paths = dbPath ? indexPaths(dbPath, c) : null;
+        const loaded =
+          paths && !fresh
+            ? loadVectorFiles(paths, { collection: c, model: embedder.model }, config)
+            : null;
+        const store = loaded?.ok ? loaded.store : new VectorStore(config);
+        const index = new CollectionIndex(db, collections[c], store, embedder, cache);
+        const change = yield* index.reconcile(options.onProgress);
+        indexes.set(c, index);
+        const outcome = loaded?.ok
+          ? change.added + change.removed > 0
+            ? "repaired"
+            : "loaded"
+          : "rebuilt";
+        const reason = fresh
+          ? "rebuild requested"
+          : !paths
+            ? "in-memory database"
+            : loaded && !loaded.ok
+              ? `${loaded.problem}: ${loaded.detail}`
+              : outcome === "repaired"
+                ? `stale: ${change.added} rows new or changed, ${change.removed} gone`
+                : "up to date";
+        if (paths && outcome !== "loaded")
+          saveVectorFiles(store, paths, { collection: c, model: embedder.model });
+        reports.push({
+          collection: c,
+          outcome,
+          reason,
+          count: store.size,
+          added: change.added,
+          removed: change.removed,
+          graph: store.hasGraph,
+        });
+      }
+      return { index: new VectorIndexes(mode, embedder, dbPath, indexes), reports };
+    });
+  }
+
+  /** Brings vectors up to date for the touched rowids and every new row. */
+  update(touched: Touched = {}): Effect.Effect<number, EmbedderError> {
+    const self = this;
+    return Effect.gen(function* () {
+      let changed = 0;
+      for (const [c, index] of self.indexes) {
+        const rowids = touched[c] ?? [];
+        if (rowids.length === 0 && !index.hasNewRows()) continue;
+        const r = yield* index.update(rowids);
+        changed += r.added + r.removed;
+      }
+      return changed;
+    });
+  }
+
+  /** `update` for a synchronous embedder (the hashing one); false when it would need I/O. */
+  updateSync(touched: Touched = {}): boolean {
+    if (!this.embedder.embedSync) return false;
+    Effect.runSync(this.update(touched));
+    return true;
+  }
+
+  /** Saves every collection beside the database (no-op in memory). */
+  save(): ReadonlyArray<IndexManifest> {
+    if (!this.dbPath) return [];
+    const out: Array<IndexManifest> = [];
+    for (const [c, index] of this.indexes) {
+      out.push(
+        saveVectorFiles(index.store, indexPaths(this.dbPath, c), {
+          collection: c,
+          model: this.model,
+        }),
+      );
+    }
+    return out;
+  }
+}
+
+/** The vector index as a service: opened when the layer is built, saved when its scope ends. */
+export class VectorIndex extends Context.Service<VectorIndex, VectorIndexes>()(
+  "@hearsay/retrieval/VectorIndex",
+) {
+  static readonly layer = (
+    options: Omit<VectorIndexOptions, "dbPath"> = {},
+  ): Layer.Layer<VectorIndex, EmbedderError, StoreDatabase | Embedder> =>
+    Layer.effect(
+      VectorIndex,
+      Effect.gen(function* () {
+        const { db, path } = yield* StoreDatabase;
+        const embedder = yield* Embedder;
+        const { index } = yield* Effect.acquireRelease(
+          VectorIndexes.open(db, embedder, { ...options, dbPath: path }),
+          ({ index }) => Effect.sync(() => index.save()),
+        );
+        return index;
+      }),
+    );
+}

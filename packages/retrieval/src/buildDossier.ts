@@ -1,0 +1,264 @@
+/**
+ * Assembles one NPC's dossier: profile, relationship edges (its own, directed), lore,
+ * memories and conversation summaries, world events, debates, open tasks, the scene and
+ * recent dialogue — each ranked, then cut to its token budget by `cutSection`, in core's
+ * stable-to-volatile section order. Every item is one the NPC may know at t: searched
+ * items pass the `SaveView` rule; edges, tasks, profile and dialogue are its own; the
+ * scene is what the caller says is present.
+ */
+import {
+  type Dossier,
+  type DossierSection,
+  type DossierSectionName,
+  dayOf,
+  dossierSectionNames,
+  formatGameTime,
+  type GameTime,
+  type NpcId,
+  type SaveId,
+} from "@hearsay/core";
+import type { CollectionName } from "./collections.ts";
+import type { SearchHit } from "./HybridSearch.ts";
+import type { RetrievalEngine } from "./RetrievalEngine.ts";
+import { requestTime } from "./requestTime.ts";
+import type { SaveView } from "./SaveView.ts";
+import {
+  type BudgetPreset,
+  budgetPresets,
+  cutSection,
+  type SectionBudgets,
+  type SectionCandidate,
+  scaleBudgets,
+  totalBudget,
+} from "./tokenBudget.ts";
+
+/** A dossier request: for `t` (or the end of `day`), with optional query text and scene. */
+export interface DossierRequest {
+  readonly saveId: string;
+  readonly npcId: string;
+  readonly t?: number;
+  readonly day?: number;
+  readonly query?: string | null;
+  readonly scene?: {
+    readonly locationId?: string | null;
+    readonly present?: ReadonlyArray<string>;
+  } | null;
+  /** Total tokens, a preset name, or per-section budgets (default: the engine's). */
+  readonly budget?: number | BudgetPreset | SectionBudgets;
+  /** A precomputed query vector (for model-backed embedders). */
+  readonly queryVector?: Float32Array | null;
+}
+
+const resolveBudgets = (b: DossierRequest["budget"], fallback: SectionBudgets): SectionBudgets =>
+  b === undefined
+    ? fallback
+    : typeof b === "number"
+      ? scaleBudgets(b)
+      : typeof b === "string"
+        ? budgetPresets[b]
+        : b;
+
+const jsonList = (v: unknown): Array<string> => {
+  try {
+    const p: unknown = JSON.parse(String(v ?? "[]"));
+    return Array.isArray(p) ? p.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const signed = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+
+/** The profile line: who the NPC is, in its own terms. */
+const profileText = (
+  c: { name: string; role: string; faction_id: string | null; traits: string },
+  profile: string | undefined,
+): string => {
+  const parts = [`You are ${c.name}, ${c.role}${c.faction_id ? ` (${c.faction_id})` : ""}.`];
+  const traits = jsonList(c.traits);
+  if (traits.length > 0) parts.push(`Traits: ${traits.join(", ")}.`);
+  if (profile) {
+    try {
+      const p = JSON.parse(profile) as Record<string, unknown>;
+      const list = (k: string) =>
+        Array.isArray(p[k]) ? (p[k] as Array<unknown>).map(String).join("; ") : "";
+      if (p.backstory) parts.push(String(p.backstory));
+      if (p.personality) parts.push(`Personality: ${String(p.personality)}.`);
+      if (p.speechStyle) parts.push(`Speech: ${String(p.speechStyle)}.`);
+      if (list("goals")) parts.push(`Goals: ${list("goals")}.`);
+      if (list("fears")) parts.push(`Fears: ${list("fears")}.`);
+      if (list("loyalties")) parts.push(`Loyalties: ${list("loyalties")}.`);
+    } catch {
+      // a profile that is not JSON is shown as it is
+      parts.push(profile);
+    }
+  }
+  return parts.join(" ");
+};
+
+/** Text of a searched item, with its time where it has one. */
+const hitText = (engine: RetrievalEngine, view: SaveView, hit: SearchHit): string | null => {
+  const row = engine.source.item(hit.collection, hit.rowid);
+  if (!row) return null;
+  const when = (t: unknown) => formatGameTime(Number(t) as GameTime);
+  switch (hit.collection as CollectionName) {
+    case "memories":
+      return `(${when(row.t)}) ${String(row.text)}`;
+    case "world_events":
+      return `${when(row.t)}: ${String(row.text)}`;
+    case "lore":
+      return `${jsonList(row.heading_path).join(" / ")}: ${String(row.text)}`;
+    case "conversation_summaries": {
+      const partner = String(row.partner_id);
+      const name = view.npcName.get(view.npcs.find(partner)) ?? partner;
+      return `Talk with ${name} (${when(row.t)}): ${String(row.summary)}`;
+    }
+    case "background_debates":
+      return `Debate "${String(row.topic)}" (${when(row.t)}): ${String(row.summary)} Outcome: ${String(row.outcome)}`;
+  }
+};
+
+/** What a dossier is about: its time, budgets, open tasks, activity, place, company and query text. */
+export const dossierFrame = (engine: RetrievalEngine, view: SaveView, req: DossierRequest) => {
+  const { saveId, npcId } = req;
+  const character = engine.source.character(saveId, npcId);
+  if (!character) return null;
+  const t = requestTime(req);
+  const tasks = engine.source.openTasks(saveId, npcId, t);
+  const activity = engine.source.activity(saveId, npcId);
+  const location = req.scene?.locationId ?? activity?.location_id ?? character.location_id;
+  const present = (req.scene?.present ?? []).filter((id) => id !== npcId);
+  const nameOf = (id: string) => view.npcName.get(view.npcs.find(id)) ?? id;
+  const presentNames = present.map(nameOf);
+  const sceneQuery = [
+    activity?.note ?? "",
+    location,
+    ...presentNames,
+    ...tasks.map((k) => k.title),
+  ].join(" ");
+  const queryText = req.query ?? sceneQuery;
+  return { character, t, tasks, activity, location, present, presentNames, nameOf, queryText };
+};
+
+/** Builds the dossier, or null when the save has no such NPC. */
+export const buildDossier = (
+  engine: RetrievalEngine,
+  view: SaveView,
+  req: DossierRequest,
+): Dossier | null => {
+  const frame = dossierFrame(engine, view, req);
+  if (!frame) return null;
+  const { saveId, npcId } = req;
+  const { character, t, tasks, activity, location, present, presentNames, nameOf, queryText } =
+    frame;
+  const budgets = resolveBudgets(req.budget, engine.budgets);
+  const ctx = engine.context(view, {
+    npcId,
+    t,
+    queryText: [queryText, ...presentNames, location].join(" "),
+    ftsText: req.query ?? null,
+    queryVector: req.queryVector ?? engine.embedQuery(queryText),
+    location,
+    activeTaskIds: tasks.map((k) => k.task_id),
+  });
+
+  const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
+    hits.flatMap((h) => {
+      const text = hitText(engine, view, h);
+      return text === null ? [] : [{ kind: h.kind, id: h.id, score: h.score, text }];
+    });
+
+  const candidates: Record<DossierSectionName, Array<SectionCandidate>> = {
+    profile: [
+      {
+        kind: "profile",
+        id: npcId,
+        score: 100,
+        text: profileText(character, engine.source.profile(saveId, npcId)),
+      },
+    ],
+    relationships: engine.source
+      .edges(saveId, npcId, t)
+      .map((e) => ({
+        kind: "relationship" as const,
+        id: `${npcId}->${e.to_id}`,
+        score:
+          (present.includes(e.to_id) ? 100 : 0) +
+          10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
+        text: `${nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
+      }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
+    lore: fromHits(engine.searchIn(ctx, "lore", 5)),
+    memories: fromHits(
+      [
+        ...engine.searchIn(ctx, "memories", 8),
+        ...engine.searchIn(ctx, "conversation_summaries", 3),
+      ].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
+    ),
+    world_events: fromHits(engine.searchIn(ctx, "world_events", 5)),
+    debates: fromHits(engine.searchIn(ctx, "background_debates", 3)),
+    tasks: tasks.map((k, i) => ({
+      kind: "task" as const,
+      id: k.task_id,
+      score: 100 - i,
+      text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
+    })),
+    scene: [
+      {
+        kind: "scene",
+        id: location,
+        score: 100,
+        text: [
+          `It is ${formatGameTime(t)}. You are at ${location}${activity ? `, ${activity.activity}` : ""}.`,
+          activity?.note ? activity.note : "",
+          presentNames.length > 0
+            ? `With you: ${presentNames.join(", ")}.`
+            : "Nobody else is here.",
+        ]
+          .filter(Boolean)
+          .join(" "),
+      },
+    ],
+    dialogue: recentTurns(engine, view, npcId, t).map((turn, i) => ({
+      kind: "dialogue" as const,
+      id: `${turn.conversation_id}#${turn.turn_index}`,
+      score: 100 - i,
+      text: `${nameOf(turn.speaker_id)}: ${turn.text}`,
+    })),
+  };
+
+  const sections: Array<DossierSection> = dossierSectionNames.map((name) => {
+    const cut = cutSection(name, budgets[name], candidates[name]);
+    // Dialogue is chosen newest-first but read oldest-first.
+    return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;
+  });
+  return {
+    saveId: saveId as SaveId,
+    npcId: npcId as NpcId,
+    npcName: character.name,
+    t,
+    day: dayOf(t),
+    query: req.query ?? null,
+    budget: totalBudget(budgets),
+    totalTokens: sections.reduce((a, s) => a + s.tokens, 0),
+    sections,
+  };
+};
+
+/** The NPC's last few dialogue turns at or before t, newest first. */
+const recentTurns = (engine: RetrievalEngine, view: SaveView, npcId: string, t: number) => {
+  const list = view.turns.get(view.npcs.find(npcId)) ?? [];
+  let hi = list.length;
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  const out = [];
+  for (let i = lo - 1; i >= 0 && out.length < 6; i--) {
+    const row = engine.source.turn(list[i]!.rowid);
+    if (row) out.push(row);
+  }
+  return out;
+};

@@ -1,0 +1,91 @@
+/**
+ * The searchable collections: which projection table each lives in, how its id and
+ * embedding text are read, and what kind of dossier item it becomes. One USearch index
+ * per collection; keys are the table's SQLite rowids.
+ */
+import type { DossierItemKind } from "@hearsay/core";
+
+export const collectionNames = [
+  "memories",
+  "world_events",
+  "lore",
+  "conversation_summaries",
+  "background_debates",
+] as const;
+export type CollectionName = (typeof collectionNames)[number];
+
+/** How to read one collection's rows. */
+export interface CollectionSpec {
+  readonly name: CollectionName;
+  readonly table: string;
+  readonly fts: string;
+  /** SQL expression of the text that is embedded (one column list, joined in `text`). */
+  readonly textColumns: ReadonlyArray<string>;
+  readonly kind: DossierItemKind;
+}
+
+export const collections: Readonly<Record<CollectionName, CollectionSpec>> = {
+  memories: {
+    name: "memories",
+    table: "memories",
+    fts: "memories_fts",
+    textColumns: ["text"],
+    kind: "memory",
+  },
+  world_events: {
+    name: "world_events",
+    table: "world_events",
+    fts: "world_events_fts",
+    textColumns: ["text"],
+    kind: "world_event",
+  },
+  lore: {
+    name: "lore",
+    table: "lore_chunks",
+    fts: "lore_chunks_fts",
+    textColumns: ["heading_path", "text"],
+    kind: "lore",
+  },
+  conversation_summaries: {
+    name: "conversation_summaries",
+    table: "conversation_summaries",
+    fts: "conversation_summaries_fts",
+    textColumns: ["summary"],
+    kind: "summary",
+  },
+  background_debates: {
+    name: "background_debates",
+    table: "background_debates",
+    fts: "background_debates_fts",
+    textColumns: ["topic", "summary", "outcome"],
+    kind: "debate",
+  },
+};
+
+/**
+ * The text a row is embedded from, given its `textColumns` values in order. Lore puts
+ * its heading path (stored as JSON) in front of the text.
+ */
+export const embeddingText = (name: CollectionName, values: ReadonlyArray<unknown>): string => {
+  if (name === "lore") {
+    let path: Array<string> = [];
+    try {
+      const parsed: unknown = JSON.parse(String(values[0] ?? "[]"));
+      if (Array.isArray(parsed)) path = parsed.map(String);
+    } catch {
+      path = [];
+    }
+    return `${path.join(" / ")}: ${String(values[1] ?? "")}`;
+  }
+  return values.map((v) => String(v ?? "")).join(". ");
+};
+
+/** FNV-1a (32 bit) of a string: the per-row text fingerprint the index manifest keeps. */
+export const textFingerprint = (s: string): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+};

@@ -1,0 +1,44 @@
+/**
+ * IEEE half-precision floats (Node 20 has no Float16Array): the precise copy of stored
+ * vectors is kept as f16 — about three significant digits, ample for cosine ranking of
+ * unit vectors — at half the memory of f32. Encoding rounds to nearest; decoding is one
+ * table lookup.
+ */
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The f16 bits of a number (round to nearest; out of range saturates to ±infinity). */
+export const toHalf = (x: number): number => {
+  f32[0] = x;
+  const b = u32[0]!;
+  const sign = (b >>> 16) & 0x8000;
+  const exp = ((b >>> 23) & 0xff) - 112;
+  const mant = b & 0x7fffff;
+  if (exp <= 0) {
+    if (exp < -10) return sign;
+    const m = (mant | 0x800000) >>> (1 - exp);
+    return sign | ((m + 0x1000) >>> 13);
+  }
+  if (exp >= 31) return sign | 0x7c00;
+  return (sign | (exp << 10) | (mant >>> 13)) + ((mant >>> 12) & 1);
+};
+
+/** Every f16 bit pattern's value. */
+export const HALF_TABLE: Float32Array = (() => {
+  const t = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1;
+    const exp = (h >>> 10) & 0x1f;
+    const mant = h & 0x3ff;
+    t[h] =
+      exp === 0
+        ? sign * mant * 2 ** -24
+        : exp === 31
+          ? mant === 0
+            ? sign * Number.POSITIVE_INFINITY
+            : Number.NaN
+          : sign * (1 + mant / 1024) * 2 ** (exp - 15);
+  }
+  return t;
+})();

@@ -1,0 +1,127 @@
+/**
+ * @hearsay/retrieval — embedders (hashing, Ollama), the vector index, knowledge-filtered
+ * hybrid search, the dossier builder and the markdown lore importer.
+ */
+export { buildDossier, type DossierRequest, dossierFrame } from "./buildDossier.ts";
+export { CollectionIndex, type IndexChange, type IndexProgress } from "./CollectionIndex.ts";
+export { type ChunkLoreOptions, chunkLore } from "./chunkLore.ts";
+export {
+  type CollectionName,
+  type CollectionSpec,
+  collectionNames,
+  collections,
+  embeddingText,
+  textFingerprint,
+} from "./collections.ts";
+export { DossierSource } from "./DossierSource.ts";
+export { decodeLoreText, MAX_LORE_BYTES } from "./decodeLoreText.ts";
+export {
+  cosine,
+  Embedder,
+  EmbedderError,
+  EmbedderFailure,
+  type EmbedderShape,
+  normalize,
+} from "./Embedder.ts";
+export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+export { findNames } from "./findNames.ts";
+export { type LoreFrontMatter, parseFrontMatter } from "./frontMatter.ts";
+export {
+  HASHING_DIMENSIONS,
+  type HashingEmbedderOptions,
+  hashingEmbed,
+  hashingEmbedderLayer,
+  makeHashingEmbedder,
+} from "./HashingEmbedder.ts";
+export {
+  defaultSearchTuning,
+  mentionedEntities,
+  type SearchContext,
+  type SearchHit,
+  type SearchTuning,
+  searchCollection,
+} from "./HybridSearch.ts";
+export {
+  type ImportLoreOptions,
+  importLore,
+  type LoreEventLog,
+  type LoreFileInput,
+  type LoreFileOutcome,
+  LoreImportFailed,
+  type LoreImportReport,
+  loreContentHash,
+  readLoreFiles,
+} from "./importLore.ts";
+export {
+  ftsQuery,
+  ftsTerms,
+  type KeywordHit,
+  type KeywordOptions,
+  KeywordSearch,
+} from "./KeywordSearch.ts";
+export {
+  defaultNearestTuning,
+  knownCount,
+  knownNearest,
+  knownRowids,
+  type NearestTuning,
+  type NearHit,
+} from "./knownNearest.ts";
+export { LoreFileError, LoreProblem } from "./LoreFileError.ts";
+export {
+  makeOllamaEmbedder,
+  type OllamaEmbedderOptions,
+  ollamaEmbedderLayer,
+  type PullProgress,
+} from "./OllamaEmbedder.ts";
+export { pullProgressBar } from "./pullProgressBar.ts";
+export { makeRetrieval, Retrieval, type RetrievalShape } from "./Retrieval.ts";
+export {
+  type EventSource,
+  RetrievalEngine,
+  type RetrievalEngineOptions,
+  type SearchRequest,
+} from "./RetrievalEngine.ts";
+export { requestTime } from "./requestTime.ts";
+export { type FactKind, factKindOf, SaveView, type Touched } from "./SaveView.ts";
+export {
+  defaultScoreWeights,
+  defaultScoringOptions,
+  type ScoreSignals,
+  type ScoreWeights,
+  type ScoringOptions,
+  scoreCandidate,
+} from "./scoring.ts";
+export {
+  type BudgetPreset,
+  budgetPresets,
+  cutSection,
+  itemTokens,
+  oneLine,
+  type SectionBudgets,
+  type SectionCandidate,
+  type SectionLimit,
+  scaleBudgets,
+  sectionLimits,
+  sectionOverhead,
+  standardBudgets,
+  totalBudget,
+  truncateToTokens,
+} from "./tokenBudget.ts";
+export {
+  fingerprintChecksum,
+  type IndexManifest,
+  type IndexPaths,
+  indexPaths,
+  loadVectorFiles,
+  saveVectorFiles,
+} from "./VectorFiles.ts";
+export {
+  type IndexMode,
+  type IndexReport,
+  VectorIndex,
+  VectorIndexes,
+  type VectorIndexOptions,
+} from "./VectorIndex.ts";
+export { type Scored, VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+export { contentWords, isStopword, words } from "./words.ts";

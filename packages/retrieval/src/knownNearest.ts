@@ -1,0 +1,141 @@
+/**
+ * Knowledge-filtered nearest neighbours: the top-k items of one collection, by cosine
+ * to the query, among only the items an NPC knows at t. USearch has no filter
+ * predicate, and post-filtering one global HNSW search loses most of the true top-k
+ * when the NPC knows a small share of the world, so the path is chosen by scope:
+ *
+ *   known set ≤ `exactMax`, no HNSW graph, or  → exact scan over just those vectors
+ *   a share so small that the graph would need    (i8, natively; cost ∝ known set);
+ *   more than `graphMax` candidates
+ *   known set a large share of the collection   → HNSW search oversampled by 1/share,
+ *                                                every candidate checked against the
+ *                                                NPC's knowledge, widened ×4 while
+ *                                                fewer than k survive, and finally an
+ *                                                exact scan if it still falls short.
+ *
+ * Either way a result is only ever an item `knows` accepts: visibility is a filter.
+ */
+import type { CollectionName } from "./collections.ts";
+import { factKindOf, type SaveView } from "./SaveView.ts";
+import type { Scored, VectorStore } from "./VectorStore.ts";
+
+/** Tunables of the vector path. */
+export interface NearestTuning {
+  /** Known sets up to this size are always scanned exactly (default 4,096). */
+  readonly exactMax: number;
+  /** Oversampling factor on top of 1/share (default 3). */
+  readonly oversample: number;
+  /**
+   * The graph is tried only if its first candidate list would be at most this long
+   * (default 512): a wider HNSW search costs more than scanning the known set exactly.
+   */
+  readonly graphMax: number;
+  /** Widest HNSW candidate list before falling back to an exact scan (default 4,096). */
+  readonly maxCandidates: number;
+}
+
+export const defaultNearestTuning: NearestTuning = {
+  exactMax: 4096,
+  oversample: 3,
+  graphMax: 512,
+  maxCandidates: 4096,
+};
+
+/** A hit of the vector path: an item (by local number) and its cosine. */
+export interface NearHit {
+  readonly local: number;
+  readonly similarity: number;
+}
+
+/** How many items the NPC has facts for in the collection (an upper bound on what it knows). */
+export const knownCount = (view: SaveView, npc: number, c: CollectionName): number => {
+  const kind = factKindOf(c);
+  if (kind) return view.knownList(npc, kind)?.size ?? 0;
+  if (c === "lore") return view.items.lore.liveCount;
+  return view.items.conversation_summaries.byNpc.get(npc)?.length ?? 0;
+};
+
+/** Every item of the collection the NPC knows at t, as rowids (parallel to locals). */
+export const knownRowids = (
+  view: SaveView,
+  npc: number,
+  c: CollectionName,
+  t: number,
+): { readonly rowids: Array<number>; readonly locals: Array<number> } => {
+  const table = view.items[c];
+  const rowids: Array<number> = [];
+  const locals: Array<number> = [];
+  const take = (local: number) => {
+    if (view.knows(npc, c, local, t)) {
+      rowids.push(table.rowids[local]!);
+      locals.push(local);
+    }
+  };
+  const kind = factKindOf(c);
+  if (kind) {
+    // Walking the NPC's own facts: the fact time is at hand, so no lookup per item
+    // (the same rule as `SaveView.knows`).
+    const memory = kind === "memory";
+    view.knownList(npc, kind)?.forEach((local, since) => {
+      if (since > t || table.dead[local] || (memory && !table.aliveAt(local, t))) return;
+      rowids.push(table.rowids[local]!);
+      locals.push(local);
+    });
+  } else if (c === "lore") for (let i = 0; i < table.length; i++) take(i);
+  else for (const local of table.byNpc.get(npc) ?? []) take(local);
+  return { rowids, locals };
+};
+
+const fromScored = (
+  view: SaveView,
+  c: CollectionName,
+  scored: ReadonlyArray<Scored>,
+): Array<NearHit> => {
+  const table = view.items[c];
+  const out: Array<NearHit> = [];
+  for (const s of scored) {
+    const local = table.localOfRowid.get(s.rowid);
+    if (local !== undefined) out.push({ local, similarity: s.similarity });
+  }
+  return out;
+};
+
+/**
+ * The `k` known items nearest the query (fewer when the NPC knows fewer). Pass `known`
+ * (from {@link knownRowids}) when the caller already enumerated the known set.
+ */
+export const knownNearest = (
+  view: SaveView,
+  store: VectorStore,
+  npc: number,
+  c: CollectionName,
+  t: number,
+  query: Float32Array,
+  k: number,
+  tuning: NearestTuning = defaultNearestTuning,
+  known?: { readonly rowids: ReadonlyArray<number> },
+): Array<NearHit> => {
+  const n = known ? known.rowids.length : knownCount(view, npc, c);
+  if (n === 0 || k <= 0) return [];
+  const exact = () => {
+    const { rowids } = known ?? knownRowids(view, npc, c, t);
+    return fromScored(view, c, store.exact(query, rowids, k));
+  };
+  const share = Math.min(1, n / Math.max(1, store.size));
+  let kPrime = Math.max(4 * k, Math.ceil((k * tuning.oversample) / share));
+  if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax) return exact();
+  const table = view.items[c];
+  while (kPrime <= tuning.maxCandidates) {
+    const hits: Array<NearHit> = [];
+    for (const s of store.nearest(query, kPrime)) {
+      const local = table.localOfRowid.get(s.rowid);
+      if (local !== undefined && view.knows(npc, c, local, t)) {
+        hits.push({ local, similarity: s.similarity });
+        if (hits.length >= k) return hits;
+      }
+    }
+    if (kPrime >= store.size) return hits;
+    kPrime *= 4;
+  }
+  return exact();
+};

@@ -1,0 +1,277 @@
+import { dossierSectionNames, estimateTokens, renderDossier } from "@hearsay/core";
+import {
+  importLore,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  VectorIndexes,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ev, openWorld, type TestWorld } from "./fixtures.ts";
+
+let world: TestWorld;
+let engine: RetrievalEngine;
+const embedder = makeHashingEmbedder();
+
+const mem = (id: string, owner: string, t: number, text: string, entities: Array<string> = []) =>
+  ev("MemoryRecorded", t, {
+    memoryId: id,
+    ownerNpcId: owner,
+    text,
+    category: "observation",
+    importance: 0.5,
+    expiresAt: null,
+    locationId: "square",
+    entities,
+    about: null,
+  });
+const learn = (npc: string, kind: string, id: string, t: number) =>
+  ev("KnowledgeGained", t, {
+    npcId: npc,
+    itemKind: kind,
+    itemId: id,
+    via: "told",
+    fromNpcId: null,
+    confidence: 1,
+  });
+
+beforeAll(() => {
+  world = openWorld();
+  const reg = (npcId: string, name: string, factionId: string | null, locationId: string) =>
+    ev("NpcRegistered", 0, {
+      npcId,
+      name,
+      role: "villager",
+      factionId,
+      locationId,
+      traits: ["stubborn"],
+    });
+  world.append([
+    reg("ada", "Ada", "guild", "square"),
+    reg("bram", "Bram", null, "mill"),
+    reg("cora", "Cora", "guild", "chapel"),
+    ev("ProfileGenerated", 1, {
+      npcId: "ada",
+      profile: {
+        backstory: "Ada has kept the forge since her father died.",
+        personality: "blunt",
+        speechStyle: "short sentences",
+        goals: ["pay the guild"],
+        fears: ["fire"],
+        loyalties: ["the guild"],
+        relationshipSeed: "wary of millers",
+      },
+    }),
+    mem("m-ada-1", "ada", 10, "I forged a silver sword for the guard captain."),
+    mem("m-ada-2", "ada", 20, "The bellows cracked and I patched them with leather."),
+    mem("m-bram-secret", "bram", 30, "I hid the stolen grain in the mill cellar.", ["Bram"]),
+    mem("m-bram-told", "bram", 40, "The river is rising near the mill.", ["Bram"]),
+    learn("ada", "memory", "m-bram-told", 45),
+    ev("WorldEventOccurred", 50, {
+      worldEventId: "w-storm",
+      kind: "storm",
+      text: "A storm flooded the river bridge.",
+      locationId: null,
+      factionId: null,
+      visibility: "global",
+      importance: 0.9,
+      participants: [],
+      entities: [],
+    }),
+    learn("ada", "world_event", "w-storm", 60),
+    learn("bram", "world_event", "w-storm", 60),
+    ev("WorldEventOccurred", 70, {
+      worldEventId: "w-theft",
+      kind: "theft",
+      text: "Someone stole grain from the granary.",
+      locationId: "mill",
+      factionId: null,
+      visibility: "private",
+      importance: 0.8,
+      participants: ["bram"],
+      entities: [],
+    }),
+    learn("bram", "world_event", "w-theft", 70),
+    ev("RelationshipChanged", 80, {
+      fromId: "ada",
+      toId: "bram",
+      trust: -0.2,
+      respect: 0.1,
+      suspicion: 0.6,
+      summary: "He dodges questions.",
+    }),
+    ev("RelationshipChanged", 80, {
+      fromId: "bram",
+      toId: "ada",
+      trust: 0.9,
+      respect: 0.9,
+      suspicion: 0,
+      summary: "Bram's view.",
+    }),
+    ev("TaskProposed", 90, {
+      taskId: "task-1",
+      title: "Mend the bridge rail",
+      description: "Forge new brackets for the bridge.",
+      proposedBy: "cora",
+      assignee: "ada",
+      locationId: "square",
+      factionId: "guild",
+      deadline: 3000,
+    }),
+    ev("DebateHeld", 100, {
+      debateId: "d-1",
+      topic: "Who pays for the bridge",
+      participants: ["ada", "cora"],
+      locationId: "square",
+      factionId: "guild",
+      summary: "Ada and Cora argued about the guild paying.",
+      outcome: "The guild pays half.",
+    }),
+    learn("ada", "debate", "d-1", 100),
+    ...Array.from({ length: 8 }, (_, i) =>
+      ev("ConversationTurn", 110 + i, {
+        conversationId: "conv-1",
+        turnIndex: i,
+        speakerId: i % 2 === 0 ? "ada" : "bram",
+        listenerIds: [i % 2 === 0 ? "bram" : "ada"],
+        locationId: "square",
+        text: `Line ${i} about the grain.`,
+      }),
+    ),
+    ev("ConversationSummarized", 120, {
+      conversationId: "conv-1",
+      npcId: "ada",
+      partnerId: "bram",
+      throughTurn: 7,
+      summary: "Bram avoided my questions about the grain.",
+    }),
+  ]);
+  importLore(world.db, world.log, {
+    saveId: world.saveId,
+    t: 130,
+    files: [
+      {
+        path: "venn.md",
+        bytes: "# Captain Venn\n\nCaptain Venn commands the harbor guard and trusts no miller.\n",
+      },
+      { path: "weather.md", bytes: "# Weather\n\nAutumn storms come from the western sea.\n" },
+    ],
+  });
+  const { index } = Effect.runSync(VectorIndexes.open(world.db, embedder));
+  engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
+});
+
+const ids = (d: ReturnType<RetrievalEngine["dossier"]>, section: string) =>
+  d!.sections.find((s) => s.name === section)!.items.map((i) => i.id);
+
+describe("dossier", () => {
+  it("has every section, in core's stable-to-volatile order, with only what the NPC may know", () => {
+    const d = engine.dossier({
+      saveId: world.saveId,
+      npcId: "ada",
+      t: 1000,
+      scene: { locationId: "square", present: ["bram"] },
+    })!;
+    expect(d.sections.map((s) => s.name)).toEqual([...dossierSectionNames]);
+    expect(ids(d, "profile")).toEqual(["ada"]);
+    expect(d.sections[0]!.items[0]!.text).toMatch(/^You are Ada.*kept the forge/);
+    expect(ids(d, "relationships")).toEqual(["ada->bram"]);
+    expect(ids(d, "memories")).toEqual(
+      expect.arrayContaining(["m-ada-1", "m-ada-2", "m-bram-told", "conv-1"]),
+    );
+    expect(ids(d, "memories")).not.toContain("m-bram-secret");
+    expect(ids(d, "world_events")).toEqual(["w-storm"]);
+    expect(ids(d, "debates")).toEqual(["d-1"]);
+    expect(ids(d, "tasks")).toEqual(["task-1"]);
+    expect(ids(d, "scene")).toEqual(["square"]);
+    expect(d.sections.find((s) => s.name === "scene")!.items[0]!.text).toMatch(/With you: Bram\./);
+    expect(ids(d, "dialogue")).toEqual([
+      "conv-1#2",
+      "conv-1#3",
+      "conv-1#4",
+      "conv-1#5",
+      "conv-1#6",
+      "conv-1#7",
+    ]);
+    for (const s of d.sections)
+      for (const i of s.items)
+        expect(Object.keys(i).sort()).toEqual(["id", "kind", "score", "text", "tokens"]);
+    expect(d.totalTokens).toBeLessThanOrEqual(d.budget);
+    expect(estimateTokens(renderDossier(d))).toBeLessThanOrEqual(d.totalTokens);
+  });
+
+  it("respects the time it is asked for", () => {
+    const early = engine.dossier({ saveId: world.saveId, npcId: "ada", t: 55 })!;
+    expect(ids(early, "world_events")).toEqual([]);
+    expect(ids(early, "memories")).toEqual(expect.arrayContaining(["m-ada-1", "m-bram-told"]));
+    expect(ids(early, "dialogue")).toEqual([]);
+    expect(
+      ids(engine.dossier({ saveId: world.saveId, npcId: "ada", t: 30 })!, "memories"),
+    ).not.toContain("m-bram-told");
+    expect(engine.dossier({ saveId: world.saveId, npcId: "ada", day: 0 })!.t).toBe(1439);
+  });
+
+  it("lets names in the query trigger the lore about them", () => {
+    const d = engine.dossier({
+      saveId: world.saveId,
+      npcId: "ada",
+      t: 1000,
+      query: "What does Captain Venn think?",
+    })!;
+    expect(ids(d, "lore")[0]).toBe("lore:venn.md#0");
+  });
+
+  it("fits smaller budgets and presets", () => {
+    for (const budget of ["tiny", "small", 400] as const) {
+      const d = engine.dossier({ saveId: world.saveId, npcId: "ada", t: 1000, budget })!;
+      expect(d.budget).toBeLessThanOrEqual(
+        budget === "tiny" ? 900 : budget === "small" ? 1600 : 400,
+      );
+      expect(d.totalTokens).toBeLessThanOrEqual(d.budget);
+      expect(ids(d, "profile")).toEqual(["ada"]);
+    }
+  });
+
+  it("binds to one save in the shape the simulation's DossierSource wants", () => {
+    const source = engine.forSave(world.saveId);
+    const d = source.dossier({
+      npcId: "ada",
+      t: 1000,
+      query: null,
+      scene: { locationId: "square", present: ["bram"] },
+    });
+    expect(d).toEqual(
+      engine.dossier({
+        saveId: world.saveId,
+        npcId: "ada",
+        t: 1000,
+        query: null,
+        scene: { locationId: "square", present: ["bram"] },
+      }),
+    );
+  });
+
+  it("is null for an NPC the save does not have", () => {
+    expect(engine.dossier({ saveId: world.saveId, npcId: "nobody", t: 10 })).toBeNull();
+  });
+
+  it("picks up events appended after it was built", () => {
+    world.append([mem("m-ada-late", "ada", 2000, "A traveller paid me in foreign coin.")]);
+    const d = engine.dossier({
+      saveId: world.saveId,
+      npcId: "ada",
+      t: 2001,
+      query: "foreign coin",
+    })!;
+    expect(ids(d, "memories")[0]).toBe("m-ada-late");
+    const hits = engine.search({
+      saveId: world.saveId,
+      npcId: "ada",
+      t: 2001,
+      query: "foreign coin",
+      collections: ["memories"],
+    });
+    expect(hits[0]!.id).toBe("m-ada-late");
+    expect(hits[0]!.similarity).toBeGreaterThan(0.3);
+  });
+});

@@ -1,0 +1,70 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { KnownList } from "../src/KnownList.ts";
+
+// KnownList is internal to the package (not exported), so this model test imports it directly.
+
+interface Model {
+  readonly facts: Map<number, number>;
+}
+
+class Add implements fc.Command<Model, KnownList> {
+  constructor(
+    readonly local: number,
+    readonly t: number,
+  ) {}
+  check = () => true;
+  run(m: Model, r: KnownList): void {
+    const prior = m.facts.get(this.local);
+    if (prior === undefined || this.t < prior) m.facts.set(this.local, this.t);
+    r.add(this.local, this.t);
+    expect(r.size).toBe(m.facts.size);
+  }
+  toString = () => `add(${this.local}, ${this.t})`;
+}
+
+class Lookup implements fc.Command<Model, KnownList> {
+  constructor(readonly local: number) {}
+  check = () => true;
+  run(m: Model, r: KnownList): void {
+    expect(r.timeOf(this.local)).toBe(m.facts.get(this.local) ?? -1);
+  }
+  toString = () => `timeOf(${this.local})`;
+}
+
+class Scan implements fc.Command<Model, KnownList> {
+  check = () => true;
+  run(m: Model, r: KnownList): void {
+    const seen = new Map<number, number>();
+    r.forEach((l, t) => {
+      expect(seen.has(l)).toBe(false);
+      seen.set(l, t);
+    });
+    expect(seen).toEqual(m.facts);
+  }
+  toString = () => "forEach";
+}
+
+describe("KnownList", () => {
+  it("behaves like a map of earliest times (model-based)", () => {
+    const local = fc.integer({ min: 0, max: 400 });
+    const commands = [
+      fc.tuple(local, fc.integer({ min: 0, max: 1000 })).map(([l, t]) => new Add(l, t)),
+      local.map((l) => new Lookup(l)),
+      fc.constant(new Scan()),
+    ];
+    fc.assert(
+      fc.property(fc.commands(commands, { maxCommands: 600 }), (cmds) => {
+        fc.modelRun(() => ({ model: { facts: new Map() }, real: new KnownList() }), cmds);
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 2000 : 60 },
+    );
+  });
+
+  it("bulk-loads with duplicates keeping the earliest time", () => {
+    const k = new KnownList();
+    k.load([5, 3, 5, 9], [10, 4, 2, 7]);
+    expect([k.timeOf(5), k.timeOf(3), k.timeOf(9), k.timeOf(1)]).toEqual([2, 4, 7, -1]);
+    expect(k.size).toBe(3);
+  });
+});

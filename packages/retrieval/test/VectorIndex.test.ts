@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  indexPaths,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  type SearchHit,
+  VectorIndexes,
+  type VectorIndexOptions,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  ev,
+  memoryEvents,
+  npcEvents,
+  openWorld,
+  Prng,
+  sentence,
+  type TestWorld,
+} from "./fixtures.ts";
+
+const embedder = makeHashingEmbedder();
+let dir: string;
+let dbPath: string;
+let world: TestWorld;
+
+const open = (opts: VectorIndexOptions = {}) =>
+  Effect.runSync(VectorIndexes.open(world.db, embedder, opts));
+
+/** A fixed battery of searches whose results the index must reproduce. */
+const battery = (index: VectorIndexes): Array<Array<string>> => {
+  const engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
+  const p = Prng.derive(9, "queries");
+  const out: Array<Array<string>> = [];
+  for (let npc = 0; npc < 6; npc++) {
+    for (let q = 0; q < 3; q++) {
+      const hits: Array<SearchHit> = engine.search({
+        saveId: world.saveId,
+        npcId: `npc-${npc}`,
+        t: 10_000,
+        query: sentence(p, q + npc),
+      });
+      out.push(hits.map((h) => `${h.collection}:${h.id}:${h.score.toFixed(6)}`));
+    }
+  }
+  return out;
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hearsay-index-"));
+  dbPath = join(dir, "world.db");
+  world = openWorld(dbPath);
+  const p = Prng.derive(1, "index");
+  world.append(npcEvents(6));
+  world.append(memoryEvents(p, 6, 400));
+});
+
+afterEach(() => {
+  world.db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("vector index files", () => {
+  it("rebuilds when files are missing, then loads them unchanged", () => {
+    const first = open();
+    expect(first.reports.find((r) => r.collection === "memories")).toMatchObject({
+      outcome: "rebuilt",
+      count: 400,
+    });
+    const expected = battery(first.index);
+    expect(expected.some((r) => r.length > 0)).toBe(true);
+    const second = open();
+    expect(second.reports.every((r) => r.outcome === "loaded")).toBe(true);
+    expect(battery(second.index)).toEqual(expected);
+  });
+
+  it("rebuilds from SQLite when the vectors or manifest are corrupt, with the same results", () => {
+    const expected = battery(open().index);
+    const paths = indexPaths(dbPath, "memories");
+    const bytes = readFileSync(paths.vectors);
+    writeFileSync(paths.vectors, bytes.subarray(0, bytes.length - 100));
+    let r = open();
+    expect(r.reports.find((x) => x.collection === "memories")).toMatchObject({
+      outcome: "rebuilt",
+    });
+    expect(r.reports.find((x) => x.collection === "memories")!.reason).toMatch(/corrupt/);
+    expect(battery(r.index)).toEqual(expected);
+    writeFileSync(paths.manifest, "{ not json");
+    r = open();
+    expect(r.reports.find((x) => x.collection === "memories")!.outcome).toBe("rebuilt");
+    expect(battery(r.index)).toEqual(expected);
+    // Flip one byte of a rowid, then of a float: either way the file is refused.
+    for (const at of [40, readFileSync(paths.vectors).length - 7]) {
+      const flipped = readFileSync(paths.vectors);
+      flipped[at] = flipped[at]! ^ 0xff;
+      writeFileSync(paths.vectors, flipped);
+      r = open();
+      expect(r.reports.find((x) => x.collection === "memories")!.reason).toMatch(/corrupt/);
+      expect(battery(r.index)).toEqual(expected);
+    }
+  });
+
+  it("repairs a stale index (rows added and changed since it was saved) to match a rebuild", () => {
+    const summary = (text: string) =>
+      ev("ConversationSummarized", 4000, {
+        conversationId: "c1",
+        npcId: "npc-0",
+        partnerId: "npc-1",
+        throughTurn: 3,
+        summary: text,
+      });
+    world.append([summary("We talked about the flood on the river.")]);
+    open();
+    world.append([
+      ...memoryEvents(Prng.derive(2, "more"), 6, 50, 5000, "late"),
+      summary("We argued about the sword and the forge."),
+    ]);
+    const repaired = open();
+    const mem = repaired.reports.find((r) => r.collection === "memories")!;
+    expect(mem.outcome).toBe("repaired");
+    expect(mem.added).toBe(50);
+    expect(repaired.reports.find((r) => r.collection === "conversation_summaries")).toMatchObject({
+      outcome: "repaired",
+      added: 1,
+      count: 1,
+    });
+    const rebuilt = Effect.runSync(VectorIndexes.rebuild(world.db, embedder, {}));
+    expect(battery(repaired.index)).toEqual(battery(rebuilt.index));
+  });
+
+  it("rebuilds when the saved index is for another model or dimension", () => {
+    open();
+    const other = Effect.runSync(
+      VectorIndexes.open(world.db, makeHashingEmbedder({ dimensions: 64 }), {}),
+    );
+    expect(other.reports.find((r) => r.collection === "memories")!.reason).toMatch(/mismatch/);
+  });
+
+  it("keeps an HNSW graph in step and rebuilds it from the vectors when its file is corrupt", () => {
+    const opts = { store: { hnswMinSize: 100 } };
+    const first = open(opts);
+    expect(first.index.store("memories")!.hasGraph).toBe(true);
+    const expected = battery(first.index);
+    writeFileSync(indexPaths(dbPath, "memories").graph, "garbage");
+    const second = open(opts);
+    expect(second.index.store("memories")!.hasGraph).toBe(true);
+    expect(battery(second.index)).toEqual(expected);
+  });
+
+  it("can be disabled: no vectors, search still answers from filters and keywords", () => {
+    const r = open({ mode: "disabled" });
+    expect(r.reports.every((x) => x.outcome === "disabled")).toBe(true);
+    expect(r.index.store("memories")).toBeNull();
+    const results = battery(r.index);
+    expect(results.some((x) => x.length > 0)).toBe(true);
+  });
+});

@@ -1,0 +1,126 @@
+import {
+  defaultNearestTuning,
+  knownNearest,
+  makeHashingEmbedder,
+  SaveView,
+  VectorIndexes,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  ev,
+  memoryEvents,
+  npcEvents,
+  openWorld,
+  Prng,
+  sentence,
+  type TestWorld,
+} from "./fixtures.ts";
+
+const embedder = makeHashingEmbedder({ dimensions: 96 });
+let world: TestWorld;
+let view: SaveView;
+let index: VectorIndexes;
+
+beforeAll(() => {
+  world = openWorld();
+  const p = Prng.derive(5, "nearest");
+  world.append([
+    ...npcEvents(4),
+    ev("NpcRegistered", 0, {
+      npcId: "wise",
+      name: "Wise",
+      role: "sage",
+      factionId: null,
+      locationId: "square",
+      traits: [],
+    }),
+  ]);
+  const mems = memoryEvents(p, 4, 2000);
+  const told = [];
+  for (let i = 0; i < 2000; i++) {
+    // "wise" learns 90% of all memories; npc-3 learns 25 of them.
+    if (i % 10 !== 0)
+      told.push(
+        ev("KnowledgeGained", 5000, {
+          npcId: "wise",
+          itemKind: "memory",
+          itemId: `m${i}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      );
+    if (i % 120 === 7)
+      told.push(
+        ev("KnowledgeGained", 5000, {
+          npcId: "npc-3",
+          itemKind: "memory",
+          itemId: `m${i}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      );
+  }
+  world.append([...mems, ...told]);
+  index = Effect.runSync(
+    VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1000 } }),
+  ).index;
+  view = SaveView.load(world.db, world.saveId);
+});
+
+const exactTuning = { ...defaultNearestTuning, exactMax: 1_000_000 };
+const graphTuning = { ...defaultNearestTuning, exactMax: 100 };
+
+describe("knownNearest", () => {
+  it("scans a small share exactly rather than asking the graph for thousands of candidates", () => {
+    const store = index.store("memories")!;
+    const npc = view.npcs.find("npc-3");
+    const query = embedder.embedSync!("grain mill");
+    expect(knownNearest(view, store, npc, "memories", 6000, query, 10, graphTuning)).toEqual(
+      knownNearest(view, store, npc, "memories", 6000, query, 10, exactTuning),
+    );
+  });
+
+  it("uses the HNSW graph for a large known set with high recall and no leaks", () => {
+    const store = index.store("memories")!;
+    expect(store.hasGraph).toBe(true);
+    const npc = view.npcs.find("wise");
+    const p = Prng.derive(6, "q");
+    let overlap = 0;
+    for (let q = 0; q < 40; q++) {
+      const query = embedder.embedSync!(sentence(p, q));
+      const exact = knownNearest(view, store, npc, "memories", 6000, query, 10, exactTuning);
+      const approx = knownNearest(view, store, npc, "memories", 6000, query, 10, graphTuning);
+      expect(approx).toHaveLength(10);
+      for (const h of approx) expect(view.knows(npc, "memories", h.local, 6000)).toBe(true);
+      const tenth = exact[9]!.similarity;
+      overlap += approx.filter((h) => h.similarity >= tenth - 1e-6).length;
+    }
+    expect(overlap / 400).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("widens the graph search, then falls back to an exact scan, when too few candidates are known", () => {
+    const store = index.store("memories")!;
+    const npc = view.npcs.find("npc-3");
+    const p = Prng.derive(7, "q");
+    // A deliberately low oversample makes the first graph lists too short: 59, then 236, then exact.
+    const tiny = { exactMax: 1, oversample: 0.05, graphMax: 4096, maxCandidates: 256 };
+    for (let q = 0; q < 10; q++) {
+      const query = embedder.embedSync!(sentence(p, q));
+      const exact = knownNearest(view, store, npc, "memories", 6000, query, 10, exactTuning);
+      expect(knownNearest(view, store, npc, "memories", 6000, query, 10, tiny)).toEqual(exact);
+    }
+  });
+
+  it("knows nothing before the facts were learnt", () => {
+    const store = index.store("memories")!;
+    const npc = view.npcs.find("wise");
+    const query = embedder.embedSync!("grain mill");
+    expect(knownNearest(view, store, npc, "memories", 4999, query, 10, graphTuning)).toEqual([]);
+    expect(knownNearest(view, store, npc, "memories", 5000, query, 10, graphTuning)).toHaveLength(
+      10,
+    );
+  });
+});
