@@ -12,7 +12,6 @@ import {
   type GameTime,
   MINUTES_PER_DAY,
   MINUTES_PER_HOUR,
-  type NpcId,
 } from "@hearsay/core";
 import type { BrainRequest, DebateLine as MindLine } from "@hearsay/mind";
 import { companyOf, selfOf } from "./Glimpses.ts";
