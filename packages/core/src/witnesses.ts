@@ -50,7 +50,8 @@ export const witnessesOf = (
   add(h.participants, "participant");
   const local = h.locationId !== null && h.visibility !== "private" && h.visibility !== "global";
   if (local && h.locationId !== null) add(world.presentAt(h.locationId), "witnessed");
-  if (h.visibility === "faction" && h.factionId !== null) add(world.membersOf(h.factionId), "faction");
+  if (h.visibility === "faction" && h.factionId !== null)
+    add(world.membersOf(h.factionId), "faction");
   if (h.visibility === "global") add(world.everyone(), "broadcast");
   return [...found.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

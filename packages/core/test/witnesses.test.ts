@@ -1,6 +1,13 @@
-import { type FactionId, ids, type LocationId, type NpcId, Visibility, witnessesOf } from "@hearsay/core";
-import fc from "fast-check";
+import {
+  type FactionId,
+  ids,
+  type LocationId,
+  type NpcId,
+  Visibility,
+  witnessesOf,
+} from "@hearsay/core";
 import { Schema } from "effect";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 const npcs = ["a", "b", "c", "d", "e", "f"].map(ids.npc);
@@ -9,7 +16,10 @@ const facs = ["guild", "watch"].map(ids.faction);
 
 const arbWorld = fc.record({
   at: fc.array(fc.constantFrom(...locs), { minLength: npcs.length, maxLength: npcs.length }),
-  of: fc.array(fc.option(fc.constantFrom(...facs), { nil: null }), { minLength: npcs.length, maxLength: npcs.length }),
+  of: fc.array(fc.option(fc.constantFrom(...facs), { nil: null }), {
+    minLength: npcs.length,
+    maxLength: npcs.length,
+  }),
 });
 const arbHappening = fc.record({
   visibility: fc.constantFrom(...Visibility.literals),

@@ -7,12 +7,7 @@
  */
 
 import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
-import {
-  type DebateId,
-  type GameTime,
-  MINUTES_PER_DAY,
-  MINUTES_PER_HOUR,
-} from "@hearsay/core";
+import { type DebateId, type GameTime, MINUTES_PER_DAY, MINUTES_PER_HOUR } from "@hearsay/core";
 import type { BrainRequest, DebateLine as MindLine } from "@hearsay/mind";
 import { companyOf, selfOf } from "./Glimpses.ts";
 import { announce } from "./Happenings.ts";

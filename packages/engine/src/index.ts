@@ -11,5 +11,10 @@ export {
   workspaceRoot,
 } from "./loadSimulation.ts";
 export { retrievalDossiers } from "./retrievalDossiers.ts";
-export { type Progress, type RunSummary, runSimulation, type SimulationSpec } from "./Simulation.ts";
+export {
+  type Progress,
+  type RunSummary,
+  runSimulation,
+  type SimulationSpec,
+} from "./Simulation.ts";
 export type { DossierSource } from "./TickContext.ts";
