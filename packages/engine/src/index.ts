@@ -1,4 +1,34 @@
 export { BrainRunner, type BrainStats, type Outcome } from "./BrainRunner.ts";
+export type { DigestResult, WrittenMemory } from "./chat/digestTalk.ts";
+export {
+  type ActionOutcome,
+  type ActionResult,
+  type AnnouncedEvent,
+  applyActionResult,
+  applyWorldTick,
+  type WorldDiff,
+} from "./chat/gameInputs.ts";
+export { replyStreamerOf, wordPieces } from "./chat/replyStreamerOf.ts";
+export {
+  ConversationNotFound,
+  NotInWorld,
+  NpcNotFound,
+  ReplyFailed,
+  TaskMoveRefused,
+  TaskNotFound,
+  TurnAbandoned,
+} from "./chat/TalkError.ts";
+export { type MemoryRow, TalkQueries, type TurnRow } from "./chat/TalkQueries.ts";
+export {
+  defaultTalkOptions,
+  type ProposedGameAction,
+  type TalkOptions,
+  TalkWorld,
+  type TalkWorldSpec,
+  type TurnRequest,
+  type TurnResult,
+} from "./chat/TalkWorld.ts";
+export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
 export { EngineState } from "./EngineState.ts";

@@ -18,7 +18,16 @@ import {
   ExtractMemoriesOutput,
   extractMemoriesInstruction,
 } from "./purposes/ExtractMemoriesPurpose.ts";
+import {
+  ExtractFactsInput,
+  ExtractFactsOutput,
+  extractFactsInstruction,
+  SummarizeTalkInput,
+  SummarizeTalkOutput,
+  summarizeTalkInstruction,
+} from "./purposes/PlayerTalkPurposes.ts";
 import { ProfileInput, ProfileOutput, profileInstruction } from "./purposes/ProfilePurpose.ts";
+import { ReplyInput, ReplyOutput, replyInstruction } from "./purposes/ReplyPurpose.ts";
 
 /** One purpose: what it is given, what it must answer, and how a prompt asks for it. */
 export interface PurposeSpec<I extends Schema.Top, O extends Schema.Top> {
@@ -40,6 +49,9 @@ export const purposes = {
   extract_memories: spec(ExtractMemoriesInput, ExtractMemoriesOutput, extractMemoriesInstruction),
   debate_turn: spec(DebateTurnInput, DebateTurnOutput, debateTurnInstruction),
   summarize_debate: spec(SummarizeDebateInput, SummarizeDebateOutput, summarizeDebateInstruction),
+  reply: spec(ReplyInput, ReplyOutput, replyInstruction),
+  extract_facts: spec(ExtractFactsInput, ExtractFactsOutput, extractFactsInstruction),
+  summarize_talk: spec(SummarizeTalkInput, SummarizeTalkOutput, summarizeTalkInstruction),
 } as const;
 
 export type PurposeName = keyof typeof purposes;
@@ -51,6 +63,9 @@ export const purposeNames: ReadonlyArray<PurposeName> = [
   "extract_memories",
   "debate_turn",
   "summarize_debate",
+  "reply",
+  "extract_facts",
+  "summarize_talk",
 ];
 
 /** The decoded input of a purpose. */

@@ -19,6 +19,9 @@ import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/choos
 import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
 import { draftProfile } from "./scripted/draftProfile.ts";
 import { extractByRule } from "./scripted/extractByRule.ts";
+import { factsByRule } from "./scripted/factsByRule.ts";
+import { replyByRule } from "./scripted/replyByRule.ts";
+import { summarizeTalkByRule } from "./scripted/summarizeTalkByRule.ts";
 import { voiceOf } from "./scripted/Voice.ts";
 
 /** The model name scripted answers report. Bump it when the rules change what they answer. */
@@ -74,6 +77,19 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
     }
     case "summarize_debate":
       return summarizeByRule(request.input);
+    case "reply": {
+      const self = request.input.self;
+      return replyByRule(
+        request.input,
+        request.dossier,
+        prng,
+        voiceOf(self.traits, self.speechStyle),
+      );
+    }
+    case "extract_facts":
+      return { memories: factsByRule(request.input) };
+    case "summarize_talk":
+      return summarizeTalkByRule(request.input);
   }
 };
 

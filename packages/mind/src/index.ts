@@ -56,6 +56,14 @@ export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/F
 export { isEmbeddingModel, normalizeModel, sameModel } from "./ollama/modelNames.ts";
 export { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
 export { outputFormat } from "./ollama/outputFormat.ts";
+export {
+  finishText,
+  type ReplyListener,
+  type ReplyStreamer,
+  type StreamOllamaReplyOptions,
+  streamOllamaReply,
+} from "./ollama/streamOllamaReply.ts";
+export { textFieldPrefix } from "./ollama/textFieldPrefix.ts";
 export { fence, type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
 export {
   decodeOutput,
@@ -95,7 +103,19 @@ export {
   MemoryDraft,
 } from "./purposes/ExtractMemoriesPurpose.ts";
 export { NpcGlimpse, NpcSelf, Participant } from "./purposes/Fields.ts";
+export {
+  ExtractFactsInput,
+  ExtractFactsOutput,
+  SummarizeTalkInput,
+  SummarizeTalkOutput,
+} from "./purposes/PlayerTalkPurposes.ts";
 export { ProfileInput, ProfileOutput } from "./purposes/ProfilePurpose.ts";
+export {
+  PlayerRegard,
+  ProposedAction,
+  ReplyInput,
+  ReplyOutput,
+} from "./purposes/ReplyPurpose.ts";
 export { RecordedBrain, type RecordedBrainShape } from "./RecordedBrain.ts";
 export {
   SCRIPTED_MODEL,

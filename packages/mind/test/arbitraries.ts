@@ -161,6 +161,37 @@ const arbTurns = fc.array(
   { maxLength: 8 },
 );
 
+/** What a player might say: promises, confidences, names, requests, threats, news. */
+const arbPlayerLine = fc.constantFrom(
+  "I promise I'll defend the ford.",
+  "I swear to bring you my sword by morning!",
+  "Between us, I stole the mayor's seal.",
+  "My name is Wren. I'm from the hills.",
+  "I'm a wandering tinker.",
+  "Could you lend me your boat?",
+  "You fool, I'll burn it down.",
+  "Have you heard the bridge is out?",
+  "Do you remember what I promised?",
+  "Is there any work for me?",
+  "I trust you.",
+);
+
+const arbPlayerTurns = fc.array(
+  fc.record({
+    speakerId: fc.constantFrom(ids.npc("player"), ...npcPool),
+    speakerName: fc.constantFrom("the player", ...names),
+    text: fc.oneof(arbText, arbPlayerLine),
+  }),
+  { maxLength: 10 },
+);
+
+const arbRegard = fc.record({
+  trust: fc.double({ min: -1, max: 1, noNaN: true }),
+  respect: fc.double({ min: -1, max: 1, noNaN: true }),
+  suspicion: fc.double({ min: -1, max: 1, noNaN: true }),
+  summary: fc.constantFrom("", "Has talked with the player."),
+});
+
 const arbParticipants = fc
   .subarray(npcPool, { minLength: 1 })
   .chain((ps) =>
@@ -213,6 +244,34 @@ const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> }
       }),
       { maxLength: 10 },
     ),
+  }),
+  reply: fc.record({
+    conversationId: fc.constant(ids.conversation("conv-1")),
+    self: arbSelf(),
+    player: fc.constant({ id: ids.npc("player"), name: "the player" }),
+    locationName: fc.option(fc.constant("Saltmarket"), { nil: null }),
+    regard: arbRegard,
+    summary: fc.option(arbText, { nil: null }),
+    turns: arbTurns,
+    message: fc.oneof(arbText, arbPlayerLine),
+    scene: fc.option(arbText, { nil: null }),
+  }),
+  extract_facts: fc.record({
+    conversationId: fc.constant(ids.conversation("conv-1")),
+    self: fc.record({ id: fc.constantFrom(...npcPool), name: fc.constantFrom(...names) }),
+    npc: fc.record({ id: fc.constantFrom(...npcPool), name: fc.constantFrom(...names) }),
+    player: fc.constant({ id: ids.npc("player"), name: "the player" }),
+    role: fc.constantFrom("participant" as const, "witness" as const),
+    locationName: fc.option(fc.constant("Saltmarket"), { nil: null }),
+    turns: arbPlayerTurns,
+  }),
+  summarize_talk: fc.record({
+    conversationId: fc.constant(ids.conversation("conv-1")),
+    self: fc.record({ id: fc.constantFrom(...npcPool), name: fc.constantFrom(...names) }),
+    partner: fc.constant({ id: ids.npc("player"), name: "the player" }),
+    priorSummary: fc.option(arbText, { nil: null }),
+    regard: arbRegard,
+    turns: arbPlayerTurns,
   }),
 };
 

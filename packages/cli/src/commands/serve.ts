@@ -1,0 +1,121 @@
+/**
+ * `hearsay serve --db PATH [--port N] [--host H] [--token T]`: the local HTTP/JSON service
+ * a game mod talks to (see ../serve/startServe.ts and /openapi.json). It listens on
+ * loopback unless told otherwise, and runs until interrupted; every write it makes is an
+ * event in the database's log, as `hearsay run` and `chat` make them.
+ */
+import { ids } from "@hearsay/core";
+import { TalkWorld } from "@hearsay/engine";
+import { Console, Effect, Option, Schema } from "effect";
+import { Command, Flag } from "effect/cli";
+import { CliFailure } from "../attempt.ts";
+import { brainFor, openLog, simulationOf } from "../serve/openTalkWorld.ts";
+import { startServe } from "../serve/startServe.ts";
+
+const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65_535 }));
+const Bytes = Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 64 * 1024 * 1024 }));
+
+export const serveCommand = Command.make(
+  "serve",
+  {
+    db: Flag.String("db").pipe(Flag.withDescription("SQLite database file of a world")),
+    port: Flag.Int("port").pipe(
+      Flag.withSchema(Port),
+      Flag.withDescription("Port (default 7341; 0 picks a free one)"),
+      Flag.withDefault(7341),
+    ),
+    host: Flag.String("host").pipe(
+      Flag.withDescription("Interface to listen on (default loopback)"),
+      Flag.withDefault("127.0.0.1"),
+    ),
+    token: Flag.String("token").pipe(
+      Flag.withDescription(
+        "Require `Authorization: Bearer <token>` (default: $HEARSAY_TOKEN if set)",
+      ),
+      Flag.optional,
+    ),
+    maxBody: Flag.Int("max-body").pipe(
+      Flag.withSchema(Bytes),
+      Flag.withDescription("Largest body accepted, in bytes (default 65536)"),
+      Flag.withDefault(65_536),
+    ),
+    brain: Flag.Literals("brain", ["scripted", "ollama"]).pipe(
+      Flag.withDescription("Who answers: scripted (default, no model needed) or ollama"),
+      Flag.withDefault("scripted"),
+    ),
+    model: Flag.String("model").pipe(
+      Flag.withDescription("Chat model for --brain ollama"),
+      Flag.optional,
+    ),
+    config: Flag.String("config").pipe(
+      Flag.withDescription("Config file for --brain ollama"),
+      Flag.optional,
+    ),
+    simulation: Flag.String("simulation").pipe(
+      Flag.withDescription(
+        "World folder the saves were started from (default: the one each log names)",
+      ),
+      Flag.optional,
+    ),
+    digestEvery: Flag.Int("digest-every").pipe(
+      Flag.withSchema(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+      Flag.withDescription("Digest a talk every N player turns (default 4; always at its end)"),
+      Flag.withDefault(4),
+    ),
+  },
+  Effect.fn(function* (args) {
+    const log = yield* openLog(args.db);
+    const brain = yield* brainFor({
+      brain: args.brain,
+      model: Option.getOrUndefined(args.model),
+      configPath: Option.getOrUndefined(args.config),
+      quiet: true,
+    });
+    const token = Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN ?? null;
+    const loopback = args.host === "127.0.0.1" || args.host === "::1" || args.host === "localhost";
+    if (!loopback && token === null)
+      return yield* Effect.fail(
+        new CliFailure({
+          message: `--host ${args.host} listens beyond this machine: set --token too`,
+        }),
+      );
+    const simulation = Option.getOrUndefined(args.simulation);
+    const server = yield* Effect.tryPromise({
+      try: () =>
+        startServe({
+          log,
+          host: args.host,
+          port: args.port,
+          token,
+          maxBodyBytes: args.maxBody,
+          open: (save) => {
+            const saveId = ids.save(save);
+            const sim = Effect.runSync(simulationOf(log, saveId, simulation));
+            return new TalkWorld({
+              simulation: sim,
+              log,
+              saveId,
+              brain: brain.brain,
+              recordBrain: brain.record,
+              ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
+              options: { digestEvery: args.digestEvery },
+            });
+          },
+        }),
+      catch: (e) =>
+        new CliFailure({
+          message: `cannot listen on ${args.host}:${args.port}: ${(e as Error).message}`,
+        }),
+    });
+    yield* Console.log(
+      `hearsay serve: listening on ${server.url} (${args.db}${token === null ? "" : ", token required"}); API at ${server.url}/openapi.json; Ctrl-C stops`,
+    );
+    yield* Effect.callback<void>((resume) => {
+      const stop = () => resume(Effect.void);
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    yield* Effect.promise(() => server.close());
+    log.db.close();
+  }),
+).pipe(Command.withDescription("Serve a world to a game over local HTTP/JSON"));

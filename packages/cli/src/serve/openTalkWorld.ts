@@ -1,0 +1,114 @@
+/**
+ * Opens a save for talking to: checks the database file and the save exist (never
+ * creating either), finds the simulation the save was started from (by `--simulation`
+ * or the name its log records), and picks the brain and how replies stream — a live
+ * Ollama model streams its words as they come; the scripted brain hands its answer on
+ * word by word. `chat` and `serve` share it.
+ */
+import { existsSync } from "node:fs";
+import { ids, type SaveId } from "@hearsay/core";
+import {
+  type LoadedSimulation,
+  loadSimulation,
+  type TalkOptions,
+  TalkWorld,
+} from "@hearsay/engine";
+import { loadMindConfig, type ReplyStreamer, streamOllamaReply } from "@hearsay/mind";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
+import { attempt, CliFailure } from "../attempt.ts";
+import { chooseBrain } from "../chooseBrain.ts";
+
+export interface BrainChoice {
+  readonly brain: "scripted" | "ollama";
+  readonly model: string | undefined;
+  readonly configPath: string | undefined;
+  readonly quiet: boolean;
+}
+
+/** The database and its event log, refusing a path that holds no hearsay database. */
+export const openLog = (path: string) =>
+  Effect.gen(function* () {
+    if (!existsSync(path))
+      return yield* Effect.fail(
+        new CliFailure({
+          message: `${path}: no database there; create one with \`hearsay run --db ${path}\``,
+        }),
+      );
+    const db = yield* attempt(() => openDatabase(path));
+    return new SqliteEventLog(db);
+  });
+
+/** The simulation a save was started from. */
+export const simulationOf = (log: SqliteEventLog, saveId: SaveId, override: string | undefined) =>
+  Effect.gen(function* () {
+    if (override !== undefined) return yield* attempt(() => loadSimulation(override));
+    const first = log.read(saveId, { toSeq: 1 })[0];
+    if (first?.type !== "SimulationStarted")
+      return yield* Effect.fail(
+        new CliFailure({
+          message: `save "${saveId}" was not started by \`hearsay run\`; pass --simulation`,
+        }),
+      );
+    const name = first.payload.simulation;
+    return yield* Effect.mapError(
+      attempt(() => loadSimulation(name)),
+      () =>
+        new CliFailure({
+          message: `save "${saveId}" was started from simulation "${name}", which is not under simulations/: pass --simulation <folder>`,
+        }),
+    );
+  });
+
+/** The brain and the reply streamer for it. */
+export const brainFor = (choice: BrainChoice) =>
+  Effect.gen(function* () {
+    const chosen = yield* chooseBrain(choice);
+    let streamer: ReplyStreamer | undefined;
+    if (choice.brain === "ollama") {
+      const config = yield* loadMindConfig(
+        choice.configPath === undefined ? {} : { path: choice.configPath },
+      );
+      streamer = streamOllamaReply({
+        config: choice.model === undefined ? config : { ...config, chatModel: choice.model },
+        fallback: chosen.brain,
+      });
+    }
+    return { ...chosen, streamer };
+  });
+
+/** A TalkWorld over one save of an open log. */
+export const openTalkWorld = (
+  log: SqliteEventLog,
+  save: string,
+  opts: {
+    readonly simulation: string | undefined;
+    readonly choice: BrainChoice;
+    readonly options?: Partial<TalkOptions>;
+  },
+) =>
+  Effect.gen(function* () {
+    const saveId = ids.save(save);
+    if (!log.saves().some((s) => s.saveId === saveId))
+      return yield* Effect.fail(
+        new CliFailure({
+          message: `no save "${save}" in this database (saves: ${
+            log
+              .saves()
+              .map((s) => s.saveId)
+              .join(", ") || "none"
+          }); pass --save`,
+        }),
+      );
+    const simulation: LoadedSimulation = yield* simulationOf(log, saveId, opts.simulation);
+    const brain = yield* brainFor(opts.choice);
+    return new TalkWorld({
+      simulation,
+      log,
+      saveId,
+      brain: brain.brain,
+      recordBrain: brain.record,
+      ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
+      ...(opts.options === undefined ? {} : { options: opts.options }),
+    });
+  });
