@@ -24,6 +24,7 @@ import {
   WorldEventOccurred,
 } from "./events/world.ts";
 import type { CampaignId, SaveId } from "./ids.ts";
+import { eventUpcasters, upcastWith } from "./upcast.ts";
 
 export const Event = Schema.Union([
   SimulationStarted,
@@ -85,18 +86,32 @@ const TypeTag = Schema.Struct({
 const decodeTypeTag = Schema.decodeUnknownSync(TypeTag);
 const decodeTypeTagExit = Schema.decodeUnknownExit(TypeTag);
 
-/** Decodes unknown input as an event; throws a SchemaError naming the bad field. */
-export const decodeEvent = (input: unknown): Event =>
-  byType.get(decodeTypeTag(input).type)!.sync(input);
+/** The version each event type is written at by this build. */
+export const currentVersions: ReadonlyMap<EventType, number> = new Map(
+  Event.members.map((m) => [m.fields.type.schema.literal as EventType, m.fields.version.literal]),
+);
 
-/** Decodes unknown input as an event, as an Exit (no throw). */
+/** Brings an event written at an older version up to the current one (see upcast.ts). */
+export const upcastEvent = upcastWith(eventUpcasters, currentVersions);
+
+/**
+ * Decodes unknown input as an event, upcasting an older version first; throws a
+ * SchemaError naming the bad field.
+ */
+export const decodeEvent = (input: unknown): Event => {
+  const event = upcastEvent(input);
+  return byType.get(decodeTypeTag(event).type)!.sync(event);
+};
+
+/** Decodes unknown input as an event (upcast first), as an Exit (no throw). */
 export const decodeEventExit = (input: unknown): Exit.Exit<Event, Schema.SchemaError> => {
-  const tag = decodeTypeTagExit(input);
-  return Exit.isSuccess(tag) ? byType.get(tag.value.type)!.exit(input) : Exit.failCause(tag.cause);
+  const event = upcastEvent(input);
+  const tag = decodeTypeTagExit(event);
+  return Exit.isSuccess(tag) ? byType.get(tag.value.type)!.exit(event) : Exit.failCause(tag.cause);
 };
 
 /** Builds an event of a known type with its current version. */
 export const makeEvent = <T extends EventType>(
   type: T,
   fields: Omit<EventOf<T>, "type" | "version">,
-): EventOf<T> => ({ type, version: 1, ...fields }) as unknown as EventOf<T>;
+): EventOf<T> => ({ type, version: currentVersions.get(type), ...fields }) as unknown as EventOf<T>;

@@ -10,6 +10,7 @@ export {
 } from "./Dossier.ts";
 export { decodeWorld, parseWorldSource, type WorldSource } from "./decodeWorld.ts";
 export {
+  currentVersions,
   decodeEvent,
   decodeEventExit,
   Event,
@@ -19,6 +20,7 @@ export {
   makeEvent,
   type PayloadOf,
   type StoredEvent,
+  upcastEvent,
 } from "./Event.ts";
 export { Text, Unit } from "./events/defineEvent.ts";
 export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
@@ -83,6 +85,13 @@ export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Kno
 export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
+export {
+  eventUpcasters,
+  type RawPayload,
+  type Upcast,
+  type Upcaster,
+  upcastWith,
+} from "./upcast.ts";
 export { ItemKind, type ItemRef, itemKey, Via, Visibility } from "./Visibility.ts";
 export { validateTravelGraph } from "./validateTravelGraph.ts";
 export { validateWorld } from "./validateWorld.ts";

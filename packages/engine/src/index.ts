@@ -33,6 +33,15 @@ export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
 export { EngineState } from "./EngineState.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
+export { type ExportedEvent, exportedEvent, exportJsonl } from "./replay/exportJsonl.ts";
+export {
+  eventAt,
+  HistoryCursor,
+  type HistoryRange,
+  historyEvents,
+  historyPages,
+  PAGE_SIZE,
+} from "./replay/readHistory.ts";
 export {
   DEFAULT_SIMULATION,
   type LoadedSimulation,
