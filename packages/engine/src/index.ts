@@ -33,6 +33,13 @@ export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
 export { EngineState } from "./EngineState.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
+export {
+  DEFAULT_SIMULATION,
+  type LoadedSimulation,
+  loadSimulation,
+  resolveSimulation,
+  workspaceRoot,
+} from "./loadSimulation.ts";
 export { type ExportedEvent, exportedEvent, exportJsonl } from "./replay/exportJsonl.ts";
 export {
   eventAt,
@@ -42,13 +49,6 @@ export {
   historyPages,
   PAGE_SIZE,
 } from "./replay/readHistory.ts";
-export {
-  DEFAULT_SIMULATION,
-  type LoadedSimulation,
-  loadSimulation,
-  resolveSimulation,
-  workspaceRoot,
-} from "./loadSimulation.ts";
 export { retrievalDossiers } from "./retrievalDossiers.ts";
 export {
   type Progress,
