@@ -40,7 +40,31 @@ export {
   resolveSimulation,
   workspaceRoot,
 } from "./loadSimulation.ts";
+export {
+  type BranchPoint,
+  type BranchResult,
+  type BranchSpec,
+  branchSave,
+  branchSeq,
+} from "./replay/branchSave.ts";
+export { compactEvent, comparable, differingPaths, sameEvent } from "./replay/compareEvents.ts";
+export { type DossierAtOptions, type DossierInspection, dossierAt } from "./replay/dossierAt.ts";
 export { type ExportedEvent, exportedEvent, exportJsonl } from "./replay/exportJsonl.ts";
+export {
+  type Boundaries,
+  lastSeqAtOrBefore,
+  lastSeqOfDay,
+  tickBoundaries,
+} from "./replay/historyPoints.ts";
+export { ReplayRefused } from "./replay/ReplayError.ts";
+export {
+  type PlannedSkip,
+  planLegs,
+  type RunLeg,
+  type RunPlan,
+  type RunSegment,
+  readRunPlan,
+} from "./replay/RunPlan.ts";
 export {
   eventAt,
   HistoryCursor,
@@ -49,6 +73,22 @@ export {
   historyPages,
   PAGE_SIZE,
 } from "./replay/readHistory.ts";
+export {
+  type CheckpointCheck,
+  type RefoldOptions,
+  type RefoldReport,
+  refoldLog,
+} from "./replay/refoldLog.ts";
+export { ReplayBrains, type SegmentBrain } from "./replay/replayBrain.ts";
+export { requireSave } from "./replay/requireSave.ts";
+export {
+  type Divergence,
+  type HashAt,
+  type SimulationDefinition,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyLog,
+} from "./replay/verifyLog.ts";
 export { retrievalDossiers } from "./retrievalDossiers.ts";
 export {
   type Progress,

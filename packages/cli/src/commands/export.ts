@@ -1,0 +1,75 @@
+/**
+ * `hearsay export --db PATH [--save ID] --format jsonl [--out FILE]`: writes a save's
+ * history, one event per line, in seq order, streamed a page at a time. The format is a
+ * public contract, described in packages/cli/EXPORT-FORMAT.md. The database is opened
+ * read-only; with no --out the lines go to stdout and nothing else does.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import { ids } from "@hearsay/core";
+import { exportJsonl, requireSave } from "@hearsay/engine";
+import { openReadOnly } from "@hearsay/inspector";
+import { SqliteEventLog } from "@hearsay/store";
+import { Console, Effect, Option } from "effect";
+import { Command, Flag } from "effect/cli";
+import { attempt } from "../attempt.ts";
+
+/** Writes a chunk to stdout and waits until it is handed over (so memory stays bounded). */
+const toStdout = (chunk: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    process.stdout.write(chunk, (e) => (e ? reject(e) : resolve()));
+  });
+
+/** A reader that went away (`… | head`) ends the export quietly, as it does for other tools. */
+const isClosedPipe = (e: unknown): boolean =>
+  typeof e === "object" && e !== null && (e as { code?: unknown }).code === "EPIPE";
+
+export const exportCommand = Command.make(
+  "export",
+  {
+    db: Flag.String("db").pipe(
+      Flag.withDescription("SQLite database of a recorded run (opened read-only)"),
+      Flag.withDefault("hearsay.db"),
+    ),
+    save: Flag.String("save").pipe(
+      Flag.withDescription("Save to export"),
+      Flag.withDefault("main"),
+    ),
+    format: Flag.Literals("format", ["jsonl"]).pipe(
+      Flag.withDescription("Output format: jsonl (one event per line; see EXPORT-FORMAT.md)"),
+      Flag.withDefault("jsonl"),
+    ),
+    out: Flag.String("out").pipe(
+      Flag.withDescription("Write to this file instead of stdout"),
+      Flag.optional,
+    ),
+  },
+  Effect.fn(function* (args) {
+    const db = yield* attempt(() => openReadOnly(args.db));
+    const log = new SqliteEventLog(db);
+    const saveId = ids.save(args.save);
+    const written = yield* Effect.tryPromise({
+      try: async () => {
+        const save = requireSave(log, saveId, args.db);
+        const fd = Option.isSome(args.out) ? openSync(args.out.value, "w") : null;
+        const ignore = () => {};
+        process.stdout.on("error", ignore);
+        try {
+          for (const chunk of exportJsonl({ log, saveId })) {
+            if (fd === null) await toStdout(chunk);
+            else writeSync(fd, chunk);
+          }
+        } catch (e) {
+          if (!isClosedPipe(e)) throw e;
+        } finally {
+          process.stdout.off("error", ignore);
+          if (fd !== null) closeSync(fd);
+        }
+        return save.head;
+      },
+      catch: (e) => e,
+    }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+    if (Option.isSome(args.out)) {
+      yield* Console.error(`exported ${written} events of save "${saveId}" to ${args.out.value}`);
+    }
+  }),
+).pipe(Command.withDescription("Export a save's events as JSON lines"));

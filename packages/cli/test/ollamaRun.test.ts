@@ -1,0 +1,64 @@
+/**
+ * `hearsay run --brain ollama` against a real HTTP server on loopback that speaks Ollama's
+ * API (the testkit's fixture server): every call is recorded in the log, and a replay of
+ * the run needs no server at all.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ids } from "@hearsay/core";
+import { workspaceRoot } from "@hearsay/engine";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { OllamaFixtureServer } from "@hearsay/testkit";
+import { describe, expect, it } from "vitest";
+
+const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "packages/cli/src/main.ts", ...args],
+      {
+        cwd: workspaceRoot(),
+        env: { ...process.env, ...env },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+
+describe("hearsay run --brain ollama", () => {
+  it("records every call against an Ollama-speaking server, and replays with the server gone", async () => {
+    const server = await OllamaFixtureServer.start({});
+    const db = join(mkdtempSync(join(tmpdir(), "hearsay-ollama-")), "run.db");
+    const run = await cli(["run", "--days", "1", "--db", db, "--brain", "ollama", "--quiet"], {
+      OLLAMA_HOST: server.url,
+      HEARSAY_OLLAMA_URL: "",
+    });
+    const chats = server.chats().length;
+    await server.close();
+    expect(run.stderr).not.toContain("hearsay: warning");
+    expect(run.code).toBe(0);
+    const log = new SqliteEventLog(openDatabase(db));
+    const recorded = log.read(ids.save("main")).filter((e) => e.type === "LlmCallRecorded");
+    log.db.close();
+    expect(recorded.length).toBeGreaterThan(50);
+    expect(
+      recorded.every((e) => e.type === "LlmCallRecorded" && e.payload.brain === "ollama"),
+    ).toBe(true);
+    // Every chat the server answered belongs to a recorded call (repairs add chats, not calls).
+    expect(chats).toBeGreaterThanOrEqual(recorded.length);
+    const replay = await cli(["replay", "--db", db, "--verify", "--quiet"], {
+      OLLAMA_HOST: "http://127.0.0.1:9",
+    });
+    expect(replay.stderr).not.toContain("hearsay:");
+    expect(replay.code).toBe(0);
+  }, 240_000);
+});

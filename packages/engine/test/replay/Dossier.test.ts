@@ -1,0 +1,153 @@
+/**
+ * Dossier inspection: at any moment of a recorded run, `dossierAt` gives exactly the
+ * dossier the engine handed the NPC then (built from the log as it stood when that tick
+ * began, not from the head), and every item's id is the id the export uses for it.
+ */
+import { type Dossier, dayOf, hourOf, type StoredEvent } from "@hearsay/core";
+import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
+import type { SqliteEventLog } from "@hearsay/store";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAIN, memoryLog, runHamlet } from "./fixtures.ts";
+
+interface Seen {
+  readonly npcId: string;
+  readonly t: number;
+  readonly query: string | null;
+  readonly scene: { readonly locationId: string; readonly present: ReadonlyArray<string> } | null;
+  readonly dossier: Dossier;
+}
+
+let log: SqliteEventLog;
+const seen: Array<Seen> = [];
+
+beforeAll(async () => {
+  log = memoryLog();
+  const dossiers: SimulationSpec["dossiers"] = (l, s) => {
+    const real = retrievalDossiers(l, s);
+    return {
+      ...real,
+      dossier: (req) => {
+        const d = real.dossier(req);
+        if (d !== null)
+          seen.push({ npcId: req.npcId, t: req.t, query: req.query, scene: req.scene, dossier: d });
+        return d;
+      },
+    };
+  };
+  await runHamlet(log, { days: 3, dossiers });
+});
+
+/** Every id the export gives each kind of item. */
+const exportIds = (events: ReadonlyArray<StoredEvent>): Record<string, Set<string>> => {
+  const ids: Record<string, Set<string>> = {};
+  const add = (kind: string, id: string) => {
+    ids[kind] ??= new Set();
+    ids[kind].add(id);
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case "NpcRegistered":
+        add("profile", e.payload.npcId);
+        add("scene", e.payload.locationId);
+        break;
+      case "NpcActivityChanged":
+        add("scene", e.payload.locationId);
+        break;
+      case "MemoryRecorded":
+        add("memory", e.payload.memoryId);
+        break;
+      case "WorldEventOccurred":
+        add("world_event", e.payload.worldEventId);
+        break;
+      case "LoreImported":
+        for (const c of e.payload.chunks) add("lore", c.chunkId);
+        break;
+      case "DebateHeld":
+        add("debate", e.payload.debateId);
+        break;
+      case "TaskProposed":
+        add("task", e.payload.taskId);
+        break;
+      case "ConversationSummarized":
+        add("summary", e.payload.conversationId);
+        break;
+      case "ConversationTurn":
+        add("dialogue", `${e.payload.conversationId}#${e.payload.turnIndex}`);
+        break;
+      case "RelationshipChanged":
+        add("relationship", `${e.payload.fromId}->${e.payload.toId}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return ids;
+};
+
+describe("dossierAt", () => {
+  it("gives the very dossier the engine built at that moment", () => {
+    expect(seen.length).toBeGreaterThan(50);
+    // Dossiers at whole hours on later days: one per NPC and hour, spread over the run.
+    const picks = seen.filter((s, i) => s.t % 60 === 0 && s.t > 24 * 60 && i % 7 === 0).slice(0, 8);
+    expect(picks.length).toBeGreaterThan(3);
+    for (const s of picks) {
+      const got = dossierAt({
+        log,
+        saveId: MAIN,
+        npcId: s.npcId,
+        day: dayOf(s.t as never),
+        hour: hourOf(s.t as never),
+        query: s.query,
+        ...(s.scene ? { scene: s.scene } : {}),
+      });
+      expect(got.t).toBe(s.t);
+      expect(got.dossier).toEqual(s.dossier);
+      expect(
+        log.read(MAIN, { fromSeq: got.throughSeq + 1, toSeq: got.throughSeq + 1 })[0]!.t,
+      ).toBeGreaterThanOrEqual(s.t);
+    }
+  });
+
+  it("names every item by the id the export uses for it", () => {
+    const ids = exportIds(log.read(MAIN));
+    const kinds = new Set<string>();
+    for (const s of seen) {
+      for (const section of s.dossier.sections) {
+        for (const item of section.items) {
+          kinds.add(item.kind);
+          expect(ids[item.kind]?.has(item.id), `${item.kind} ${item.id}`).toBe(true);
+        }
+      }
+    }
+    expect([...kinds].sort()).toEqual(
+      expect.arrayContaining([
+        "dialogue",
+        "lore",
+        "memory",
+        "profile",
+        "relationship",
+        "scene",
+        "world_event",
+      ]),
+    );
+  });
+
+  it("by default sets the scene where the NPC was, with who was there awake", () => {
+    const d = dossierAt({ log, saveId: MAIN, npcId: "ada", day: 1, hour: 14 }).dossier;
+    const scene = d.sections.find((s) => s.name === "scene")!.items[0]!;
+    expect(scene.kind).toBe("scene");
+    expect(scene.text).toMatch(/^It is day 1, 14:00\. You are at /);
+    expect(d.npcId).toBe("ada");
+    expect(d.totalTokens).toBeLessThanOrEqual(d.budget);
+  });
+
+  it("refuses an unknown NPC (naming the known ones) and a day outside the run", () => {
+    expect(() => dossierAt({ log, saveId: MAIN, npcId: "zed", day: 1 })).toThrow(ReplayRefused);
+    expect(() => dossierAt({ log, saveId: MAIN, npcId: "zed", day: 1 })).toThrow(
+      /use one of ada, bram, cora/,
+    );
+    expect(() => dossierAt({ log, saveId: MAIN, npcId: "ada", day: 9 })).toThrow(
+      /choose --day from 0 to 3/,
+    );
+  });
+});
