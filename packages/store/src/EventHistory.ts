@@ -4,7 +4,13 @@
  * events. History is read as a list of *segments* — (save, seq range) pairs, oldest
  * first — and every event read through a save is reported as that save's event.
  */
-import type { CampaignId, EventType, SaveId, StoredEvent } from "@hearsay/core";
+import {
+  type CampaignId,
+  type EventType,
+  type SaveId,
+  type StoredEvent,
+  upcastEvent,
+} from "@hearsay/core";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { UnknownSave } from "./StoreError.ts";
 
@@ -186,8 +192,9 @@ export class EventHistory {
   }
 }
 
+/** A stored row as an event, brought up to its type's current version (see core's upcast). */
 const toStored = (r: EventRow, save: SaveInfo): StoredEvent =>
-  ({
+  upcastEvent({
     type: r[3] as EventType,
     version: r[4],
     id: r[1],
