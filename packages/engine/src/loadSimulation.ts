@@ -60,6 +60,11 @@ export const loadSimulation = (nameOrPath?: string, cwd?: string): LoadedSimulat
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort();
+  if (files.length === 0) {
+    throw new SimulationInvalid({
+      detail: `${shown(dir)}: no world files (*.json) in the simulation folder — add a world.json (see simulations/haskerry)`,
+    });
+  }
   const sources: Array<WorldSource> = [];
   for (const f of files) {
     const parsed = parseWorldSource(shown(join(dir, f)), readFileSync(join(dir, f), "utf8"));
