@@ -181,7 +181,9 @@ export const searchCollection = (
   const { view, npc, t } = ctx;
   const tab = view.items[c];
   const cands = new Map<number, Cand>();
-  const small = knownCount(view, npc, c) <= tuning.exactMax;
+  const count = knownCount(view, npc, c);
+  if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
+  const small = count <= tuning.exactMax;
   const known = small ? knownRowids(view, npc, c, t) : null;
 
   // exact filters

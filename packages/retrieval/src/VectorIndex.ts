@@ -123,20 +123,21 @@ export class VectorIndexes {
         const index = new CollectionIndex(db, collections[c], store, embedder, cache);
         const change = yield* index.reconcile(options.onProgress);
         indexes.set(c, index);
-        const outcome = loaded?.ok
-          ? change.added + change.removed > 0
-            ? "repaired"
-            : "loaded"
-          : "rebuilt";
+        // A graph file that failed its check was rebuilt from the vectors: save it again.
+        const graphRebuilt = loaded?.ok === true && loaded.manifest.graph && !loaded.graphLoaded;
+        const stale = change.added + change.removed > 0;
+        const outcome = loaded?.ok ? (stale || graphRebuilt ? "repaired" : "loaded") : "rebuilt";
         const reason = fresh
           ? "rebuild requested"
           : !paths
             ? "in-memory database"
             : loaded && !loaded.ok
               ? `${loaded.problem}: ${loaded.detail}`
-              : outcome === "repaired"
+              : stale
                 ? `stale: ${change.added} rows new or changed, ${change.removed} gone`
-                : "up to date";
+                : graphRebuilt
+                  ? "graph file damaged: rebuilt from the vectors"
+                  : "up to date";
         if (paths && outcome !== "loaded")
           saveVectorFiles(store, paths, { collection: c, model: embedder.model });
         reports.push({

@@ -143,10 +143,22 @@ describe("vector index files", () => {
     const first = open(opts);
     expect(first.index.store("memories")!.hasGraph).toBe(true);
     const expected = battery(first.index);
-    writeFileSync(indexPaths(dbPath, "memories").graph, "garbage");
+    const graphPath = indexPaths(dbPath, "memories").graph;
+    const bytes = readFileSync(graphPath);
+    bytes[Math.floor(bytes.length / 2)] = bytes[Math.floor(bytes.length / 2)]! ^ 0x5a;
+    writeFileSync(graphPath, bytes);
     const second = open(opts);
+    expect(second.reports.find((r) => r.collection === "memories")).toMatchObject({
+      outcome: "repaired",
+      reason: "graph file damaged: rebuilt from the vectors",
+    });
     expect(second.index.store("memories")!.hasGraph).toBe(true);
     expect(battery(second.index)).toEqual(expected);
+    expect(open(opts).reports.find((r) => r.collection === "memories")!.outcome).toBe("loaded");
+    writeFileSync(graphPath, "garbage");
+    const third = open(opts);
+    expect(third.index.store("memories")!.hasGraph).toBe(true);
+    expect(battery(third.index)).toEqual(expected);
   });
 
   it("can be disabled: no vectors, search still answers from filters and keywords", () => {

@@ -96,82 +96,88 @@ const budgetProblems = (d: Dossier): Array<string> => {
   return out;
 };
 
+const deepTimeout = process.env.HEARSAY_DEEP ? 3_600_000 : 60_000;
+
 const signature = (hits: ReadonlyArray<SearchHit>) =>
   hits.map((h) => `${h.kind}:${h.id}:${h.score.toFixed(9)}`);
 
 describe("knowledge-filtered retrieval (property)", () => {
-  it("never returns an item the NPC does not know at that time, and keeps dossiers in budget", () => {
-    const world = smallWorld(5);
-    fc.assert(
-      fc.property(
-        arbEventBatches({ world, minSteps: 10, maxSteps: 90 }),
-        fc.boolean(),
-        fc.constantFrom(120, 600, 3000),
-        (batches, forceHnsw, budget) => {
-          const db = openDatabase(":memory:");
-          try {
-            const log = new SqliteEventLog(db);
-            const saveId = ids.save("prop");
-            log.createSave({ saveId, campaignId: world.campaignId, name: "prop" });
-            const store = forceHnsw ? { hnswMinSize: 4 } : {};
-            const tuning = forceHnsw
-              ? { ...defaultSearchTuning, exactMax: 1 }
-              : defaultSearchTuning;
-            const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { store }));
-            const engine = new RetrievalEngine(db, { log, embedder, index, tuning });
-            const seen: Array<Event> = [];
-            const issues: Array<string> = [];
-            for (const batch of batches) {
-              log.append(saveId, log.head(saveId), batch);
-              seen.push(...batch);
-              const now = seen[seen.length - 1]!.t;
-              for (const t of [now, Math.floor(now / 2), 0]) {
-                for (const [i, npc] of world.npcs.entries()) {
-                  const query = queries[(i + t) % queries.length]!;
-                  const hits = engine.search({ saveId, npcId: npc.id, t, query, limit: 6 });
-                  issues.push(...problems(db, log, saveId, seen, npc.id, t, hits));
-                  const d = engine.dossier({
-                    saveId,
-                    npcId: npc.id,
-                    t,
-                    query: query || null,
-                    scene: {
-                      locationId: npc.locationId,
-                      present: world.npcs.slice(0, 2).map((n) => n.id),
-                    },
-                    budget,
-                  });
-                  if (d) {
-                    issues.push(...budgetProblems(d));
-                    issues.push(
-                      ...problems(
-                        db,
-                        log,
-                        saveId,
-                        seen,
-                        npc.id,
-                        t,
-                        d.sections.flatMap((s) => s.items),
-                      ),
-                    );
+  it(
+    "never returns an item the NPC does not know at that time, and keeps dossiers in budget",
+    () => {
+      const world = smallWorld(5);
+      fc.assert(
+        fc.property(
+          arbEventBatches({ world, minSteps: 10, maxSteps: 90 }),
+          fc.boolean(),
+          fc.constantFrom(120, 600, 3000),
+          (batches, forceHnsw, budget) => {
+            const db = openDatabase(":memory:");
+            try {
+              const log = new SqliteEventLog(db);
+              const saveId = ids.save("prop");
+              log.createSave({ saveId, campaignId: world.campaignId, name: "prop" });
+              const store = forceHnsw ? { hnswMinSize: 4 } : {};
+              const tuning = forceHnsw
+                ? { ...defaultSearchTuning, exactMax: 1 }
+                : defaultSearchTuning;
+              const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { store }));
+              const engine = new RetrievalEngine(db, { log, embedder, index, tuning });
+              const seen: Array<Event> = [];
+              const issues: Array<string> = [];
+              for (const batch of batches) {
+                log.append(saveId, log.head(saveId), batch);
+                seen.push(...batch);
+                const now = seen[seen.length - 1]!.t;
+                for (const t of [now, Math.floor(now / 2), 0]) {
+                  for (const [i, npc] of world.npcs.entries()) {
+                    const query = queries[(i + t) % queries.length]!;
+                    const hits = engine.search({ saveId, npcId: npc.id, t, query, limit: 6 });
+                    issues.push(...problems(db, log, saveId, seen, npc.id, t, hits));
+                    const d = engine.dossier({
+                      saveId,
+                      npcId: npc.id,
+                      t,
+                      query: query || null,
+                      scene: {
+                        locationId: npc.locationId,
+                        present: world.npcs.slice(0, 2).map((n) => n.id),
+                      },
+                      budget,
+                    });
+                    if (d) {
+                      issues.push(...budgetProblems(d));
+                      issues.push(
+                        ...problems(
+                          db,
+                          log,
+                          saveId,
+                          seen,
+                          npc.id,
+                          t,
+                          d.sections.flatMap((s) => s.items),
+                        ),
+                      );
+                    }
                   }
                 }
               }
+              // A view caught up event by event answers like one loaded fresh.
+              const fresh = new RetrievalEngine(db, { log, embedder, index, tuning });
+              const now = seen[seen.length - 1]!.t;
+              for (const npc of world.npcs) {
+                const req = { saveId, npcId: npc.id, t: now, query: "storm mill secret" };
+                expect(signature(fresh.search(req))).toEqual(signature(engine.search(req)));
+              }
+              expect(issues).toEqual([]);
+            } finally {
+              db.close();
             }
-            // A view caught up event by event answers like one loaded fresh.
-            const fresh = new RetrievalEngine(db, { log, embedder, index, tuning });
-            const now = seen[seen.length - 1]!.t;
-            for (const npc of world.npcs) {
-              const req = { saveId, npcId: npc.id, t: now, query: "storm mill secret" };
-              expect(signature(fresh.search(req))).toEqual(signature(engine.search(req)));
-            }
-            expect(issues).toEqual([]);
-          } finally {
-            db.close();
-          }
-        },
-      ),
-      { numRuns: process.env.HEARSAY_DEEP ? 400 : 15 },
-    );
-  });
+          },
+        ),
+        { numRuns: process.env.HEARSAY_DEEP ? 400 : 15 },
+      );
+    },
+    deepTimeout,
+  );
 });
