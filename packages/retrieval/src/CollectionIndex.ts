@@ -65,10 +65,11 @@ export class CollectionIndex {
     return { rowid: Number(row[0]), fp: textFingerprint(text), text };
   }
 
-  /** Embeds and stores pending rows in batches. */
+  /** Embeds and stores pending rows in batches (a missing graph is built by the caller when `bulk`). */
   private embedAll(
     rows: ReadonlyArray<Pending>,
     onProgress?: (p: IndexProgress) => void,
+    bulk = false,
   ): Effect.Effect<number, EmbedderError> {
     const self = this;
     return Effect.gen(function* () {
@@ -88,6 +89,7 @@ export class CollectionIndex {
           batch.map((r) => r.rowid),
           batch.map((r) => r.fp),
           flat,
+          !bulk,
         );
         onProgress?.({
           collection: self.spec.name,
@@ -127,7 +129,7 @@ export class CollectionIndex {
       }
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
       self.store.remove(gone);
-      const added = yield* self.embedAll(todo, onProgress);
+      const added = yield* self.embedAll(todo, onProgress, true);
       if (!self.store.hasGraph && self.store.size >= self.store.hnswMinSize) {
         self.store.buildGraph((done, total) =>
           onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),

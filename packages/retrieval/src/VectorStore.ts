@@ -172,9 +172,16 @@ export class VectorStore {
 
   /**
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
-   * floats (unit length). The HNSW graph, if built, is updated in one batch.
+   * floats (unit length). The HNSW graph, if built, is updated in one batch; if there is
+   * none yet it is built once the store is big enough — unless `buildGraph` is false
+   * (bulk loads build it once at the end).
    */
-  put(rowids: ArrayLike<number>, fingerprints: ArrayLike<number>, vectors: Float32Array): void {
+  put(
+    rowids: ArrayLike<number>,
+    fingerprints: ArrayLike<number>,
+    vectors: Float32Array,
+    buildGraph = true,
+  ): void {
     const d = this.dimensions;
     if (vectors.length !== rowids.length * d) {
       throw new RangeError(
@@ -206,7 +213,7 @@ export class VectorStore {
           this.config.threads,
         );
       }
-    } else this.maybeBuildGraph();
+    } else if (buildGraph) this.maybeBuildGraph();
   }
 
   /** Removes rowids (absent ones are ignored). */
