@@ -12,6 +12,7 @@ import { formatGameTime, renderDossier } from "@hearsay/core";
 import type { TalkWorld } from "@hearsay/engine";
 import { Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
+import { brainFlags } from "../brainFlags.ts";
 import { type BrainChoice, openLog, openTalkWorld } from "../serve/openTalkWorld.ts";
 
 const help = "commands: /dossier, /memories, /skip <N>d, /quit (or end of input, or Ctrl-C)";
@@ -127,18 +128,7 @@ export const chatCommand = Command.make(
       Flag.withDescription("Save id within the database"),
       Flag.withDefault("main"),
     ),
-    brain: Flag.Literals("brain", ["scripted", "ollama"]).pipe(
-      Flag.withDescription("Who answers: scripted (default, no model needed) or ollama"),
-      Flag.withDefault("scripted"),
-    ),
-    model: Flag.String("model").pipe(
-      Flag.withDescription("Chat model for --brain ollama"),
-      Flag.optional,
-    ),
-    config: Flag.String("config").pipe(
-      Flag.withDescription("Config file for --brain ollama"),
-      Flag.optional,
-    ),
+    ...brainFlags,
     simulation: Flag.String("simulation").pipe(
       Flag.withDescription(
         "World folder the save was started from (default: the one its log names)",

@@ -11,6 +11,7 @@ import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Argument, Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
+import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { progressBar } from "../Progress.ts";
 
@@ -42,18 +43,7 @@ export const runCommand = Command.make(
       Flag.withDescription("Save id within the database"),
       Flag.withDefault("main"),
     ),
-    brain: Flag.Literals("brain", ["scripted", "ollama"]).pipe(
-      Flag.withDescription("Who decides: scripted (default, no model needed) or ollama"),
-      Flag.withDefault("scripted"),
-    ),
-    model: Flag.String("model").pipe(
-      Flag.withDescription("Chat model for --brain ollama"),
-      Flag.optional,
-    ),
-    config: Flag.String("config").pipe(
-      Flag.withDescription("Config file for --brain ollama (default ./hearsay.config if present)"),
-      Flag.optional,
-    ),
+    ...brainFlags,
     resume: Flag.Boolean("resume").pipe(
       Flag.withDescription("Continue the run already in --db"),
       Flag.withDefault(false),

@@ -9,6 +9,7 @@ import { TalkWorld } from "@hearsay/engine";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
+import { brainFlags } from "../brainFlags.ts";
 import { brainFor, openLog, simulationOf } from "../serve/openTalkWorld.ts";
 import { startServe } from "../serve/startServe.ts";
 
@@ -39,18 +40,7 @@ export const serveCommand = Command.make(
       Flag.withDescription("Largest body accepted, in bytes (default 65536)"),
       Flag.withDefault(65_536),
     ),
-    brain: Flag.Literals("brain", ["scripted", "ollama"]).pipe(
-      Flag.withDescription("Who answers: scripted (default, no model needed) or ollama"),
-      Flag.withDefault("scripted"),
-    ),
-    model: Flag.String("model").pipe(
-      Flag.withDescription("Chat model for --brain ollama"),
-      Flag.optional,
-    ),
-    config: Flag.String("config").pipe(
-      Flag.withDescription("Config file for --brain ollama"),
-      Flag.optional,
-    ),
+    ...brainFlags,
     simulation: Flag.String("simulation").pipe(
       Flag.withDescription(
         "World folder the saves were started from (default: the one each log names)",
