@@ -14,6 +14,7 @@
 import type { DossierItemKind } from "@hearsay/core";
 import { type CollectionName, collections } from "./collections.ts";
 import type { KeywordSearch } from "./KeywordSearch.ts";
+import type { KnownMatrices } from "./KnownMatrices.ts";
 import {
   defaultNearestTuning,
   knownCount,
@@ -177,6 +178,7 @@ export const searchCollection = (
   limit: number,
   scoring: ScoringOptions = defaultScoringOptions,
   tuning: SearchTuning = defaultSearchTuning,
+  matrices: KnownMatrices | null = null,
 ): Array<SearchHit> => {
   const { view, npc, t } = ctx;
   const tab = view.items[c];
@@ -216,7 +218,18 @@ export const searchCollection = (
   // vectors
   const q = ctx.queryVector;
   if (store && q) {
-    for (const hit of knownNearest(view, store, npc, c, t, q, limit, tuning, known ?? undefined)) {
+    for (const hit of knownNearest(
+      view,
+      store,
+      npc,
+      c,
+      t,
+      q,
+      limit,
+      tuning,
+      known ?? undefined,
+      matrices,
+    )) {
       const cand = cands.get(hit.local);
       if (cand) cand.similarity = hit.similarity;
       else cands.set(hit.local, { similarity: hit.similarity, keyword: 0 });

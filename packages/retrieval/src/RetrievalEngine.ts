@@ -21,6 +21,7 @@ import {
   searchCollection,
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
+import { KnownMatrices } from "./KnownMatrices.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
@@ -45,6 +46,8 @@ export interface RetrievalEngineOptions {
   readonly budgets?: SectionBudgets;
   /** Use FTS5 keyword candidates for query text (default true). */
   readonly keywords?: boolean;
+  /** Memory for contiguous copies of large known sets (default 2 GiB). */
+  readonly matrixBudgetBytes?: number;
 }
 
 /** A search for one NPC at one time. */
@@ -71,6 +74,8 @@ export class RetrievalEngine {
   readonly budgets: SectionBudgets;
   private readonly views = new Map<string, SaveView>();
   private readonly keywords: KeywordSearch | null;
+  /** Contiguous copies of large known sets' vectors (see `KnownMatrices`). */
+  readonly matrices: KnownMatrices;
   private readonly pendingTouched: Touched = {};
 
   constructor(
@@ -82,6 +87,7 @@ export class RetrievalEngine {
     this.tuning = options.tuning ?? defaultSearchTuning;
     this.budgets = options.budgets ?? standardBudgets;
     this.keywords = options.keywords === false ? null : new KeywordSearch(db);
+    this.matrices = new KnownMatrices(options.matrixBudgetBytes);
   }
 
   /** Rows changed since the last vector update, when the embedder is not synchronous. */
@@ -125,6 +131,7 @@ export class RetrievalEngine {
   invalidate(saveId?: string): void {
     if (saveId === undefined) this.views.clear();
     else this.views.delete(saveId);
+    this.matrices.clear(saveId);
   }
 
   /** Embeds query text synchronously when the embedder can. */
@@ -194,19 +201,7 @@ export class RetrievalEngine {
     });
     const limit = req.limit ?? 10;
     const out: Array<SearchHit> = [];
-    for (const c of req.collections ?? collectionNames) {
-      out.push(
-        ...searchCollection(
-          ctx,
-          c,
-          this.options.index?.store(c) ?? null,
-          this.keywords,
-          limit,
-          this.scoring,
-          this.tuning,
-        ),
-      );
-    }
+    for (const c of req.collections ?? collectionNames) out.push(...this.searchIn(ctx, c, limit));
     return out.sort(
       (a, b) => b.score - a.score || a.collection.localeCompare(b.collection) || b.local - a.local,
     );
@@ -241,6 +236,7 @@ export class RetrievalEngine {
       limit,
       this.scoring,
       this.tuning,
+      this.matrices,
     );
   }
 }

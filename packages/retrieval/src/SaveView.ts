@@ -18,45 +18,25 @@ import type { StoredEvent } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { Interner } from "./Interner.ts";
-import { type ItemFacts, ItemTable } from "./ItemTable.ts";
-import { KnownList } from "./KnownList.ts";
+import { ItemTable } from "./ItemTable.ts";
+import {
+  eventFacts,
+  jsonList,
+  loreFacts,
+  memoryFacts,
+  type Names,
+  type Row,
+  summaryFacts,
+  summaryKey,
+} from "./itemFacts.ts";
+import { collectionOfKind, type FactKind, KnowledgeIndex } from "./KnowledgeIndex.ts";
+import type { KnownList } from "./KnownList.ts";
 import { prepare, type Statement } from "./prepare.ts";
 
-/** Kinds an NPC needs a knowledge fact for. */
-export type FactKind = "memory" | "world_event" | "debate";
-
-/** The fact kind behind a collection (null: lore is public, summaries are their holder's). */
-export const factKindOf = (c: CollectionName): FactKind | null =>
-  c === "memories"
-    ? "memory"
-    : c === "world_events"
-      ? "world_event"
-      : c === "background_debates"
-        ? "debate"
-        : null;
-
-const collectionOfKind: Record<FactKind, CollectionName> = {
-  memory: "memories",
-  world_event: "world_events",
-  debate: "background_debates",
-};
+export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
 
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
-
-type Row = Record<string, unknown>;
-
-const jsonList = (v: unknown): Array<string> => {
-  if (typeof v !== "string" || v.length === 0) return [];
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** One dialogue turn an NPC spoke or heard. */
 export interface TurnRef {
@@ -64,7 +44,7 @@ export interface TurnRef {
   readonly rowid: number;
 }
 
-export class SaveView {
+export class SaveView implements Names {
   readonly npcs = new Interner();
   readonly places = new Interner();
   readonly factions = new Interner();
@@ -81,8 +61,7 @@ export class SaveView {
   readonly turns = new Map<number, Array<TurnRef>>();
   /** The last seq folded in. */
   seq = 0;
-  private readonly known = new Map<number, Record<FactKind, KnownList>>();
-  private readonly pending = new Map<string, Array<{ npc: number; t: number }>>();
+  private readonly facts = new KnowledgeIndex();
   private readonly s: Record<string, Statement>;
 
   private constructor(
@@ -150,29 +129,18 @@ export class SaveView {
     for (const r of this.s.debates!.iterate(save) as Iterable<Row>)
       this.addEvent("background_debates", r);
     for (const r of this.s.summaries!.iterate(save) as Iterable<Row>) this.addSummary(r);
-    const bulk = new Map<number, Record<FactKind, { l: Array<number>; t: Array<number> }>>();
+    const loaded: Array<{ npc: number; kind: FactKind; local: number; t: number }> = [];
     for (const [npcId, kind, itemId, t] of this.s.knowledge!.iterate(save) as Iterable<
       [string, FactKind, string, number]
     >) {
       const npc = this.npcs.intern(npcId);
-      const local = this.items[collectionOfKind[kind]]?.localOfId.get(itemId);
-      if (local === undefined) {
-        if (collectionOfKind[kind]) this.addPending(kind, itemId, npc, t);
-        continue;
-      }
-      let rec = bulk.get(npc);
-      if (!rec) {
-        rec = { memory: { l: [], t: [] }, world_event: { l: [], t: [] }, debate: { l: [], t: [] } };
-        bulk.set(npc, rec);
-      }
-      rec[kind].l.push(local);
-      rec[kind].t.push(t);
+      const table = this.items[collectionOfKind[kind]];
+      if (!table) continue;
+      const local = table.localOfId.get(itemId);
+      if (local === undefined) this.facts.learn(kind, itemId, undefined, npc, t);
+      else loaded.push({ npc, kind, local, t });
     }
-    for (const [npc, rec] of bulk) {
-      const lists = this.lists(npc);
-      for (const k of ["memory", "world_event", "debate"] as const)
-        lists[k].load(rec[k].l, rec[k].t);
-    }
+    this.facts.load(loaded);
     for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
       this.relate(from, to);
     }
@@ -196,99 +164,25 @@ export class SaveView {
     this.entities.intern(String(r.name).toLowerCase());
   }
 
-  private entityIds(v: unknown): Array<number> {
-    return jsonList(v).map((e) => this.entities.intern(e.toLowerCase()));
-  }
-
-  private place(v: unknown): number {
-    return v === null || v === undefined ? -1 : this.places.intern(String(v));
-  }
-
-  private faction(v: unknown): number {
-    return v === null || v === undefined ? -1 : this.factions.intern(String(v));
-  }
-
   private addMemory(r: Row): number {
-    const facts: ItemFacts = {
-      id: String(r.id),
-      rowid: Number(r.rowid),
-      t: Number(r.recorded_at),
-      expiresAt: num(r.expires_at),
-      goneAt: num(r.gone_at),
-      owner: this.npcs.intern(String(r.owner_npc_id)),
-      location: this.place(r.location_id),
-      faction: -1,
-      importance: Number(r.importance),
-      participants: [],
-      entities: this.entityIds(r.entities),
-      aboutTask:
-        r.about_kind === "task" && r.about_id !== null ? this.tasks.intern(String(r.about_id)) : -1,
-      source: -1,
-    };
-    return this.items.memories.add(facts);
+    return this.items.memories.add(memoryFacts(r, this));
   }
 
   private addEvent(c: "world_events" | "background_debates", r: Row): number {
-    const entities = this.entityIds(r.entities);
-    return this.items[c].add({
-      id: String(r.id),
-      rowid: Number(r.rowid),
-      t: Number(r.t),
-      expiresAt: null,
-      goneAt: null,
-      owner: -1,
-      location: this.place(r.location_id),
-      faction: this.faction(r.faction_id),
-      importance: r.importance === undefined ? 0.5 : Number(r.importance),
-      participants: jsonList(r.participants).map((n) => this.npcs.intern(n)),
-      entities,
-      aboutTask: -1,
-      source: -1,
-    });
+    return this.items[c].add(eventFacts(r, this));
   }
 
   private addLore(r: Row): number {
-    return this.items.lore.add({
-      id: String(r.id),
-      rowid: Number(r.rowid),
-      t: 0,
-      expiresAt: null,
-      goneAt: null,
-      owner: -1,
-      location: -1,
-      faction: -1,
-      importance: 0.5,
-      participants: [],
-      entities: this.entityIds(r.entities),
-      aboutTask: -1,
-      source: this.sources.intern(String(r.source_id)),
-    });
+    return this.items.lore.add(loreFacts(r, this));
   }
 
-  /** Summaries are keyed by conversation and holder; the item id shown is the conversation's. */
+  /** A summary is rewritten in place as the talk goes on: same row, later time. */
   private addSummary(r: Row): number {
     const table = this.items.conversation_summaries;
-    const key = `${String(r.conversation_id)}\u0000${String(r.npc_id)}`;
-    const existing = table.localOfId.get(key);
-    if (existing !== undefined) {
-      table.t[existing] = Number(r.t);
-      return existing;
-    }
-    return table.add({
-      id: key,
-      rowid: Number(r.rowid),
-      t: Number(r.t),
-      expiresAt: null,
-      goneAt: null,
-      owner: this.npcs.intern(String(r.npc_id)),
-      location: -1,
-      faction: -1,
-      importance: 0.5,
-      participants: [this.npcs.intern(String(r.partner_id))],
-      entities: [],
-      aboutTask: -1,
-      source: -1,
-    });
+    const existing = table.localOfId.get(summaryKey(r));
+    if (existing === undefined) return table.add(summaryFacts(r, this));
+    table.t[existing] = Number(r.t);
+    return existing;
   }
 
   private relate(from: string, to: string): void {
@@ -314,34 +208,14 @@ export class SaveView {
     }
   }
 
-  private lists(npc: number): Record<FactKind, KnownList> {
-    let rec = this.known.get(npc);
-    if (!rec) {
-      rec = { memory: new KnownList(), world_event: new KnownList(), debate: new KnownList() };
-      this.known.set(npc, rec);
-    }
-    return rec;
-  }
-
-  private addPending(kind: FactKind, itemId: string, npc: number, t: number): void {
-    const key = `${kind}:${itemId}`;
-    const list = this.pending.get(key);
-    if (list) list.push({ npc, t });
-    else this.pending.set(key, [{ npc, t }]);
-  }
-
   private learn(kind: FactKind, itemId: string, npc: number, t: number): void {
-    const local = this.items[collectionOfKind[kind]].localOfId.get(itemId);
-    if (local === undefined) this.addPending(kind, itemId, npc, t);
-    else this.lists(npc)[kind].add(local, t);
-  }
-
-  private resolvePending(kind: FactKind, itemId: string, local: number): void {
-    const key = `${kind}:${itemId}`;
-    const waiting = this.pending.get(key);
-    if (!waiting) return;
-    this.pending.delete(key);
-    for (const { npc, t } of waiting) this.lists(npc)[kind].add(local, t);
+    this.facts.learn(
+      kind,
+      itemId,
+      this.items[collectionOfKind[kind]].localOfId.get(itemId),
+      npc,
+      t,
+    );
   }
 
   // --- catching up with the log ------------------------------------------------------
@@ -391,8 +265,8 @@ export class SaveView {
           const row = this.s.memory!.get(save, p.memoryId) as Row | undefined;
           if (!row) break;
           const local = this.addMemory(row);
-          this.lists(this.npcs.intern(p.ownerNpcId)).memory.add(local, e.t);
-          this.resolvePending("memory", p.memoryId, local);
+          this.facts.learn("memory", p.memoryId, local, this.npcs.intern(p.ownerNpcId), e.t);
+          this.facts.arrived("memory", p.memoryId, local);
           touch("memories", Number(row.rowid));
           break;
         }
@@ -416,7 +290,7 @@ export class SaveView {
             | undefined;
           if (!row) break;
           const local = this.addEvent(c, row);
-          this.resolvePending(c === "world_events" ? "world_event" : "debate", id, local);
+          this.facts.arrived(c === "world_events" ? "world_event" : "debate", id, local);
           touch(c, Number(row.rowid));
           break;
         }
@@ -465,7 +339,7 @@ export class SaveView {
 
   /** The NPC's facts of one kind (undefined when it has none). */
   knownList(npc: number, kind: FactKind): KnownList | undefined {
-    return this.known.get(npc)?.[kind];
+    return this.facts.list(npc, kind);
   }
 
   /**
@@ -482,15 +356,15 @@ export class SaveView {
       case "conversation_summaries":
         return table.owner[local] === npc && table.t[local]! <= t;
       case "memories": {
-        const ft = this.known.get(npc)?.memory.timeOf(local) ?? -1;
+        const ft = this.facts.list(npc, "memory")?.timeOf(local) ?? -1;
         return ft >= 0 && ft <= t && table.aliveAt(local, t);
       }
       case "world_events": {
-        const ft = this.known.get(npc)?.world_event.timeOf(local) ?? -1;
+        const ft = this.facts.list(npc, "world_event")?.timeOf(local) ?? -1;
         return ft >= 0 && ft <= t;
       }
       case "background_debates": {
-        const ft = this.known.get(npc)?.debate.timeOf(local) ?? -1;
+        const ft = this.facts.list(npc, "debate")?.timeOf(local) ?? -1;
         return ft >= 0 && ft <= t;
       }
     }

@@ -336,6 +336,37 @@ export class VectorStore {
     return dot;
   }
 
+  /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
+  copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    const d = this.dimensions;
+    const s = this.slotOf[rowid]! - 1;
+    out.set(this.q8.subarray(s * d, (s + 1) * d), at);
+    return true;
+  }
+
+  /** A query as the i8 scans take it. */
+  quantize(query: Float32Array): Int8Array {
+    const q = new Int8Array(this.dimensions);
+    quantizeInto(query, q, 0, this.dimensions);
+    return q;
+  }
+
+  /** Positions of the best `count` of `n` contiguous i8 rows for an i8 query (native scan). */
+  scanQuantized(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
+    const d = this.dimensions;
+    if (n === 0 || count <= 0) return [];
+    const m = usearch.exactSearch(
+      rows.subarray(0, n * d),
+      q,
+      d,
+      Math.min(n, count),
+      usearch.MetricKind.Cos,
+      1,
+    ) as Matches;
+    return Array.from(m.keys, Number);
+  }
+
   /**
    * Exact top-`k` over the given rowids (absent ones skipped), by cosine. Small sets are
    * scored in JS from f16; larger ones are gathered as i8, scanned natively, and the
@@ -358,21 +389,16 @@ export class VectorStore {
       const s = this.slotOf[present[j]!]! - 1;
       this.scratch.set(this.q8.subarray(s * d, (s + 1) * d), j * d);
     }
-    const q = new Int8Array(d);
-    quantizeInto(query, q, 0, d);
-    const m = usearch.exactSearch(
-      this.scratch.subarray(0, n * d),
-      q,
-      d,
-      Math.min(n, Math.max(k * RERANK_FACTOR, RERANK_MIN)),
-      usearch.MetricKind.Cos,
-      1,
-    ) as Matches;
-    const out: Array<Scored> = [];
-    for (let i = 0; i < m.keys.length; i++) {
-      const rowid = present[Number(m.keys[i])]!;
-      out.push({ rowid, similarity: this.similarity(query, rowid) });
-    }
+    const best = this.scanQuantized(
+      this.scratch,
+      n,
+      this.quantize(query),
+      Math.max(k * RERANK_FACTOR, RERANK_MIN),
+    );
+    const out = best.map((at) => ({
+      rowid: present[at]!,
+      similarity: this.similarity(query, present[at]!),
+    }));
     return out.sort(bySimilarity).slice(0, k);
   }
 

@@ -59,6 +59,7 @@ export {
   type KeywordOptions,
   KeywordSearch,
 } from "./KeywordSearch.ts";
+export { KnownMatrices, type MatrixHit } from "./KnownMatrices.ts";
 export {
   defaultNearestTuning,
   knownCount,

@@ -13,15 +13,18 @@
  *                                                fewer than k survive, and finally an
  *                                                exact scan if it still falls short.
  *
- * Either way a result is only ever an item `knows` accepts: visibility is a filter.
+ * An exact scan of a known set larger than `exactMax` reads the NPC's contiguous copy
+ * (`KnownMatrices`) when one is given. Either way a result is only ever an item `knows`
+ * accepts: visibility is a filter.
  */
 import type { CollectionName } from "./collections.ts";
+import type { KnownMatrices } from "./KnownMatrices.ts";
 import { factKindOf, type SaveView } from "./SaveView.ts";
 import type { Scored, VectorStore } from "./VectorStore.ts";
 
 /** Tunables of the vector path. */
 export interface NearestTuning {
-  /** Known sets up to this size are always scanned exactly (default 4,096). */
+  /** Known sets up to this size are always gathered and scanned exactly (default 1,024). */
   readonly exactMax: number;
   /** Oversampling factor on top of 1/share (default 3). */
   readonly oversample: number;
@@ -35,7 +38,7 @@ export interface NearestTuning {
 }
 
 export const defaultNearestTuning: NearestTuning = {
-  exactMax: 4096,
+  exactMax: 1024,
   oversample: 3,
   graphMax: 512,
   maxCandidates: 4096,
@@ -114,10 +117,17 @@ export const knownNearest = (
   k: number,
   tuning: NearestTuning = defaultNearestTuning,
   known?: { readonly rowids: ReadonlyArray<number> },
+  matrices?: KnownMatrices | null,
 ): Array<NearHit> => {
   const n = known ? known.rowids.length : knownCount(view, npc, c);
   if (n === 0 || k <= 0) return [];
+  const kind = factKindOf(c);
+  const list = kind ? view.knownList(npc, kind) : undefined;
   const exact = () => {
+    // A large known set is scanned from its contiguous copy, not gathered row by row.
+    if (matrices && list && n > tuning.exactMax) {
+      return matrices.nearest(view, store, npc, c, list, t, query, k);
+    }
     const { rowids } = known ?? knownRowids(view, npc, c, t);
     return fromScored(view, c, store.exact(query, rowids, k));
   };

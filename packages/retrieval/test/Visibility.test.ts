@@ -109,18 +109,23 @@ describe("knowledge-filtered retrieval (property)", () => {
       fc.assert(
         fc.property(
           arbEventBatches({ world, minSteps: 10, maxSteps: 90 }),
-          fc.boolean(),
+          // Which vector path large known sets take: the defaults (tiny worlds: exact
+          // scans), the HNSW graph with post-filtering, or the contiguous known-set copies.
+          fc.constantFrom("default", "graph", "matrix"),
           fc.constantFrom(120, 600, 3000),
-          (batches, forceHnsw, budget) => {
+          (batches, path, budget) => {
             const db = openDatabase(":memory:");
             try {
               const log = new SqliteEventLog(db);
               const saveId = ids.save("prop");
               log.createSave({ saveId, campaignId: world.campaignId, name: "prop" });
-              const store = forceHnsw ? { hnswMinSize: 4 } : {};
-              const tuning = forceHnsw
-                ? { ...defaultSearchTuning, exactMax: 1 }
-                : defaultSearchTuning;
+              const store = path === "default" ? {} : { hnswMinSize: 4 };
+              const tuning =
+                path === "graph"
+                  ? { ...defaultSearchTuning, exactMax: 1 }
+                  : path === "matrix"
+                    ? { ...defaultSearchTuning, exactMax: 1, graphMax: 1 }
+                    : defaultSearchTuning;
               const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { store }));
               const engine = new RetrievalEngine(db, { log, embedder, index, tuning });
               const seen: Array<Event> = [];

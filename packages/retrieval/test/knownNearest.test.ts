@@ -1,5 +1,6 @@
 import {
   defaultNearestTuning,
+  KnownMatrices,
   knownNearest,
   makeHashingEmbedder,
   SaveView,
@@ -112,6 +113,48 @@ describe("knownNearest", () => {
       const exact = knownNearest(view, store, npc, "memories", 6000, query, 10, exactTuning);
       expect(knownNearest(view, store, npc, "memories", 6000, query, 10, tiny)).toEqual(exact);
     }
+  });
+
+  it("scans a large known set from its contiguous copy, kept up to date as the NPC learns", () => {
+    const store = index.store("memories")!;
+    const matrices = new KnownMatrices();
+    const viaMatrix = { ...defaultNearestTuning, exactMax: 100, graphMax: 1 };
+    const npc = view.npcs.find("wise");
+    const p = Prng.derive(8, "q");
+    for (let q = 0; q < 10; q++) {
+      const query = embedder.embedSync!(sentence(p, q));
+      for (const t of [4999, 5000, 6000]) {
+        const exact = knownNearest(view, store, npc, "memories", t, query, 10, exactTuning);
+        expect(
+          knownNearest(view, store, npc, "memories", t, query, 10, viaMatrix, undefined, matrices),
+        ).toEqual(exact);
+      }
+    }
+    expect(matrices.size).toBeGreaterThan(0);
+    // New facts reach the copy: "wise" learns the memories it did not know.
+    world.append(
+      Array.from({ length: 200 }, (_, i) =>
+        ev("KnowledgeGained", 7000, {
+          npcId: "wise",
+          itemKind: "memory",
+          itemId: `m${i * 10}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      ),
+    );
+    const fresh = SaveView.load(world.db, world.saveId);
+    const wise = fresh.npcs.find("wise");
+    const query = embedder.embedSync!(sentence(Prng.derive(9, "q"), 3));
+    expect(
+      knownNearest(fresh, store, wise, "memories", 7000, query, 10, viaMatrix, undefined, matrices),
+    ).toEqual(knownNearest(fresh, store, wise, "memories", 7000, query, 10, exactTuning));
+    const small = new KnownMatrices(1);
+    knownNearest(fresh, store, wise, "memories", 7000, query, 10, viaMatrix, undefined, small);
+    expect(small.size).toBeGreaterThan(1); // the matrix in use is kept even over budget
+    small.clear();
+    expect(small.size).toBe(0);
   });
 
   it("knows nothing before the facts were learnt", () => {

@@ -1,0 +1,103 @@
+/**
+ * Projection rows to `ItemFacts`: how each searchable table's row becomes the numbers
+ * the in-memory view filters and scores with (names interned, JSON lists parsed).
+ */
+import type { Interner } from "./Interner.ts";
+import type { ItemFacts } from "./ItemTable.ts";
+
+/** The interners a save's view keeps. */
+export interface Names {
+  readonly npcs: Interner;
+  readonly places: Interner;
+  readonly factions: Interner;
+  /** Entity names, lower-cased. */
+  readonly entities: Interner;
+  readonly tasks: Interner;
+  readonly sources: Interner;
+}
+
+/** A projection row as better-sqlite3 returns it. */
+export type Row = Record<string, unknown>;
+
+/** A JSON array column as strings ([] when absent or malformed). */
+export const jsonList = (v: unknown): Array<string> => {
+  if (typeof v !== "string" || v.length === 0) return [];
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const interned = (i: Interner, v: unknown): number =>
+  v === null || v === undefined ? -1 : i.intern(String(v));
+const entityIds = (n: Names, v: unknown): Array<number> =>
+  jsonList(v).map((e) => n.entities.intern(e.toLowerCase()));
+
+const base = { expiresAt: null, goneAt: null, aboutTask: -1, source: -1 } as const;
+
+/** A `memories` row. */
+export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
+  id: String(r.id),
+  rowid: Number(r.rowid),
+  t: Number(r.recorded_at),
+  expiresAt: num(r.expires_at),
+  goneAt: num(r.gone_at),
+  owner: n.npcs.intern(String(r.owner_npc_id)),
+  location: interned(n.places, r.location_id),
+  faction: -1,
+  importance: Number(r.importance),
+  participants: [],
+  entities: entityIds(n, r.entities),
+  aboutTask: r.about_kind === "task" ? interned(n.tasks, r.about_id) : -1,
+  source: -1,
+});
+
+/** A `world_events` or `background_debates` row. */
+export const eventFacts = (r: Row, n: Names): ItemFacts => ({
+  ...base,
+  id: String(r.id),
+  rowid: Number(r.rowid),
+  t: Number(r.t),
+  owner: -1,
+  location: interned(n.places, r.location_id),
+  faction: interned(n.factions, r.faction_id),
+  importance: r.importance === undefined ? 0.5 : Number(r.importance),
+  participants: jsonList(r.participants).map((p) => n.npcs.intern(p)),
+  entities: entityIds(n, r.entities),
+});
+
+/** A `lore_chunks` row (lore is timeless: t 0). */
+export const loreFacts = (r: Row, n: Names): ItemFacts => ({
+  ...base,
+  id: String(r.id),
+  rowid: Number(r.rowid),
+  t: 0,
+  owner: -1,
+  location: -1,
+  faction: -1,
+  importance: 0.5,
+  participants: [],
+  entities: entityIds(n, r.entities),
+  source: n.sources.intern(String(r.source_id)),
+});
+
+/** Summaries are keyed by conversation and holder; the id shown is the conversation's. */
+export const summaryKey = (r: Row): string =>
+  `${String(r.conversation_id)}\u0000${String(r.npc_id)}`;
+
+/** A `conversation_summaries` row: owned by its holder, about its partner. */
+export const summaryFacts = (r: Row, n: Names): ItemFacts => ({
+  ...base,
+  id: summaryKey(r),
+  rowid: Number(r.rowid),
+  t: Number(r.t),
+  owner: n.npcs.intern(String(r.npc_id)),
+  location: -1,
+  faction: -1,
+  importance: 0.5,
+  participants: [n.npcs.intern(String(r.partner_id))],
+  entities: [],
+});
