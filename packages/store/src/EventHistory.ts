@@ -41,7 +41,8 @@ interface SaveRow {
   head_seq: number;
 }
 
-type EventRow = [
+/** An `events` row as the history reads it (raw, payload still JSON text). */
+export type EventRow = [
   seq: number,
   id: string,
   t: number,
@@ -68,7 +69,6 @@ export class EventHistory {
   private readonly getSave: SqliteStatement;
   private readonly allSaves: SqliteStatement;
   private readonly page: SqliteStatement;
-  private readonly pageSkippingKnowledge: SqliteStatement;
   private readonly byDay: SqliteStatement;
   private readonly hasId: SqliteStatement;
 
@@ -78,11 +78,6 @@ export class EventHistory {
     this.page = db
       .prepare(
         "SELECT seq, event_id, t, type, version, payload FROM events WHERE save_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?",
-      )
-      .raw(true);
-    this.pageSkippingKnowledge = db
-      .prepare(
-        "SELECT seq, event_id, t, type, version, payload FROM events WHERE save_id = ? AND seq >= ? AND seq <= ? AND type <> 'KnowledgeGained' ORDER BY seq LIMIT ?",
       )
       .raw(true);
     this.byDay = db
@@ -140,29 +135,30 @@ export class EventHistory {
     toSeq: number,
     f: (events: ReadonlyArray<StoredEvent>) => void,
   ): void {
-    for (const seg of this.segments(save.saveId, toSeq)) {
-      this.forEachPageOf(save, seg, fromSeq, false, f);
-    }
+    this.forEachRawPage(save, fromSeq, toSeq, (rows) => {
+      f(rows.map((r) => toStored(r, save)));
+      return true;
+    });
   }
 
   /**
-   * Pages of one segment's events from `fromSeq` on, reported as `save`'s events;
-   * with `skipKnowledge`, KnowledgeGained events are left out (folded in bulk instead).
+   * Like `forEachPage`, with the rows as stored (payload unparsed, version as written);
+   * `f` returns false to stop.
    */
-  forEachPageOf(
+  forEachRawPage(
     save: SaveInfo,
-    seg: Segment,
     fromSeq: number,
-    skipKnowledge: boolean,
-    f: (events: ReadonlyArray<StoredEvent>) => void,
+    toSeq: number,
+    f: (rows: ReadonlyArray<EventRow>) => boolean,
   ): void {
-    const stmt = skipKnowledge ? this.pageSkippingKnowledge : this.page;
-    let next = Math.max(seg.fromSeq, fromSeq);
-    while (next <= seg.toSeq) {
-      const rows = stmt.all(seg.saveId, next, seg.toSeq, PAGE) as Array<EventRow>;
-      if (rows.length === 0) break;
-      f(rows.map((r) => toStored(r, save)));
-      next = rows[rows.length - 1]![0] + 1;
+    for (const seg of this.segments(save.saveId, toSeq)) {
+      let next = Math.max(seg.fromSeq, fromSeq);
+      while (next <= seg.toSeq) {
+        const rows = this.page.all(seg.saveId, next, seg.toSeq, PAGE) as Array<EventRow>;
+        if (rows.length === 0) break;
+        if (f(rows) === false) return;
+        next = rows[rows.length - 1]![0] + 1;
+      }
     }
   }
 
@@ -193,7 +189,7 @@ export class EventHistory {
 }
 
 /** A stored row as an event, brought up to its type's current version (see core's upcast). */
-const toStored = (r: EventRow, save: SaveInfo): StoredEvent =>
+export const toStored = (r: EventRow, save: SaveInfo): StoredEvent =>
   upcastEvent({
     type: r[3] as EventType,
     version: r[4],

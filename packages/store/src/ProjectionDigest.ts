@@ -18,29 +18,53 @@ import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 export const DIGEST_FN = "hearsay_digest";
 const LANE = 2 ** 48;
 
-/** 53-bit string hash (cyrb53), seeded; fast and well mixed — not a cryptographic hash. */
-const cyrb53 = (s: string, seed: number): number => {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+/**
+ * A row's two lanes: cyrb53 (a fast, well-mixed 53-bit string hash — not a
+ * cryptographic one), seeded 1 and 2, over the key `table` followed by each value as
+ * `\u0001` plus a type mark — `n` and the number, `s` and the text, or `\u0000` for null —
+ * so "1" and 1 differ. Both seeds run in one pass over the key's pieces, without building
+ * the key: this is the hot loop of every digest update and recomputation.
+ */
+export const rowLanes = (table: string, row: ReadonlyArray<unknown>): readonly [number, number] => {
+  let a1 = 0xdeadbeef ^ 1;
+  let a2 = 0x41c6ce57 ^ 1;
+  let b1 = 0xdeadbeef ^ 2;
+  let b2 = 0x41c6ce57 ^ 2;
+  // Piece -1 is the table name; piece j ≥ 0 is "\u0001", a type mark, and the value's text.
+  let text = table;
+  for (let j = -1; j < row.length; j++) {
+    if (j >= 0) {
+      const v = row[j];
+      const mark = v === null ? 0 : typeof v === "number" ? 110 /* n */ : 115; /* s */
+      a1 = Math.imul(a1 ^ 1, 2654435761);
+      a2 = Math.imul(a2 ^ 1, 1597334677);
+      b1 = Math.imul(b1 ^ 1, 2654435761);
+      b2 = Math.imul(b2 ^ 1, 1597334677);
+      a1 = Math.imul(a1 ^ mark, 2654435761);
+      a2 = Math.imul(a2 ^ mark, 1597334677);
+      b1 = Math.imul(b1 ^ mark, 2654435761);
+      b2 = Math.imul(b2 ^ mark, 1597334677);
+      if (v === null) continue;
+      text = typeof v === "string" ? v : String(v);
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a1 = Math.imul(a1 ^ c, 2654435761);
+      a2 = Math.imul(a2 ^ c, 1597334677);
+      b1 = Math.imul(b1 ^ c, 2654435761);
+      b2 = Math.imul(b2 ^ c, 1597334677);
+    }
   }
+  return [finish(a1, a2) % LANE, finish(b1, b2) % LANE];
+};
+
+/** cyrb53's final mix of its two 32-bit states into 53 bits. */
+const finish = (h1: number, h2: number): number => {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-};
-
-/** A row's two lanes: values typed (`s`tring, `n`umber, null) so "1" and 1 differ. */
-export const rowLanes = (table: string, row: ReadonlyArray<unknown>): readonly [number, number] => {
-  let key = table;
-  for (const v of row)
-    key +=
-      v === null ? "\u0001\u0000" : typeof v === "number" ? `\u0001n${v}` : `\u0001s${String(v)}`;
-  return [cyrb53(key, 1) % LANE, cyrb53(key, 2) % LANE];
 };
 
 /** Per-connection deltas of each save's digest, since the last flush. */
@@ -76,6 +100,11 @@ export class DigestTally {
   /** Drops the deltas of a transaction that rolled back. */
   discard(): void {
     this.deltas.clear();
+  }
+
+  /** Drops one save's pending deltas (its digest is about to be set outright). */
+  forget(saveId: string): void {
+    this.deltas.delete(saveId);
   }
 }
 
@@ -163,19 +192,58 @@ export const digestMigrationSql = (columns: ReadonlyMap<string, ReadonlyArray<st
   return parts.join("\n");
 };
 
+/**
+ * The digest triggers for projection tables a later migration adds (`projection_digest`
+ * already exists then), and the tally of any rows those tables already hold.
+ */
+export const digestTriggersSql = (columns: ReadonlyMap<string, ReadonlyArray<string>>): string => {
+  const parts: Array<string> = [];
+  for (const [table, cols] of columns) {
+    parts.push(
+      `CREATE TRIGGER ${table}_digest_insert AFTER INSERT ON ${table} BEGIN ${report(1, table, cols, "NEW")} END;`,
+      `CREATE TRIGGER ${table}_digest_delete AFTER DELETE ON ${table} BEGIN ${report(-1, table, cols, "OLD")} END;`,
+      `CREATE TRIGGER ${table}_digest_update AFTER UPDATE ON ${table} BEGIN ${report(-1, table, cols, "OLD")} ${report(1, table, cols, "NEW")} END;`,
+      `SELECT ${DIGEST_FN}(1, save_id, '${table}', ${cols.join(", ")}) FROM ${table};`,
+    );
+  }
+  return parts.join("\n");
+};
+
 const hex = (n: number) => n.toString(16).padStart(12, "0");
+
+/** Two lanes as the 24 hex digits a digest is shown as. */
+export const digestHex = (a: number, b: number): string => `${hex(a)}${hex(b)}`;
 
 /** A save's projection digest as 24 hex digits (all zeros for an empty state). */
 export const readDigest = (db: SqliteDatabase, saveId: string): string => {
   const row = db.prepare("SELECT a, b FROM projection_digest WHERE save_id = ?").get(saveId) as
     | { a: number; b: number }
     | undefined;
-  return row === undefined ? "0".repeat(24) : `${hex(row.a)}${hex(row.b)}`;
+  return row === undefined ? "0".repeat(24) : digestHex(row.a, row.b);
+};
+
+/** The lanes of every row of one save in one table, summed. */
+export const tableLanes = (
+  db: SqliteDatabase,
+  saveId: string,
+  table: string,
+  cols: ReadonlyArray<string>,
+): readonly [number, number] => {
+  let a = 0;
+  let b = 0;
+  const stmt = db.prepare(`SELECT ${cols.join(", ")} FROM ${table} WHERE save_id = ?`).raw();
+  for (const row of stmt.all(saveId) as Array<Array<unknown>>) {
+    const [x, y] = rowLanes(table, row);
+    a = (a + x) % LANE;
+    b = (b + y) % LANE;
+  }
+  return [a, b];
 };
 
 /**
  * Recomputes a save's digest from its rows, ignoring the maintained one: what the
- * triggers must always agree with (tests and replays use it as a check).
+ * triggers must always agree with (tests and replays use it as a check), and how a bulk
+ * fold sets the digest once at its end.
  */
 export const recomputeDigest = (
   db: SqliteDatabase,
@@ -185,15 +253,38 @@ export const recomputeDigest = (
   let a = 0;
   let b = 0;
   for (const [table, cols] of columns) {
-    const rows = db
-      .prepare(`SELECT ${cols.join(", ")} FROM ${table} WHERE save_id = ?`)
-      .raw()
-      .all(saveId) as Array<Array<unknown>>;
-    for (const row of rows) {
-      const [x, y] = rowLanes(table, row);
-      a = (a + x) % LANE;
-      b = (b + y) % LANE;
-    }
+    const [x, y] = tableLanes(db, saveId, table, cols);
+    a = (a + x) % LANE;
+    b = (b + y) % LANE;
   }
-  return `${hex(a)}${hex(b)}`;
+  return digestHex(a, b);
+};
+
+/**
+ * Sets a save's digest outright (after a fold that ran with the triggers paused) and
+ * drops any delta still pending for it on this connection. Call inside the transaction.
+ */
+export const writeDigest = (db: SqliteDatabase, saveId: string, digest: string): void => {
+  digestTally(db).forget(saveId);
+  db.prepare(
+    `INSERT INTO projection_digest (save_id, a, b) VALUES (?, ?, ?)
+     ON CONFLICT (save_id) DO UPDATE SET a = excluded.a, b = excluded.b`,
+  ).run(saveId, Number.parseInt(digest.slice(0, 12), 16), Number.parseInt(digest.slice(12), 16));
+};
+
+/**
+ * Drops the digest triggers (whatever tables they are on: found by the function they
+ * call) and returns the function that recreates them. For bulk folds, which set the
+ * digest once at the end instead of paying a JS call per row written. Call inside a
+ * write transaction, so no other connection ever sees the triggers missing; a rollback
+ * brings them back by itself.
+ */
+export const pauseDigestTriggers = (db: SqliteDatabase): (() => void) => {
+  const triggers = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql LIKE ?")
+    .all(`%${DIGEST_FN}(%`) as Array<{ name: string; sql: string }>;
+  for (const t of triggers) db.exec(`DROP TRIGGER "${t.name}"`);
+  return () => {
+    for (const t of triggers) db.exec(t.sql);
+  };
 };

@@ -9,8 +9,10 @@
  * benches that want no Effect can use it directly.
  */
 import type { CampaignId, GameTime, ItemKind, NpcId, SaveId, StoredEvent } from "@hearsay/core";
+import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { EventHistory, type SaveInfo, type Segment } from "./EventHistory.ts";
+import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { readDigest, withDigest } from "./ProjectionDigest.ts";
@@ -47,6 +49,9 @@ export interface AppendResult {
 }
 
 const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
+
+/** The schema name an import attaches its source database under. */
+const SOURCE_SCHEMA = "hearsay_import_source";
 
 export class SqliteEventLog {
   private readonly history: EventHistory;
@@ -228,7 +233,8 @@ export class SqliteEventLog {
   // --- projections -------------------------------------------------------------------
 
   /**
-   * Deletes and refolds the read models of one save (or of every save) from the log.
+   * Deletes and refolds the read models of one save (or of every save) from the log, as
+   * a bulk fold (BulkFold.ts): same rows and digest as the appends made, at insert speed.
    * Returns the number of events folded. When every save is refolded (or the save is the
    * only one), tables are emptied wholesale and secondary and FTS indexes are built once
    * after the fold; otherwise the save's rows and FTS entries are removed one by one.
@@ -238,10 +244,75 @@ export class SqliteEventLog {
       this.db,
       () => {
         if (saveId !== undefined) return this.refold(this.history.get(saveId), 1, undefined);
-        return this.wholesale(() => {
+        return BulkFold.run(this.db, this.projector, { wholesale: true }, (bulk) => {
           let folded = 0;
-          for (const save of this.history.list()) folded += this.fold(save, 1);
+          for (const save of this.history.list()) folded += this.fold(bulk, save, 1, undefined);
           return folded;
+        });
+      },
+      true,
+    );
+  }
+
+  /**
+   * Copies a save's history from `source` (another store) into this one, as a new root
+   * save with the same id, campaign and name, folding its read models in bulk as it
+   * goes — replay's refold. `onCheckpoint` sees the folded state's digest at each
+   * Checkpoint and may stop the import there. Events are not decoded again (the source
+   * decoded them on append); one not at its type's current version after upcasting, or
+   * that cannot be folded, is refused with `InvalidEvent` whose `index` is its seq − 1,
+   * and nothing is written.
+   *
+   * @throws SaveExists when this store already has the save
+   * @throws UnknownSave when the source has not
+   * @throws InvalidEvent
+   */
+  importHistory(source: SqliteEventLog, opts: ImportOptions): ImportResult {
+    const from = source.history.get(opts.saveId);
+    const last = Math.max(0, Math.min(opts.untilSeq ?? from.head, from.head));
+    // A source on disk is attached, so its event rows are copied by SQLite itself.
+    const attached =
+      !source.db.memory && source.db.name !== "" && source !== this && !this.db.inTransaction;
+    if (attached) this.db.prepare(`ATTACH DATABASE ? AS ${SOURCE_SCHEMA}`).run(source.db.name);
+    try {
+      return this.importInto(source, from, last, opts, attached ? SOURCE_SCHEMA : null);
+    } finally {
+      if (attached) this.db.exec(`DETACH DATABASE ${SOURCE_SCHEMA}`);
+    }
+  }
+
+  /** `importHistory`'s transaction. */
+  private importInto(
+    source: SqliteEventLog,
+    from: SaveInfo,
+    last: number,
+    opts: ImportOptions,
+    attached: string | null,
+  ): ImportResult {
+    return withDigest(
+      this.db,
+      () => {
+        if (this.history.find(from.saveId)) throw new SaveExists({ saveId: from.saveId });
+        const alone = this.history.list().length === 0;
+        this.insertSave.run(from.saveId, from.campaignId, from.name, null, null, 0);
+        const plan = { wholesale: alone, ...(alone ? { alsoIndexesOf: ["events"] } : {}) };
+        return BulkFold.run(this.db, this.projector, plan, (bulk) => {
+          bulk.beginSave(from.saveId, from.campaignId, opts.onCheckpoint !== undefined);
+          const result = importEvents(
+            {
+              source: source.history,
+              sourceSave: from,
+              bulk,
+              insertEvent: this.insertEvent,
+              attached,
+              db: this.db,
+              stateIO: this.stateIO,
+              last,
+            },
+            opts,
+          );
+          this.setHead.run(result.head, from.saveId);
+          return result;
         });
       },
       true,
@@ -360,49 +431,35 @@ export class SqliteEventLog {
 
   /**
    * Replaces the save's read models with `state` (none: empty) plus a fold of its history
-   * from `fromSeq`. Call inside a transaction. When the save is the only one, tables are
-   * emptied wholesale and indexes rebuilt once after; otherwise only its rows (and FTS
-   * entries) are removed, one by one, and its rows are indexed after the fold.
+   * from `fromSeq`, in bulk. Call inside a transaction. When the save is the only one,
+   * tables are emptied wholesale and indexes rebuilt once after; otherwise only its rows
+   * (and FTS entries) are removed, and its rows are indexed after the fold.
    */
   private refold(save: SaveInfo, fromSeq: number, state: ProjectionState | undefined): number {
-    const run = () => {
-      if (state) this.stateIO.write(save.saveId, save.campaignId, state);
-      return this.fold(save, fromSeq);
-    };
-    if (this.history.list().length === 1) return this.wholesale(run);
-    this.projector.clear(save.saveId, true);
-    const folded = run();
-    this.projector.indexFts(save.saveId);
-    return folded;
+    const plan = { wholesale: this.history.list().length === 1 };
+    return BulkFold.run(this.db, this.projector, plan, (bulk) =>
+      this.fold(bulk, save, fromSeq, state),
+    );
   }
 
   /**
-   * Empties every read model, runs `refill` with secondary indexes dropped, then builds
-   * those indexes and the FTS indexes once, sorted — much cheaper than row by row.
+   * Folds, on `bulk`, the save's history from `fromSeq` to its head on top of `state`
+   * (none: empty). Returns the number of events folded.
    */
-  private wholesale(refill: () => number): number {
-    this.projector.clearAll();
-    const restoreIndexes = this.projector.dropSecondaryIndexes();
-    const folded = refill();
-    restoreIndexes();
-    this.projector.rebuildFts();
-    return folded;
-  }
-
-  /**
-   * Folds the save's history from `fromSeq` to its head, segment by segment: knowledge
-   * in one set-based statement, every other event through the projector with FTS
-   * deferred. Returns the number of events folded.
-   */
-  private fold(save: SaveInfo, fromSeq: number): number {
-    for (const seg of this.history.segments(save.saveId)) {
-      const from = Math.max(seg.fromSeq, fromSeq);
-      if (from > seg.toSeq) continue;
-      this.projector.foldKnowledgeBulk(save.saveId, save.campaignId, seg.saveId, from, seg.toSeq);
-      this.history.forEachPageOf(save, seg, from, true, (page) => {
-        for (const e of page) this.projector.apply(e, save.saveId, save.campaignId, "bulk");
-      });
+  private fold(
+    bulk: BulkFold,
+    save: SaveInfo,
+    fromSeq: number,
+    state: ProjectionState | undefined,
+  ): number {
+    bulk.beginSave(save.saveId, save.campaignId);
+    if (state) {
+      this.stateIO.write(save.saveId, save.campaignId, state);
+      bulk.seeded();
     }
+    this.history.forEachPage(save, fromSeq, save.head, (page) => {
+      for (const e of page) bulk.apply(e);
+    });
     return Math.max(0, save.head - fromSeq + 1);
   }
 }

@@ -42,6 +42,9 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
       ON CONFLICT (save_id, npc_id, item_kind, item_id) DO UPDATE SET t = excluded.t, via = excluded.via,
         from_npc_id = excluded.from_npc_id, confidence = excluded.confidence
       WHERE excluded.t < knowledge.t`),
+    knowledgeInsert: p(`INSERT INTO knowledge
+      (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     memory: p(`INSERT INTO memories
       (save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at, expires_at,
        gone_at, gone_reason, location_id, entities, about_kind, about_id)

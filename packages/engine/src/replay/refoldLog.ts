@@ -1,22 +1,25 @@
 /**
  * The fast replay: refolds a save's projections from its log into a scratch database
  * (in memory unless given one), checking every Checkpoint's state hash as it passes.
- * The user's database is only read. Events go through the store's own append (decode,
- * projector) in batches that end just before each Checkpoint, so the hash compared is
- * the scratch save's projection hash after exactly `throughSeq` — the same the engine
- * took when it wrote the Checkpoint.
+ * The user's database is only read. The store imports the history as one bulk fold
+ * (`SqliteEventLog.importHistory`: events copied and folded without the per-row digest
+ * triggers or a second Schema decode), and at each Checkpoint hands over the digest of
+ * the state folded through the event before it — the same the engine took when it wrote
+ * the Checkpoint.
  *
  * A Checkpoint written before the store kept an incremental digest carries the sha256
  * of the full canonical projection state (64 hex digits); those are checked against the
  * same full-state hash of the refold.
  */
-import type { Event, SaveId, StoredEvent, Upcast } from "@hearsay/core";
-import { hashProjectionState, InvalidEvent, openDatabase, SqliteEventLog } from "@hearsay/store";
+import type { SaveId, StoredEvent, Upcast } from "@hearsay/core";
+import {
+  type CheckpointProbe,
+  hashProjectionState,
+  InvalidEvent,
+  openDatabase,
+  SqliteEventLog,
+} from "@hearsay/store";
 import { ReplayRefused } from "./ReplayError.ts";
-import { historyPages } from "./readHistory.ts";
-
-/** Events appended to the scratch per transaction at most. */
-const BATCH = 8192;
 
 export interface RefoldOptions {
   readonly log: SqliteEventLog;
@@ -64,16 +67,13 @@ export interface RefoldReport {
   readonly scratch: SqliteEventLog;
 }
 
-/** The scratch's hash in the scheme the recorded one was written in. */
-const hashLike = (scratch: SqliteEventLog, saveId: string, recorded: string): string => {
-  const digest = scratch.projectionHash(saveId);
+/** The refold's hash in the scheme the recorded one was written in. */
+const hashLike = (probe: CheckpointProbe, recorded: string): string => {
+  const digest = probe.digest();
   if (recorded.length === digest.length) return digest;
-  const full = hashProjectionState(scratch.projectionState(saveId));
+  const full = hashProjectionState(probe.state());
   return recorded.length === full.length ? full : digest;
 };
-
-const strip = (e: StoredEvent): Event =>
-  ({ type: e.type, version: e.version, id: e.id, t: e.t, payload: e.payload }) as Event;
 
 /** Refolds the save's projections from its log. */
 export const refoldLog = (opts: RefoldOptions): RefoldReport => {
@@ -81,65 +81,53 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
   const save = log.save(saveId);
   const last = Math.min(opts.untilSeq ?? save.head, save.head);
   const scratch = opts.into ?? new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
-  scratch.createSave({ saveId: save.saveId, campaignId: save.campaignId, name: save.name });
   const check = opts.checkpoints ?? true;
   const mismatches: Array<CheckpointCheck> = [];
   let checked = 0;
-  let head = 0;
-  let batch: Array<Event> = [];
-  const flush = () => {
-    if (batch.length === 0) return;
-    try {
-      head = scratch.append(saveId, head, batch).head;
-    } catch (e) {
-      if (!(e instanceof InvalidEvent)) throw e;
-      const bad = batch[e.index];
-      throw new ReplayRefused({
-        reason: `save "${saveId}": ${bad?.type ?? "an"} event at seq ${head + e.index + 1} (version ${bad?.version}) does not decode: ${e.detail}`,
-        fix: "an event written at an older schema version needs its upcaster in core's eventUpcasters; otherwise the log is damaged",
-      });
-    }
-    batch = [];
-    opts.onProgress?.(head, last);
-  };
+  let imported: { readonly head: number };
   try {
-    outer: for (const page of historyPages({
-      log,
-      saveId,
-      toSeq: last,
+    imported = scratch.importHistory(log, {
+      saveId: save.saveId,
+      untilSeq: last,
       ...(opts.upcast ? { upcast: opts.upcast } : {}),
-    })) {
-      for (const e of page) {
-        opts.onEvent?.(e);
-        if (check && e.type === "Checkpoint") {
-          flush();
-          const expected = e.payload.stateHash;
-          const actual = hashLike(scratch, saveId, expected);
-          if (actual === expected && e.payload.throughSeq === head) checked += 1;
-          else {
-            mismatches.push({
-              seq: e.seq,
-              t: e.t,
-              throughSeq: e.payload.throughSeq,
-              expected,
-              actual,
-            });
-            if (!opts.keepGoing) break outer;
+      ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      ...(check
+        ? {
+            onCheckpoint: (e, probe) => {
+              const expected = e.payload.stateHash;
+              const actual = hashLike(probe, expected);
+              if (actual === expected && e.payload.throughSeq === probe.throughSeq) {
+                checked += 1;
+                return true;
+              }
+              mismatches.push({
+                seq: e.seq,
+                t: e.t,
+                throughSeq: e.payload.throughSeq,
+                expected,
+                actual,
+              });
+              return opts.keepGoing === true;
+            },
           }
-        }
-        batch.push(strip(e));
-        if (batch.length >= BATCH) flush();
-      }
-    }
-    flush();
+        : {}),
+    });
   } catch (e) {
     if (opts.into === undefined) scratch.db.close();
-    throw e;
+    if (!(e instanceof InvalidEvent)) throw e;
+    const seq = e.index + 1;
+    const [read] = log.read(saveId, { fromSeq: seq, toSeq: seq });
+    const bad = (opts.upcast && read ? opts.upcast(read) : read) as StoredEvent | undefined;
+    throw new ReplayRefused({
+      reason: `save "${saveId}": ${e.eventType ?? "an"} event at seq ${seq} (version ${bad?.version}) does not decode: ${e.detail}`,
+      fix: "an event written at an older schema version needs its upcaster in core's eventUpcasters; otherwise the log is damaged",
+    });
   }
   return {
     saveId,
-    throughSeq: head,
-    folded: head,
+    throughSeq: imported.head,
+    folded: imported.head,
     checkpoints: checked,
     mismatch: mismatches[0] ?? null,
     mismatches,

@@ -1,0 +1,217 @@
+/**
+ * A bulk fold: how the store refolds read models from the log in one transaction at
+ * the speed of the inserts themselves, with the same rows and the same digest as the
+ * event-by-event fold of appends. What it skips, and does once instead:
+ * - the digest triggers are paused (a JS call per row written) and each folded save's
+ *   digest is set at the end from its rows, or kept up by a `DigestTracker` when the
+ *   caller needs it along the way (replay's Checkpoint checks);
+ * - FTS is not maintained per row: the save's rows are indexed at the end (or every FTS
+ *   index rebuilt, when all saves were folded);
+ * - knowledge facts are buffered and written once per key (KnowledgeBuffer.ts);
+ * - when the fold owns every row of the database (`wholesale`), tables are emptied in
+ *   one statement each and secondary indexes dropped, then rebuilt once, sorted.
+ * Unique keys of the projection tables stay throughout: the fold's upserts need them.
+ */
+import type { StoredEvent } from "@hearsay/core";
+import { DigestTracker } from "./DigestTracker.ts";
+import type { KnowledgeFact } from "./KnowledgeBuffer.ts";
+import type { SqliteDatabase } from "./openDatabase.ts";
+import {
+  digestHex,
+  pauseDigestTriggers,
+  recomputeDigest,
+  rowLanes,
+  writeDigest,
+} from "./ProjectionDigest.ts";
+import type { Projector } from "./Projector.ts";
+import { projectionDigestColumns, projectionTables } from "./schema.sql.ts";
+
+/**
+ * Drops the non-unique indexes of `tables` (or all secondary indexes, unique ones too,
+ * with `unique`) and returns the function that recreates them.
+ */
+export const dropIndexes = (
+  db: SqliteDatabase,
+  tables: ReadonlyArray<string>,
+  unique = false,
+): (() => void) => {
+  const indexes = db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+       ${unique ? "" : "AND sql NOT LIKE 'CREATE UNIQUE%'"} AND tbl_name IN (${tables.map(() => "?").join(", ")})`,
+    )
+    .all(...tables) as Array<{ name: string; sql: string }>;
+  for (const ix of indexes) db.exec(`DROP INDEX "${ix.name}"`);
+  return () => {
+    for (const ix of indexes) db.exec(ix.sql);
+  };
+};
+
+/** Options of a {@link BulkFold}. */
+export interface BulkFoldOptions {
+  /**
+   * The fold rebuilds every row of every projection table (all saves, or the only save):
+   * empty them wholesale and rebuild indexes once. Otherwise each save is cleared alone.
+   */
+  readonly wholesale: boolean;
+  /** Also drop (and rebuild at the end) these tables' secondary indexes, unique ones too. */
+  readonly alsoIndexesOf?: ReadonlyArray<string>;
+}
+
+/** How a knowledge fact fills each digest column of the `knowledge` table. */
+const factColumns: Readonly<Record<string, (f: KnowledgeFact) => unknown>> = {
+  npc_id: (f) => f.npcId,
+  item_kind: (f) => f.itemKind,
+  item_id: (f) => f.itemId,
+  t: (f) => f.t,
+  via: (f) => f.via,
+  from_npc_id: (f) => f.fromNpcId,
+  confidence: (f) => f.confidence,
+};
+const knowledgeColumns = projectionDigestColumns.get("knowledge") ?? [];
+/** Knowledge rows can be hashed from the buffer (the schema has not outgrown the mapping). */
+const knowledgeFromFacts = knowledgeColumns.every((c) => c in factColumns);
+/** The digest's tables other than knowledge. */
+const otherColumns = new Map([...projectionDigestColumns].filter(([t]) => t !== "knowledge"));
+
+export class BulkFold {
+  private readonly resumeTriggers: () => void;
+  private readonly restoreIndexes: Array<() => void> = [];
+  private readonly digests = new Map<string, string>();
+  private current: { saveId: string; campaignId: string; empty: boolean } | null = null;
+  private tracker: DigestTracker | null = null;
+
+  /**
+   * Runs `work` as a bulk fold and ends it, with a page cache large enough that the
+   * fold's writes are not spilled to the journal before commit (the connection's own
+   * setting is back afterwards, whatever happens). Call inside a write transaction.
+   */
+  static run<A>(
+    db: SqliteDatabase,
+    projector: Projector,
+    opts: BulkFoldOptions,
+    work: (bulk: BulkFold) => A,
+  ): A {
+    const cache = db.pragma("cache_size", { simple: true }) as number;
+    db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
+    try {
+      const bulk = new BulkFold(db, projector, opts);
+      const out = work(bulk);
+      bulk.end();
+      return out;
+    } finally {
+      db.pragma(`cache_size = ${Math.trunc(cache)}`);
+    }
+  }
+
+  /** Begins a bulk fold. Call inside a write transaction; `end` (or a rollback) undoes it. */
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly projector: Projector,
+    private readonly opts: BulkFoldOptions,
+  ) {
+    this.resumeTriggers = pauseDigestTriggers(db);
+    if (opts.wholesale) {
+      projector.clearAll();
+      this.restoreIndexes.push(dropIndexes(db, projectionTables));
+    }
+    if (opts.alsoIndexesOf && opts.alsoIndexesOf.length > 0) {
+      this.restoreIndexes.push(dropIndexes(db, opts.alsoIndexesOf, true));
+    }
+  }
+
+  /**
+   * Starts folding `saveId` (ending the save before it): clears its rows (unless the
+   * fold is wholesale) and, with `track`, keeps its digest up for {@link digest}.
+   */
+  beginSave(saveId: string, campaignId: string, track = false): void {
+    this.endSave();
+    if (!this.opts.wholesale) this.projector.clear(saveId, true);
+    this.projector.resetBulk();
+    this.current = { saveId, campaignId, empty: true };
+    if (track) this.tracker = new DigestTracker(this.db, saveId, projectionDigestColumns);
+  }
+
+  /** Says the current save's rows were seeded (from a snapshot) before its events. */
+  seeded(): void {
+    if (this.current) this.current.empty = false;
+  }
+
+  /** Folds one event into the current save. */
+  apply(e: StoredEvent): void {
+    const c = this.current!;
+    this.projector.apply(e, c.saveId, c.campaignId, "bulk");
+  }
+
+  /** Writes what the fold still buffers for the current save, so its rows are complete. */
+  settle(): void {
+    const c = this.current;
+    if (c) this.projector.flushBulk(c.saveId, c.campaignId, c.empty);
+  }
+
+  /** The current save's digest now (it must be tracked: see `beginSave`). */
+  digest(): string {
+    if (this.tracker === null) throw new Error("BulkFold.digest: the save is not tracked");
+    this.settle();
+    return this.tracker.digest();
+  }
+
+  /** Settles the current save and works out its digest. */
+  private endSave(): void {
+    const c = this.current;
+    if (c === null) return;
+    this.settle();
+    let digest: string;
+    if (this.tracker !== null) {
+      digest = this.tracker.digest();
+      this.tracker.close();
+      this.tracker = null;
+    } else if (c.empty && knowledgeFromFacts) {
+      // Every knowledge row of the save came from the buffer: hash the facts, not the rows.
+      let [a, b] = lanesOf(recomputeDigest(this.db, c.saveId, otherColumns));
+      for (const f of this.projector.bufferedKnowledge()) {
+        const [x, y] = rowLanes(
+          "knowledge",
+          knowledgeColumns.map((col) => factColumns[col]!(f)),
+        );
+        a = (a + x) % LANE;
+        b = (b + y) % LANE;
+      }
+      digest = digestHex(a, b);
+    } else digest = recomputeDigest(this.db, c.saveId, projectionDigestColumns);
+    this.digests.set(c.saveId, digest);
+    this.current = null;
+  }
+
+  /**
+   * Ends the fold: settles the last save, rebuilds indexes and FTS, resumes the digest
+   * triggers, and sets the digest of every save folded (of every save, when wholesale).
+   */
+  end(): void {
+    this.endSave();
+    for (const restore of this.restoreIndexes) restore();
+    if (this.opts.wholesale) this.projector.rebuildFts();
+    else for (const saveId of this.digests.keys()) this.projector.indexFts(saveId);
+    this.resumeTriggers();
+    if (this.opts.wholesale) {
+      for (const saveId of this.db
+        .prepare("SELECT save_id FROM saves")
+        .pluck()
+        .all() as Array<string>) {
+        if (!this.digests.has(saveId)) this.digests.set(saveId, "0".repeat(24));
+      }
+    }
+    for (const [saveId, digest] of this.digests) writeDigest(this.db, saveId, digest);
+  }
+}
+
+const LANE = 2 ** 48;
+
+/** The bulk fold's page cache limit, in the pragma's units (negative: KiB): 256 MiB. */
+const BULK_CACHE_KIB = -262_144;
+
+/** A digest's two lanes back from its 24 hex digits. */
+const lanesOf = (digest: string): [number, number] => [
+  Number.parseInt(digest.slice(0, 12), 16),
+  Number.parseInt(digest.slice(12), 16),
+];

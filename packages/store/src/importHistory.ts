@@ -1,0 +1,193 @@
+/**
+ * Importing a save's history from another store as a bulk fold: the replay's fast path.
+ * Each event row is read once from the source (payload text kept as is unless an
+ * upcaster rewrote the event), copied into the target's log, and folded in bulk; at each
+ * Checkpoint the caller is handed the folded state's digest (kept up by a
+ * `DigestTracker`, not by the per-row triggers) to compare before the Checkpoint itself
+ * is imported, and may stop there.
+ *
+ * Events are not decoded through the Schema again: the source's append decoded each one.
+ * What is checked is what can have changed since: after upcasting, an event must be at
+ * its type's current version (an older one without an upcaster is refused, with the
+ * decoder's own words), and an event the projector cannot fold is decoded to say why.
+ */
+import {
+  currentVersions,
+  type Event,
+  type SaveId,
+  type StoredEvent,
+  type Upcast,
+} from "@hearsay/core";
+import type { BulkFold } from "./BulkFold.ts";
+import { decodeBatch } from "./decodeBatch.ts";
+import { type EventHistory, type EventRow, type SaveInfo, toStored } from "./EventHistory.ts";
+import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import type { ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
+import { InvalidEvent } from "./StoreError.ts";
+
+/** A Checkpoint event of the imported history. */
+export type CheckpointEvent = Extract<StoredEvent, { readonly type: "Checkpoint" }>;
+
+/** What the import shows the caller at a Checkpoint: the state folded just before it. */
+export interface CheckpointProbe {
+  /** The last seq folded (the Checkpoint's seq − 1). */
+  readonly throughSeq: number;
+  /** The projection digest of the folded state (what `projectionHash` will say). */
+  readonly digest: () => string;
+  /** The folded state itself (costly: for checkpoints written with a full-state hash). */
+  readonly state: () => ProjectionState;
+}
+
+/** Options of `SqliteEventLog.importHistory`. */
+export interface ImportOptions {
+  /** The save to import, with its whole history (its parents' shared events included). */
+  readonly saveId: SaveId;
+  /** Import through this seq (default: the head). */
+  readonly untilSeq?: number;
+  /** Applied after core's `upcastEvent` to every event (a test's own upgrade steps). */
+  readonly upcast?: Upcast;
+  /** Sees every event, in seq order, before it is folded (and before a Checkpoint check). */
+  readonly onEvent?: (e: StoredEvent) => void;
+  /**
+   * Called at each Checkpoint before it is imported; returning false stops the import
+   * there (the Checkpoint and everything after it are left out).
+   */
+  readonly onCheckpoint?: (e: CheckpointEvent, probe: CheckpointProbe) => boolean;
+  /** Called after each page with the last seq imported and the last seq to import. */
+  readonly onProgress?: (seq: number, last: number) => void;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  /** The imported save's head: the last seq folded. */
+  readonly head: number;
+  /** True when `onCheckpoint` stopped it before `untilSeq`. */
+  readonly stopped: boolean;
+}
+
+/** The pieces of the two stores an import works with. */
+export interface ImportContext {
+  readonly source: EventHistory;
+  readonly sourceSave: SaveInfo;
+  readonly bulk: BulkFold;
+  /** The target's connection. */
+  readonly db: SqliteDatabase;
+  /** Inserts one event row into the target (when the source is not attached). */
+  readonly insertEvent: SqliteStatement;
+  /**
+   * The schema name the source database is attached under on the target's connection,
+   * or null: attached, event rows are copied in one `INSERT … SELECT` per segment.
+   */
+  readonly attached: string | null;
+  readonly stateIO: ProjectionStateIO;
+  readonly last: number;
+}
+
+const strip = (e: StoredEvent): Event =>
+  ({ type: e.type, version: e.version, id: e.id, t: e.t, payload: e.payload }) as Event;
+
+/** The decoder's account of why `e` (the history's event at `e.seq`) cannot be folded. */
+const refusal = (saveId: string, e: StoredEvent, cause: unknown): unknown => {
+  try {
+    decodeBatch(saveId, [strip(e)]);
+  } catch (bad) {
+    if (bad instanceof InvalidEvent) {
+      return new InvalidEvent({
+        saveId,
+        index: e.seq - 1,
+        eventType: bad.eventType,
+        detail: bad.detail,
+      });
+    }
+  }
+  return cause;
+};
+
+/**
+ * Copies and folds the source save's history through `ctx.last` into the target save
+ * (same id and campaign, begun on `ctx.bulk` by the caller). Call inside the target's
+ * write transaction. A refused event throws `InvalidEvent` whose `index` is its seq − 1.
+ */
+export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportResult => {
+  const { sourceSave: save, bulk, insertEvent, last } = ctx;
+  const { saveId, campaignId } = save;
+  const upcast = opts.upcast;
+  const probeAt = (throughSeq: number): CheckpointProbe => ({
+    throughSeq,
+    digest: () => bulk.digest(),
+    state: () => {
+      bulk.settle();
+      return ctx.stateIO.read(saveId);
+    },
+  });
+  let head = 0;
+  let stopped = false;
+  /** Events whose stored form an upcaster changed (copied natively as they were). */
+  const rewritten: Array<StoredEvent> = [];
+  ctx.source.forEachRawPage(save, 1, last, (rows: ReadonlyArray<EventRow>) => {
+    for (const r of rows) {
+      if (r[0] > last) break;
+      const read = toStored(r, save);
+      const e = (upcast ? upcast(read) : read) as StoredEvent;
+      if (currentVersions.get(e.type) !== e.version) {
+        throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
+      }
+      opts.onEvent?.(e);
+      if (e.type === "Checkpoint" && opts.onCheckpoint && !opts.onCheckpoint(e, probeAt(head))) {
+        stopped = true;
+        return false;
+      }
+      const asRead = e === read && e.version === r[4];
+      if (ctx.attached === null) {
+        insertEvent.run(
+          saveId,
+          e.seq,
+          campaignId,
+          e.id,
+          e.t,
+          Math.floor(e.t / 1440),
+          e.type,
+          e.version,
+          asRead ? r[5] : JSON.stringify(e.payload),
+        );
+      } else if (!asRead) rewritten.push(e);
+      try {
+        bulk.apply(e);
+      } catch (cause) {
+        throw refusal(saveId, e, cause);
+      }
+      head = e.seq;
+    }
+    opts.onProgress?.(head, last);
+    return true;
+  });
+  if (ctx.attached !== null) copyAttached(ctx, head, rewritten);
+  return { head, stopped };
+};
+
+/** Copies the source's rows through `head` natively, then writes the upcast ones over. */
+const copyAttached = (
+  ctx: ImportContext,
+  head: number,
+  rewritten: ReadonlyArray<StoredEvent>,
+): void => {
+  const { db, sourceSave: save } = ctx;
+  const copy = db.prepare(
+    `INSERT INTO main.events (save_id, seq, campaign_id, event_id, t, day, type, version, payload)
+     SELECT @save, seq, @campaign, event_id, t, day, type, version, payload
+     FROM ${ctx.attached}.events WHERE save_id = @from AND seq >= @lo AND seq <= @hi ORDER BY seq`,
+  );
+  for (const seg of ctx.source.segments(save.saveId, head)) {
+    copy.run({
+      save: save.saveId,
+      campaign: save.campaignId,
+      from: seg.saveId,
+      lo: seg.fromSeq,
+      hi: seg.toSeq,
+    });
+  }
+  const rewrite = db.prepare(
+    "UPDATE main.events SET version = ?, payload = ? WHERE save_id = ? AND seq = ?",
+  );
+  for (const e of rewritten) rewrite.run(e.version, JSON.stringify(e.payload), save.saveId, e.seq);
+};
