@@ -56,6 +56,13 @@ export const summarise = (type: string, payload: unknown, name: (id: string) => 
       return `checkpoint through ${s(p.throughSeq)}`;
     case "SimulationWarning":
       return `warning ${s(p.code)}: ${clip(s(p.message), 100)}`;
+    case "PlayerInput": {
+      const input = (p.input ?? {}) as P;
+      const who = input.npcId ? ` to ${name(s(input.npcId))}` : "";
+      return input.kind === "turn"
+        ? `player${who}: “${clip(s(input.message), 120)}”`
+        : `player input: ${s(input.kind).replace("_", " ")}${who}`;
+    }
     case "RunResumed":
       return `run resumed (seed ${s(p.seed)}, ${s(p.brain)})`;
     default:

@@ -11,15 +11,24 @@
  * digested (facts for the NPC and each witness, the NPC's summary and regard); then the
  * reply, the game actions it proposes (TaskProposed, assigned to the player), the
  * memories, summary and edge are written, in that fixed order.
+ *
+ * Each batch begins with a `PlayerInput` event: what was asked, with the talk settings
+ * in force and how many events the change wrote after it, so replay verification can
+ * make the very same change again (see redoInput.ts). A change that writes nothing
+ * writes no PlayerInput either. A skip's PlayerInput is a batch of its own, before the
+ * engine's ticks.
  */
 import {
   type ConversationId,
   type Dossier,
+  type Event,
   type GameTime,
   type LlmCallId,
   type NpcId,
   PLAYER_ID,
+  type PlayerInputBody,
   type SaveId,
+  type TalkSettings,
   type TaskId,
   type World,
 } from "@hearsay/core";
@@ -192,17 +201,37 @@ export class TalkWorld {
     return npcId as NpcId;
   }
 
-  /** Runs `f` alone (one writer per save), then appends what it emitted as one batch. */
-  write<A>(f: (ctx: TickContext) => Promise<A> | A, signal?: AbortSignal): Promise<A> {
+  /** The talk settings a PlayerInput records: what a replay needs to answer the same. */
+  get settings(): TalkSettings {
+    return {
+      brain: this.spec.brain.name,
+      recorded: this.spec.recordBrain,
+      playerName: this.options.playerName,
+      digestEvery: this.options.digestEvery,
+      recentTurns: this.options.recentTurns,
+      checkpointEveryTicks: this.config.checkpointEveryTicks,
+    };
+  }
+
+  /**
+   * Runs `f` alone (one writer per save), then appends what it emitted as one batch,
+   * led by the PlayerInput `input` (nothing at all when `f` emitted nothing).
+   */
+  write<A>(
+    input: PlayerInputBody,
+    f: (ctx: TickContext) => Promise<A> | A,
+    signal?: AbortSignal,
+  ): Promise<A> {
     const run = async (): Promise<A> => {
       this.catchUp();
       const writer = new TickWriter(this.state, this.state.t, this.known);
       try {
+        writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
         const value = await f(this.context(writer));
         if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
         const events = writer.drain();
-        if (events.length > 0)
-          this.known = this.spec.log.append(this.spec.saveId, this.known, events).head;
+        if (events.length > 1)
+          this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
         return value;
       } catch (e) {
         this.refold();
@@ -296,109 +325,123 @@ export class TalkWorld {
   /** One exchange: the player's line, the NPC's streamed reply, and what it remembers. */
   takeTurn(req: TurnRequest, listener: ReplyListener = noListener): Promise<TurnResult> {
     const npcId = this.npc(req.npcId);
-    return this.write(async (ctx) => {
-      const conv = this.conversation(ctx, npcId, req.conversationId);
-      const firstMeeting = !ctx.state.npcs.get(npcId)!.hasProfile;
-      if (firstMeeting) await ensureProfiles(ctx, [npcId]);
-      const f = this.frame(ctx, npcId, conv.id);
-      const at = conv.next;
-      ctx.writer.emit("ConversationTurn", {
-        conversationId: conv.id,
-        turnIndex: at,
-        speakerId: PLAYER_ID,
-        listenerIds: [npcId, ...f.witnesses],
-        locationId: f.locationId,
-        text: req.message,
-      });
-      const said = this.line(PLAYER_ID, req.message);
-      const undigested = this.queries.turnsSince(conv.id, conv.digested);
-      const playerTurns = 1 + undigested.filter((r) => r.speakerId === PLAYER_ID).length;
-      const digestNow = req.end !== true && playerTurns >= this.options.digestEvery;
-      const summary = this.queries.playerSummary(npcId);
-      const recent = this.queries.lastTurnsOf(conv.id, this.options.recentTurns - 1);
-      const request: BrainRequest<"reply"> = {
-        purpose: "reply",
-        npcId,
-        t: ctx.t,
-        seed: ctx.seed,
-        dossier: withPlayerSummary(
-          this.dossiers.dossier({
-            npcId,
-            t: ctx.t,
-            query: req.message,
-            scene: { locationId: f.locationId, present: [PLAYER_ID, ...f.witnesses] },
-          }),
-          conv.id,
-          summary,
-        ),
-        input: {
+    const input: PlayerInputBody = {
+      kind: "turn",
+      npcId,
+      conversationId: req.conversationId ?? null,
+      message: req.message,
+      scene: req.scene ?? null,
+      end: req.end === true,
+    };
+    return this.write(
+      input,
+      async (ctx) => {
+        const conv = this.conversation(ctx, npcId, req.conversationId);
+        const firstMeeting = !ctx.state.npcs.get(npcId)!.hasProfile;
+        if (firstMeeting) await ensureProfiles(ctx, [npcId]);
+        const f = this.frame(ctx, npcId, conv.id);
+        const at = conv.next;
+        ctx.writer.emit("ConversationTurn", {
           conversationId: conv.id,
-          self: selfOf(ctx, npcId),
-          player: { id: PLAYER_ID, name: this.options.playerName },
-          locationName: f.locationName,
-          regard: regardOf(ctx, npcId),
-          summary,
-          turns: [...recent.map((r) => this.line(r.speakerId, r.text)), said],
-          message: req.message,
-          scene: req.scene ?? null,
-        },
-      };
-      // The reply streams while the talk so far is digested; both are asked before either answers.
-      const [replied, early] = await Promise.all([
-        Effect.runPromise(Effect.result(this.streamer(request, listener))),
-        digestNow ? this.digest(f, conv.digested, [said], at) : Promise.resolve(null),
-      ]);
-      if (req.signal?.aborted) throw new TurnAbandoned({ npcId });
-      if (this.runner.records) this.record(ctx, request, replied);
-      if (Result.isFailure(replied))
-        throw new ReplyFailed({ npcId, reason: replied.failure.message });
-      const answer = replied.success;
-      ctx.writer.emit("ConversationTurn", {
-        conversationId: conv.id,
-        turnIndex: at + 1,
-        speakerId: npcId,
-        listenerIds: [PLAYER_ID, ...f.witnesses],
-        locationId: f.locationId,
-        text: answer.output.text,
-      });
-      const actions = answer.output.actions.map((a): ProposedGameAction => {
-        const taskId = ctx.writer.mint("task") as TaskId;
-        ctx.writer.emit("TaskProposed", {
-          taskId,
-          title: a.title,
-          description: a.description,
-          proposedBy: npcId,
-          assignee: PLAYER_ID,
+          turnIndex: at,
+          speakerId: PLAYER_ID,
+          listenerIds: [npcId, ...f.witnesses],
           locationId: f.locationId,
-          factionId: ctx.state.npcs.get(npcId)!.factionId,
-          deadline: null,
+          text: req.message,
         });
-        return { kind: a.kind, taskId, title: a.title, description: a.description };
-      });
-      const digest =
-        req.end === true ? await this.digest(f, digestNow ? at : conv.digested, [], at + 1) : early;
-      capMemories(ctx, [npcId, ...f.witnesses]);
-      return {
-        conversationId: conv.id,
-        turnIndex: at,
-        reply: answer.output.text,
-        actions,
-        firstMeeting,
-        digest,
-        brain: {
-          brain: answer.meta.brain,
-          model: answer.meta.model,
-          fallbackReason: answer.meta.fallbackReason,
-        },
-        head: this.known + ctx.writer.size,
-      };
-    }, req.signal);
+        const said = this.line(PLAYER_ID, req.message);
+        const undigested = this.queries.turnsSince(conv.id, conv.digested);
+        const playerTurns = 1 + undigested.filter((r) => r.speakerId === PLAYER_ID).length;
+        const digestNow = req.end !== true && playerTurns >= this.options.digestEvery;
+        const summary = this.queries.playerSummary(npcId);
+        const recent = this.queries.lastTurnsOf(conv.id, this.options.recentTurns - 1);
+        const request: BrainRequest<"reply"> = {
+          purpose: "reply",
+          npcId,
+          t: ctx.t,
+          seed: ctx.seed,
+          dossier: withPlayerSummary(
+            this.dossiers.dossier({
+              npcId,
+              t: ctx.t,
+              query: req.message,
+              scene: { locationId: f.locationId, present: [PLAYER_ID, ...f.witnesses] },
+            }),
+            conv.id,
+            summary,
+          ),
+          input: {
+            conversationId: conv.id,
+            self: selfOf(ctx, npcId),
+            player: { id: PLAYER_ID, name: this.options.playerName },
+            locationName: f.locationName,
+            regard: regardOf(ctx, npcId),
+            summary,
+            turns: [...recent.map((r) => this.line(r.speakerId, r.text)), said],
+            message: req.message,
+            scene: req.scene ?? null,
+          },
+        };
+        // The reply streams while the talk so far is digested; both are asked before either answers.
+        const [replied, early] = await Promise.all([
+          Effect.runPromise(Effect.result(this.streamer(request, listener))),
+          digestNow ? this.digest(f, conv.digested, [said], at) : Promise.resolve(null),
+        ]);
+        if (req.signal?.aborted) throw new TurnAbandoned({ npcId });
+        if (this.runner.records) this.record(ctx, request, replied);
+        if (Result.isFailure(replied))
+          throw new ReplyFailed({ npcId, reason: replied.failure.message });
+        const answer = replied.success;
+        ctx.writer.emit("ConversationTurn", {
+          conversationId: conv.id,
+          turnIndex: at + 1,
+          speakerId: npcId,
+          listenerIds: [PLAYER_ID, ...f.witnesses],
+          locationId: f.locationId,
+          text: answer.output.text,
+        });
+        const actions = answer.output.actions.map((a): ProposedGameAction => {
+          const taskId = ctx.writer.mint("task") as TaskId;
+          ctx.writer.emit("TaskProposed", {
+            taskId,
+            title: a.title,
+            description: a.description,
+            proposedBy: npcId,
+            assignee: PLAYER_ID,
+            locationId: f.locationId,
+            factionId: ctx.state.npcs.get(npcId)!.factionId,
+            deadline: null,
+          });
+          return { kind: a.kind, taskId, title: a.title, description: a.description };
+        });
+        const digest =
+          req.end === true
+            ? await this.digest(f, digestNow ? at : conv.digested, [], at + 1)
+            : early;
+        capMemories(ctx, [npcId, ...f.witnesses]);
+        return {
+          conversationId: conv.id,
+          turnIndex: at,
+          reply: answer.output.text,
+          actions,
+          firstMeeting,
+          digest,
+          brain: {
+            brain: answer.meta.brain,
+            model: answer.meta.model,
+            fallbackReason: answer.meta.fallbackReason,
+          },
+          head: this.known + ctx.writer.size,
+        };
+      },
+      req.signal,
+    );
   }
 
   /** Digests whatever of a conversation is not digested yet: at its end, or whenever asked. */
   endConversation(npcId: string, conversationId: string): Promise<DigestResult | null> {
     const id = this.npc(npcId);
-    return this.write(async (ctx) => {
+    return this.write({ kind: "end_conversation", npcId: id, conversationId }, async (ctx) => {
       const conv = this.conversation(ctx, id, conversationId);
       if (conv.digested >= conv.next - 1) return null;
       const result = await this.digest(
@@ -472,9 +515,22 @@ export class TalkWorld {
   skipDays(days: number): Promise<GameTime> {
     return this.exclusive(async () => {
       this.catchUp();
-      await skipWorldDays(this, days);
-      this.catchUp();
+      const writer = new TickWriter(this.state, this.state.t, this.known);
+      writer.emit("PlayerInput", { input: { kind: "skip", days }, talk: this.settings, events: 0 });
+      this.known = this.spec.log.append(this.spec.saveId, this.known, writer.drain()).head;
+      try {
+        await skipWorldDays(this, days);
+      } finally {
+        this.catchUp();
+      }
       return this.state.t;
     });
   }
 }
+
+/** The batch with its leading PlayerInput told how many events follow it. */
+const counted = (events: ReadonlyArray<Event>): ReadonlyArray<Event> => {
+  const [first, ...rest] = events;
+  if (first?.type !== "PlayerInput") return events;
+  return [{ ...first, payload: { ...first.payload, events: rest.length } }, ...rest];
+};

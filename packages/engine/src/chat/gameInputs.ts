@@ -10,6 +10,7 @@ import {
   type LocationId,
   type NpcId,
   PLAYER_ID,
+  type PlayerInputBody,
   type TaskId,
   type TaskStatus,
   type Via,
@@ -52,7 +53,20 @@ export const applyWorldTick = (
       throw new NotInWorld({ kind: "faction", id: d.factionId });
     for (const p of d.participants) if (p !== PLAYER_ID) talk.npc(p);
   }
-  return talk.write((ctx) =>
+  const input: PlayerInputBody = {
+    kind: "world_tick",
+    diffs: diffs.map((d) => ({
+      kind: d.kind,
+      text: d.text,
+      locationId: d.locationId,
+      factionId: d.factionId,
+      visibility: d.visibility,
+      importance: d.importance,
+      participants: [...d.participants],
+      entities: [...d.entities],
+    })),
+  };
+  return talk.write(input, (ctx) =>
     diffs.map((d) => {
       const worldEventId = ctx.writer.mint("we") as WorldEventId;
       const participants = d.participants.filter(
@@ -132,50 +146,53 @@ export const applyActionResult = (
   talk: TalkWorld,
   r: { readonly taskId: string; readonly outcome: ActionOutcome; readonly note: string | null },
 ): Promise<ActionResult> =>
-  talk.write((ctx) => {
-    const task = ctx.state.tasks.get(r.taskId as TaskId);
-    if (task === undefined) throw new TaskNotFound({ saveId: talk.saveId, taskId: r.taskId });
-    const move = moves[r.outcome];
-    if (!move.from.includes(task.status))
-      throw new TaskMoveRefused({ taskId: r.taskId, from: task.status, outcome: r.outcome });
-    ctx.writer.emit("TaskStatusChanged", {
-      taskId: task.id,
-      from: task.status,
-      to: move.to,
-      reason: r.note ?? `the game reported the player ${r.outcome} it`,
-    });
-    const by = task.proposedBy;
-    let memoryId: string | null = null;
-    if (by !== null && ctx.state.npcs.has(by)) {
-      const good = r.outcome === "accepted" || r.outcome === "completed";
-      memoryId = remember(ctx, by, {
-        text: `The player ${r.outcome} the task I gave them: ${task.title}.${r.note ? ` ${r.note}` : ""}`.slice(
-          0,
-          400,
-        ),
-        category: r.outcome === "completed" || r.outcome === "failed" ? "relationship" : "task",
-        importance: good ? 0.6 : 0.65,
-        lifetime: r.outcome === "accepted" ? "7d" : "30d",
-        entities: [talk.options.playerName, task.title],
-        about: { kind: "player", id: PLAYER_ID },
-        locationId: task.locationId,
+  talk.write(
+    { kind: "action_result", taskId: r.taskId, outcome: r.outcome, note: r.note },
+    (ctx) => {
+      const task = ctx.state.tasks.get(r.taskId as TaskId);
+      if (task === undefined) throw new TaskNotFound({ saveId: talk.saveId, taskId: r.taskId });
+      const move = moves[r.outcome];
+      if (!move.from.includes(task.status))
+        throw new TaskMoveRefused({ taskId: r.taskId, from: task.status, outcome: r.outcome });
+      ctx.writer.emit("TaskStatusChanged", {
+        taskId: task.id,
+        from: task.status,
+        to: move.to,
+        reason: r.note ?? `the game reported the player ${r.outcome} it`,
       });
-      const prior = ctx.state.edge(by, PLAYER_ID) ?? {
-        trust: 0,
-        respect: 0,
-        suspicion: 0,
-        summary: "",
-      };
-      const d = regardShift[r.outcome];
-      ctx.writer.emit("RelationshipChanged", {
-        fromId: by,
-        toId: PLAYER_ID,
-        trust: clamp(prior.trust + d),
-        respect: clamp(prior.respect + d / 2),
-        suspicion: clamp(prior.suspicion - d / 2),
-        summary:
-          prior.summary === "" ? `The player ${r.outcome} a task I gave them.` : prior.summary,
-      });
-    }
-    return { taskId: task.id, status: move.to, memoryId };
-  });
+      const by = task.proposedBy;
+      let memoryId: string | null = null;
+      if (by !== null && ctx.state.npcs.has(by)) {
+        const good = r.outcome === "accepted" || r.outcome === "completed";
+        memoryId = remember(ctx, by, {
+          text: `The player ${r.outcome} the task I gave them: ${task.title}.${r.note ? ` ${r.note}` : ""}`.slice(
+            0,
+            400,
+          ),
+          category: r.outcome === "completed" || r.outcome === "failed" ? "relationship" : "task",
+          importance: good ? 0.6 : 0.65,
+          lifetime: r.outcome === "accepted" ? "7d" : "30d",
+          entities: [talk.options.playerName, task.title],
+          about: { kind: "player", id: PLAYER_ID },
+          locationId: task.locationId,
+        });
+        const prior = ctx.state.edge(by, PLAYER_ID) ?? {
+          trust: 0,
+          respect: 0,
+          suspicion: 0,
+          summary: "",
+        };
+        const d = regardShift[r.outcome];
+        ctx.writer.emit("RelationshipChanged", {
+          fromId: by,
+          toId: PLAYER_ID,
+          trust: clamp(prior.trust + d),
+          respect: clamp(prior.respect + d / 2),
+          suspicion: clamp(prior.suspicion - d / 2),
+          summary:
+            prior.summary === "" ? `The player ${r.outcome} a task I gave them.` : prior.summary,
+        });
+      }
+      return { taskId: task.id, status: move.to, memoryId };
+    },
+  );

@@ -12,6 +12,14 @@
  * runs while they keep one cadence, and ends with the tick of its last Checkpoint, where
  * the replay resumes (plainly, as the run did) with the next leg's interval. A constant
  * cadence is one leg; any cadence is reproduced exactly, time skips included.
+ *
+ * Changes a player made through a TalkWorld (`chat`, `serve`) are not the run's: each
+ * starts with a `PlayerInput`, whose seq the plan lists so a replay can make that change
+ * again instead of running the engine. Their stretch of the log — the input's batch
+ * (its `events` count says how long), or for a skip everything up to and including the
+ * skip's jump — adds no planned skip, no recorded call to its segment's count (the
+ * talk's brain answers for those) and no Checkpoint to its segment's cadence (a skip's
+ * ticks use the talk's own interval). A RunResumed inside a skip still begins a segment.
  */
 import {
   dayOf,
@@ -68,6 +76,8 @@ export interface RunPlan {
   readonly skips: ReadonlyArray<PlannedSkip>;
   /** Every recorded brain call, in seq order. */
   readonly recordings: ReadonlyArray<LlmCallPayload>;
+  /** Seqs of the PlayerInput events (changes made through a TalkWorld), in order. */
+  readonly inputs: ReadonlyArray<number>;
 }
 
 /** A Checkpoint's tick index and where its tick's batch ends. */
@@ -143,6 +153,10 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
   const recordings: Array<LlmCallPayload> = [];
   let pending: CheckpointAt | null = null;
   let checkpoints = 0;
+  const inputs: Array<number> = [];
+  /** The last seq of the talk batch being read, or a skip's stretch (until its jump). */
+  let talkUntil = 0;
+  let inSkip = false;
   const indexOf = (t: number) => Math.round((t - startedAt) / started!.tickMinutes);
   for (const e of historyEvents({ log, saveId, ...(upcast ? { upcast } : {}) })) {
     if (started === null) {
@@ -167,7 +181,13 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
       continue;
     }
     const segment = drafts[drafts.length - 1]!;
+    const byTalk = inSkip || e.seq <= talkUntil;
     switch (e.type) {
+      case "PlayerInput":
+        inputs.push(e.seq);
+        talkUntil = e.seq + e.payload.events;
+        inSkip = e.payload.input.kind === "skip";
+        break;
       case "RunResumed":
         drafts.push({
           fromSeq: e.seq,
@@ -180,19 +200,24 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
         break;
       case "LlmCallRecorded":
         recordings.push(e.payload);
-        segment.recordedCalls += 1;
+        if (!byTalk) segment.recordedCalls += 1;
         break;
       case "Checkpoint":
+        checkpoints += 1;
+        if (byTalk) break;
         // Written first in the tick from t − tickMinutes; that tick's index.
         pending = { index: indexOf(e.t) - 1, seq: e.seq, batchEnd: e.seq };
         segment.checkpoints.push(pending);
-        checkpoints += 1;
         break;
       case "ClockAdvanced":
         if (pending !== null) pending.batchEnd = e.seq;
         pending = null;
         segment.lastIndex = indexOf(e.payload.from);
-        if (e.payload.mode !== "tick") {
+        if (inSkip && e.payload.mode === "jump") {
+          inSkip = false;
+          break;
+        }
+        if (e.payload.mode !== "tick" && !byTalk) {
           const from = e.payload.from;
           skips.push({
             atDay: dayOf(from),
@@ -227,5 +252,6 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
     checkpoints,
     skips,
     recordings,
+    inputs,
   };
 };

@@ -59,6 +59,22 @@ export class ReplayBrains {
     return this.recorded.unused();
   }
 
+  /**
+   * The brain for a change a player made through a TalkWorld, by the settings its
+   * PlayerInput recorded: the scripted brain again when its calls were not recorded.
+   */
+  forTalk(brain: string, recorded: boolean): SegmentBrain {
+    return this.forSegment({
+      fromSeq: 0,
+      toSeq: 0,
+      seed: 0,
+      brain,
+      endDay: 0,
+      recordedCalls: recorded ? 1 : 0,
+      legs: [],
+    });
+  }
+
   /** The brain for a segment. */
   forSegment(segment: RunSegment): SegmentBrain {
     if (segment.brain === "scripted" && segment.recordedCalls === 0) {

@@ -13,20 +13,39 @@
  * seq before the next RunResumed, then the engine resumes with that segment's settings,
  * as the original did. A run interrupted and resumed plainly needs nothing special: its
  * log is the same as an uninterrupted run's.
+ *
+ * Changes a player made through a TalkWorld (`chat`, `serve`: turns, ends of talks,
+ * world ticks, action results, skips) each begin with a `PlayerInput`. When the next seq
+ * holds one, the change is made again by a TalkWorld over the scratch database, with the
+ * settings the input recorded and the recorded answers (or the scripted brain, if its
+ * calls were not recorded), and what it writes is compared like the engine's. Between
+ * them the engine runs on, segment by segment and leg by leg, each stretch ending where
+ * the next PlayerInput begins. A TalkWorld is kept across consecutive talk changes with
+ * the same settings, as one `chat` or `serve` process keeps one, and opened afresh after
+ * the engine ran.
  */
-import type { SaveId, StoredEvent, Upcast, World } from "@hearsay/core";
+import {
+  canonicalJson,
+  type EventOf,
+  type SaveId,
+  type StoredEvent,
+  type Upcast,
+  type World,
+} from "@hearsay/core";
 import { type BrainShape, ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { redoInput } from "../chat/redoInput.ts";
+import { TalkWorld } from "../chat/TalkWorld.ts";
 import type { EngineConfig } from "../EngineConfig.ts";
 import type { LoreFile } from "../Genesis.ts";
 import { retrievalDossiers } from "../retrievalDossiers.ts";
 import { runSimulation, type SimulationSpec } from "../Simulation.ts";
 import { compactEvent, comparable, differingPaths, sameEvent } from "./compareEvents.ts";
 import { ReplayRefused } from "./ReplayError.ts";
-import { readRunPlan } from "./RunPlan.ts";
+import { type RunSegment, readRunPlan } from "./RunPlan.ts";
 import { HistoryCursor } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
-import { ReplayBrains } from "./replayBrain.ts";
+import { ReplayBrains, type SegmentBrain } from "./replayBrain.ts";
 
 /** A simulation definition: what `loadSimulation` gives. */
 export interface SimulationDefinition {
@@ -90,7 +109,10 @@ export interface VerifyReport {
   /** Checkpoints passed (their hashes are part of what was compared). */
   readonly checkpoints: number;
   readonly segments: number;
-  /** Brains the segments were replayed with, e.g. `scripted` or `ollama (recorded)`. */
+  /**
+   * Brains the segments were replayed with, e.g. `scripted` or `ollama (recorded)`, then
+   * each distinct brain of the player's changes, e.g. `ollama (recorded) talk`.
+   */
   readonly brains: ReadonlyArray<string>;
   readonly simulation: string;
   /** Recorded brain calls the replay never asked for (0 when it went the whole way). */
@@ -122,69 +144,175 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
   const scratch = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   const brains = new ReplayBrains(plan, opts.scripted ?? (() => ScriptedBrain.make()));
   const startDay = sim.world.meta.start.day;
+  const dossiers = opts.dossiers ?? retrievalDossiers;
   const used: Array<string> = [];
+
   let compared = 0;
   let checkpoints = 0;
   let lastCheckpoint: Divergence["lastCheckpoint"] = null;
   let found: { expected: StoredEvent | null; actual: StoredEvent | null; why: string } | null =
     null;
 
-  let first = true;
-  run: for (const segment of plan.segments) {
-    if (segment.fromSeq > target) break;
-    const chosen = brains.forSegment(segment);
-    used.push(chosen.replaysRecordings ? `${segment.brain} (recorded)` : segment.brain);
-    for (const leg of segment.legs) {
-      const end = Math.min(target, leg.endSeq);
-      try {
-        await runSimulation({
-          world: sim.world,
-          worldHash: sim.worldHash,
-          lore: sim.lore,
-          log: scratch,
-          saveId,
-          days: segment.endDay - startDay,
-          seed: segment.seed,
-          brain: chosen.brain,
-          recordBrain: chosen.record,
-          dossiers: opts.dossiers ?? retrievalDossiers,
-          resume: !first,
-          config: { checkpointEveryTicks: leg.everyTicks, ...opts.config },
-          skips: plan.skips,
-          onAppend: (events) => {
-            for (const actual of events) {
-              if (actual.seq > end) break;
-              const expected = cursor.at(actual.seq);
-              if (expected === undefined || !sameEvent(expected, actual)) {
-                found = { expected: expected ?? null, actual, why: "the events differ" };
-                throw STOP;
-              }
-              compared += 1;
-              if (actual.type === "Checkpoint") {
-                checkpoints += 1;
-                lastCheckpoint = { seq: actual.seq, stateHash: actual.payload.stateHash };
-              }
-            }
-            const last = events[events.length - 1]!.seq;
-            opts.onProgress?.(Math.min(last, end), target);
-            if (last >= end) throw STOP;
-          },
-        });
-      } catch (e) {
-        if (e !== STOP) throw e;
+  /** Compares produced events through `end`; false (and `found` set) at a difference. */
+  const check = (events: ReadonlyArray<StoredEvent>, end: number): boolean => {
+    for (const actual of events) {
+      if (actual.seq > end) break;
+      const expected = cursor.at(actual.seq);
+      if (expected === undefined || !sameEvent(expected, actual)) {
+        found = { expected: expected ?? null, actual, why: "the events differ" };
+        return false;
       }
-      first = false;
-      if (found !== null) break run;
-      const head = scratch.saves().length === 0 ? 0 : scratch.head(saveId);
-      if (head < end) {
+      compared += 1;
+      if (actual.type === "Checkpoint") {
+        checkpoints += 1;
+        lastCheckpoint = { seq: actual.seq, stateHash: actual.payload.stateHash };
+      }
+    }
+    return true;
+  };
+  const headOf = () => (scratch.saves().length === 0 ? 0 : scratch.head(saveId));
+
+  const segmentBrains = new Map<RunSegment, SegmentBrain>();
+  const brainOf = (segment: RunSegment): SegmentBrain => {
+    let chosen = segmentBrains.get(segment);
+    if (chosen === undefined) {
+      chosen = brains.forSegment(segment);
+      segmentBrains.set(segment, chosen);
+      used.push(chosen.replaysRecordings ? `${segment.brain} (recorded)` : segment.brain);
+    }
+    return chosen;
+  };
+
+  /** Runs the engine from the scratch head through `end` at most, comparing as it goes. */
+  const runEngine = async (pos: number, stop: number): Promise<void> => {
+    const segment = plan.segments.find((s) => s.fromSeq <= pos + 1 && pos + 1 <= s.toSeq);
+    const leg = segment?.legs.find((l) => l.endSeq >= pos + 1);
+    if (segment === undefined || leg === undefined) {
+      found = {
+        expected: cursor.at(pos + 1) ?? null,
+        actual: null,
+        why: `no run segment of the log holds seq ${pos + 1}`,
+      };
+      return;
+    }
+    const chosen = brainOf(segment);
+    const end = Math.min(stop, leg.endSeq);
+    try {
+      await runSimulation({
+        world: sim.world,
+        worldHash: sim.worldHash,
+        lore: sim.lore,
+        log: scratch,
+        saveId,
+        days: segment.endDay - startDay,
+        seed: segment.seed,
+        brain: chosen.brain,
+        recordBrain: chosen.record,
+        dossiers,
+        resume: pos > 0,
+        config: { checkpointEveryTicks: leg.everyTicks, ...opts.config },
+        skips: plan.skips,
+        onAppend: (events) => {
+          if (!check(events, end)) throw STOP;
+          const last = events[events.length - 1]!.seq;
+          opts.onProgress?.(Math.min(last, end), target);
+          if (last >= end) throw STOP;
+        },
+      });
+    } catch (e) {
+      if (e !== STOP) throw e;
+    }
+    const head = headOf();
+    if (found === null && head < end) {
+      found = {
+        expected: cursor.at(head + 1) ?? null,
+        actual: null,
+        why: `the run ended at seq ${head}, but the log goes on to seq ${end}`,
+      };
+    }
+  };
+
+  /** The TalkWorld for a recorded input's settings (kept while they stay the same). */
+  let talk: { readonly key: string; readonly world: TalkWorld } | null = null;
+  const talkFor = (input: EventOf<"PlayerInput">["payload"]): TalkWorld => {
+    const key = canonicalJson(input.talk);
+    if (talk !== null && talk.key === key) return talk.world;
+    const s = input.talk;
+    const chosen = brains.forTalk(s.brain, s.recorded);
+    const label = `${chosen.replaysRecordings ? `${s.brain} (recorded)` : s.brain} talk`;
+    if (!used.includes(label)) used.push(label);
+    const world = new TalkWorld({
+      simulation: sim,
+      log: scratch,
+      saveId,
+      brain: chosen.brain,
+      recordBrain: chosen.record,
+      dossiers: dossiers(scratch, saveId),
+      options: {
+        playerName: s.playerName,
+        digestEvery: s.digestEvery,
+        recentTurns: s.recentTurns,
+      },
+      config: { checkpointEveryTicks: s.checkpointEveryTicks, ...opts.config },
+    });
+    talk = { key, world };
+    return world;
+  };
+
+  /** Makes the recorded change at `pos + 1` again and compares what it writes. */
+  const redoTalk = async (pos: number): Promise<void> => {
+    const recorded = cursor.at(pos + 1) as StoredEvent & EventOf<"PlayerInput">;
+    let failure: string | null = null;
+    try {
+      await redoInput(talkFor(recorded.payload), recorded.payload.input);
+    } catch (e) {
+      failure = e instanceof Error ? e.message : String(e);
+    }
+    const produced = headOf() > pos ? scratch.read(saveId, { fromSeq: pos + 1 }) : [];
+    const [input, ...rest] = produced;
+    if (input !== undefined) {
+      // The input itself first, but for the count of events after it: a batch that is
+      // shorter or longer is reported where its events first differ, below.
+      const sameCount = { ...input, payload: { ...input.payload, events: 0 } } as StoredEvent;
+      const want = { ...recorded, payload: { ...recorded.payload, events: 0 } } as StoredEvent;
+      if (!sameEvent(want, sameCount)) {
+        found = { expected: recorded, actual: input, why: "the events differ" };
+        return;
+      }
+      if (!check(rest, target)) return;
+      const wrote = input.type === "PlayerInput" ? input.payload.events : 0;
+      if (wrote < recorded.payload.events && pos + 2 + wrote <= target) {
         found = {
-          expected: cursor.at(head + 1) ?? null,
+          expected: cursor.at(pos + 2 + wrote) ?? null,
           actual: null,
-          why: `the run ended at seq ${head}, but the log goes on to seq ${end}`,
+          why: `the player's change wrote ${wrote} event(s) after its PlayerInput; the log has ${recorded.payload.events}`,
         };
-        break run;
+        return;
       }
-      if (end >= target) break run;
+      if (!check([input], target)) return;
+    }
+    if (failure !== null || input === undefined) {
+      const head = headOf();
+      found = {
+        expected: cursor.at(head + 1) ?? null,
+        actual: null,
+        why: `the player's change (${recorded.payload.input.kind}) could not be made again: ${failure ?? "it wrote nothing"}`,
+      };
+      return;
+    }
+    opts.onProgress?.(Math.min(headOf(), target), target);
+  };
+
+  const inputs = plan.inputs;
+  let nextInput = 0;
+  for (let pos = 0; pos < target && found === null; pos = headOf()) {
+    while (nextInput < inputs.length && inputs[nextInput]! <= pos) nextInput++;
+    const inputSeq = inputs[nextInput];
+    if (inputSeq === pos + 1) {
+      await redoTalk(pos);
+    } else {
+      talk = null;
+      await runEngine(pos, Math.min(target, (inputSeq ?? Number.POSITIVE_INFINITY) - 1));
     }
   }
 

@@ -127,7 +127,9 @@ describe("witnesses and the one-writer batch", () => {
     expect(calls.filter((p) => p === "reply")).toHaveLength(script.length);
     expect(calls).toContain("extract_facts");
     expect(calls).toContain("summarize_talk");
-    const replayed = await talkThrough(RecordedBrain.fromEvents(live.read(MAIN)), true);
+    // Under the live brain's name, as replay answers (each PlayerInput names the brain).
+    const recorded = RecordedBrain.fromEvents(live.read(MAIN));
+    const replayed = await talkThrough({ name: "fake-live", decide: recorded.decide }, true);
     expect(stateHash(logOf(replayed))).toBe(stateHash(logOf(live)));
   });
 });
