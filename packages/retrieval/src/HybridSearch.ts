@@ -113,8 +113,7 @@ const matchesFilter = (ctx: SearchContext, c: CollectionName, local: number): bo
 
 /** Walks a posting list from its newest end, keeping known items. */
 const walk = (
-  ctx: SearchContext,
-  c: CollectionName,
+  knows: (local: number) => boolean,
   list: ReadonlyArray<number> | undefined,
   into: Map<number, Cand>,
   tuning: SearchTuning,
@@ -123,7 +122,7 @@ const walk = (
   let kept = 0;
   for (let i = list.length - 1, scanned = 0; i >= 0 && scanned < tuning.scanCap; i--, scanned++) {
     const local = list[i]!;
-    if (!ctx.view.knows(ctx.npc, c, local, ctx.t)) continue;
+    if (!knows(local)) continue;
     if (!into.has(local)) into.set(local, { similarity: Number.NaN, keyword: 0 });
     if (++kept >= tuning.filterHits) return;
   }
@@ -187,6 +186,7 @@ export const searchCollection = (
   if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
   const small = count <= tuning.exactMax;
   const known = small ? knownRowids(view, npc, c, t) : null;
+  const knows = view.knower(npc, c, t);
 
   // exact filters
   if (known) {
@@ -196,19 +196,19 @@ export const searchCollection = (
     for (const local of hits.slice(0, tuning.filterHits * 4))
       cands.set(local, { similarity: Number.NaN, keyword: 0 });
   } else {
-    if (npc >= 0) walk(ctx, c, tab.byNpc.get(npc), cands, tuning);
-    if (ctx.location >= 0) walk(ctx, c, tab.byLocation.get(ctx.location), cands, tuning);
-    if (ctx.faction >= 0) walk(ctx, c, tab.byFaction.get(ctx.faction), cands, tuning);
-    for (const e of ctx.mentioned) walk(ctx, c, tab.byEntity.get(e), cands, tuning);
-    for (const task of ctx.activeTasks) walk(ctx, c, tab.byTask.get(task), cands, tuning);
-    for (const r of ctx.related) walk(ctx, c, tab.byNpc.get(r), cands, tuning);
+    if (npc >= 0) walk(knows, tab.byNpc.get(npc), cands, tuning);
+    if (ctx.location >= 0) walk(knows, tab.byLocation.get(ctx.location), cands, tuning);
+    if (ctx.faction >= 0) walk(knows, tab.byFaction.get(ctx.faction), cands, tuning);
+    for (const e of ctx.mentioned) walk(knows, tab.byEntity.get(e), cands, tuning);
+    for (const task of ctx.activeTasks) walk(knows, tab.byTask.get(task), cands, tuning);
+    for (const r of ctx.related) walk(knows, tab.byNpc.get(r), cands, tuning);
   }
 
   // keywords
   if (keywords && ctx.keywordText) {
     for (const hit of keywords.search(c, ctx.keywordText, tuning.keywordLimit)) {
       const local = tab.localOfRowid.get(hit.rowid);
-      if (local === undefined || !view.knows(npc, c, local, t)) continue;
+      if (local === undefined || !knows(local)) continue;
       const cand = cands.get(local);
       if (cand) cand.keyword = Math.max(cand.keyword, hit.relevance);
       else cands.set(local, { similarity: Number.NaN, keyword: hit.relevance });

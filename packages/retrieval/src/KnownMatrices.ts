@@ -8,7 +8,18 @@
  * change). Matrices hold every item the NPC has a fact for; each hit is still checked
  * with `SaveView.knows` at the asked time, and the scan widens until `k` survive.
  * Least recently used matrices are dropped beyond a byte budget.
+ *
+ * Rows are stored at one common scale (`VectorStore.copyScaled`), not each scaled to its
+ * own largest component, so the native scan ranks them by a plain inner product — half
+ * the work per row of a cosine — and the best few are reranked by cosine from f16.
+ * A big copy (`PartitionTuning.minRows`) is kept grouped by the store's coarse lists
+ * (`CoarseLists`) and scanned by its lists nearest the query, covering `probeShare` of
+ * it: such scans are bound by memory bandwidth, so reading a third costs about a third.
+ * That is approximate (the bench measures the recall); `probeShare: 1` is exact. Each
+ * list's rows are a block of their own: the native scan reads a typed array from the
+ * start of its buffer, whatever its offset, so a range is never passed as a subarray.
  */
+import { CoarseLists } from "./CoarseLists.ts";
 import type { CollectionName } from "./collections.ts";
 import type { KnownList } from "./KnownList.ts";
 import type { SaveView } from "./SaveView.ts";
@@ -20,11 +31,21 @@ export interface MatrixHit {
   readonly similarity: number;
 }
 
+/** Rows (common-scale i8) and the item each row is, `n` of them in use. */
+interface Block {
+  rows: Int8Array;
+  locals: Int32Array;
+  n: number;
+}
+
 interface Entry {
   readonly store: VectorStore;
-  locals: Int32Array;
-  rows: Int8Array;
-  n: number;
+  /** Rows appended since the last grouping (all rows, when the copy is not grouped). */
+  tail: Block;
+  /** One block per coarse list once the copy is big enough (null: not grouped). */
+  lists: Array<Block> | null;
+  /** Rows in `lists`. */
+  grouped: number;
   /** by local: 1 when the row is in the matrix. */
   included: Uint8Array;
   /** Known items whose vector did not exist yet. */
@@ -33,14 +54,46 @@ interface Entry {
   synced: number;
 }
 
-const RERANK_MIN = 40;
+/** How big copies are partitioned (see `CoarseLists`). */
+export interface PartitionTuning {
+  /** Copies with at least this many rows are grouped by list and scanned by list. */
+  readonly minRows: number;
+  /** Coarse lists per collection. */
+  readonly lists: number;
+  /**
+   * Share of a copy's rows scanned: lists nearest the query first, until this share is
+   * covered (1: every list — exact, as for a small copy).
+   */
+  readonly probeShare: number;
+}
+
+export const defaultPartitionTuning: PartitionTuning = {
+  minRows: 32_768,
+  lists: 128,
+  probeShare: 0.3,
+};
+
+/** Rows reranked from f16: `k` × 4, at least this many. */
+const RERANK_MIN = 48;
+
+const emptyBlock = (): Block => ({ rows: new Int8Array(0), locals: new Int32Array(0), n: 0 });
+
+const entryBytes = (e: Entry): number =>
+  e.tail.rows.byteLength + (e.lists ?? []).reduce((a, b) => a + b.rows.byteLength, 0);
 
 export class KnownMatrices {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  private readonly partitions = new WeakMap<VectorStore, CoarseLists | null>();
 
-  /** `budgetBytes`: total size of all matrices kept (default 2 GiB). */
-  constructor(readonly budgetBytes: number = 2 * 1024 ** 3) {}
+  /**
+   * `budgetBytes`: total size of all matrices kept (default 2 GiB); `partition`: how big
+   * copies are grouped and probed.
+   */
+  constructor(
+    readonly budgetBytes: number = 2 * 1024 ** 3,
+    readonly partition: PartitionTuning = defaultPartitionTuning,
+  ) {}
 
   /** Bytes held now. */
   get size(): number {
@@ -51,23 +104,24 @@ export class KnownMatrices {
   clear(saveId?: string): void {
     for (const [key, e] of this.entries) {
       if (saveId !== undefined && !key.startsWith(`${saveId}\u0000`)) continue;
-      this.bytes -= e.rows.byteLength;
+      this.bytes -= entryBytes(e);
       this.entries.delete(key);
     }
   }
 
   private append(e: Entry, view: SaveView, c: CollectionName, local: number): void {
     const d = e.store.dimensions;
-    if (e.n * d + d > e.rows.length) {
-      const rows = new Int8Array(Math.max(e.rows.length * 2, (e.n + 1) * d, 1024 * d));
-      rows.set(e.rows);
-      this.bytes += rows.byteLength - e.rows.byteLength;
-      e.rows = rows;
+    const b = e.tail;
+    if (b.n * d + d > b.rows.length) {
+      const rows = new Int8Array(Math.max(b.rows.length * 2, (b.n + 1) * d, 1024 * d));
+      rows.set(b.rows);
+      this.bytes += rows.byteLength - b.rows.byteLength;
+      b.rows = rows;
       const locals = new Int32Array(rows.length / d);
-      locals.set(e.locals);
-      e.locals = locals;
+      locals.set(b.locals);
+      b.locals = locals;
     }
-    if (!e.store.copyQuantized(view.items[c].rowids[local]!, e.rows, e.n * d)) {
+    if (!e.store.copyScaled(view.items[c].rowids[local]!, b.rows, b.n * d)) {
       e.late.push(local);
       return;
     }
@@ -77,7 +131,7 @@ export class KnownMatrices {
       e.included = inc;
     }
     e.included[local] = 1;
-    e.locals[e.n++] = local;
+    b.locals[b.n++] = local;
   }
 
   private sync(
@@ -89,12 +143,12 @@ export class KnownMatrices {
   ): Entry {
     let e = this.entries.get(key);
     if (!e || e.store !== store) {
-      if (e) this.bytes -= e.rows.byteLength;
+      if (e) this.bytes -= entryBytes(e);
       e = {
         store,
-        locals: new Int32Array(0),
-        rows: new Int8Array(0),
-        n: 0,
+        tail: emptyBlock(),
+        lists: null,
+        grouped: 0,
         included: new Uint8Array(view.items[c].length + 1),
         late: [],
         synced: -1,
@@ -114,17 +168,108 @@ export class KnownMatrices {
       });
       e.synced = list.size;
     }
+    this.maybeGroup(e, view, c);
     for (const [k, old] of this.entries) {
       if (this.bytes <= this.budgetBytes || k === key) break;
-      this.bytes -= old.rows.byteLength;
+      this.bytes -= entryBytes(old);
       this.entries.delete(k);
     }
     return e;
   }
 
+  /** The store's coarse lists, trained on first need (null: too small to split). */
+  private coarse(store: VectorStore): CoarseLists | null {
+    let lists = this.partitions.get(store);
+    if (lists === undefined) {
+      lists = CoarseLists.train(store, this.partition.lists);
+      this.partitions.set(store, lists);
+    }
+    return lists;
+  }
+
+  /**
+   * Regroups a big copy's rows into one block per coarse list once it is big enough,
+   * and again when the tail of rows appended since outgrows an eighth of it.
+   */
+  private maybeGroup(e: Entry, view: SaveView, c: CollectionName): void {
+    const p = this.partition;
+    const total = e.grouped + e.tail.n;
+    if (p.probeShare >= 1 || total < p.minRows) return;
+    if (e.lists && e.tail.n <= Math.max(1024, e.grouped >>> 3)) return;
+    const coarse = this.coarse(e.store);
+    if (!coarse) return;
+    const d = e.store.dimensions;
+    const table = view.items[c];
+    const blocks = [...(e.lists ?? []), e.tail];
+    const rowids: Array<number> = [];
+    for (const b of blocks) for (let i = 0; i < b.n; i++) rowids.push(table.rowids[b.locals[i]!]!);
+    const of = coarse.listsOf(rowids);
+    const sizes = new Int32Array(coarse.count);
+    for (const l of of) sizes[Math.max(0, l)]!++;
+    const lists: Array<Block> = Array.from(sizes, (n) => ({
+      rows: new Int8Array(n * d),
+      locals: new Int32Array(n),
+      n: 0,
+    }));
+    let at = 0;
+    for (const b of blocks) {
+      for (let i = 0; i < b.n; i++, at++) {
+        const to = lists[Math.max(0, of[at]!)]!;
+        to.rows.set(b.rows.subarray(i * d, (i + 1) * d), to.n * d);
+        to.locals[to.n++] = b.locals[i]!;
+      }
+    }
+    this.bytes -= entryBytes(e);
+    e.lists = lists;
+    e.grouped = total;
+    e.tail = emptyBlock();
+    this.bytes += entryBytes(e);
+  }
+
+  /**
+   * The items to rerank, best first: the nearest `count` by inner product among the
+   * blocks of the lists nearest the query (covering `probeShare` of the grouped rows)
+   * plus the tail — or among every row when `everything` or the copy is not grouped.
+   * `complete` tells whether every row was considered.
+   */
+  private candidates(
+    e: Entry,
+    query: Float32Array,
+    q: Int8Array,
+    count: number,
+    everything: boolean,
+  ): { readonly locals: Array<number>; readonly complete: boolean } {
+    const coarse = this.partitions.get(e.store);
+    let blocks: Array<Block>;
+    let complete = true;
+    if (everything || !e.lists || !coarse) blocks = [...(e.lists ?? []), e.tail];
+    else {
+      blocks = [e.tail];
+      const want = Math.ceil(this.partition.probeShare * e.grouped);
+      let covered = 0;
+      for (const l of coarse.rank(query)) {
+        if (covered >= want) break;
+        const b = e.lists[l]!;
+        if (b.n > 0) blocks.push(b);
+        covered += b.n;
+      }
+      complete = covered >= e.grouped;
+    }
+    const found: Array<{ local: number; dist: number }> = [];
+    for (const b of blocks) {
+      const r = e.store.scanDotScored(b.rows, b.n, q, count);
+      r.positions.forEach((at, i) => {
+        found.push({ local: b.locals[at]!, dist: r.distances[i]! });
+      });
+    }
+    if (blocks.length > 1) found.sort((a, b) => a.dist - b.dist || a.local - b.local);
+    return { locals: found.slice(0, count).map((f) => f.local), complete };
+  }
+
   /**
    * The `k` items nearest the query among those the NPC knows at `t`, scanning its
-   * contiguous matrix (built or brought up to date first).
+   * contiguous matrix (built or brought up to date first). A big copy is scanned by
+   * its nearest lists only; if fewer than `k` known items turn up there, everything is.
    */
   nearest(
     view: SaveView,
@@ -140,15 +285,23 @@ export class KnownMatrices {
     const e = this.sync(key, view, store, c, list);
     const q = store.quantize(query);
     const table = view.items[c];
-    for (let count = Math.max(4 * k, RERANK_MIN); ; count *= 4) {
+    const knows = view.knower(npc, c, t);
+    const first = Math.max(4 * k, RERANK_MIN);
+    let everything = false;
+    for (let count = first; ; count *= 4) {
       const hits: Array<MatrixHit> = [];
-      for (const at of store.scanQuantized(e.rows, e.n, q, count)) {
-        const local = e.locals[at]!;
-        if (!view.knows(npc, c, local, t)) continue;
+      const { locals, complete } = this.candidates(e, query, q, count, everything);
+      for (const local of locals) {
+        if (!knows(local)) continue;
         hits.push({ local, similarity: store.similarity(query, table.rowids[local]!) });
       }
-      if (hits.length >= k || count >= e.n) {
+      const exhausted = locals.length < count;
+      if (hits.length >= k || (exhausted && complete)) {
         return hits.sort((a, b) => b.similarity - a.similarity || a.local - b.local).slice(0, k);
+      }
+      if (exhausted) {
+        everything = true; // the probed lists ran out: scan every row
+        count = first / 4;
       }
     }
   }

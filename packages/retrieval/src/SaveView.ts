@@ -277,6 +277,7 @@ export class SaveView implements Names {
         }
         case "KnowledgeGained": {
           const p = e.payload;
+          if (p.itemKind === "thread") break; // threads are read from the store, never searched
           this.learn(p.itemKind, p.itemId, this.npcs.intern(p.npcId), e.t);
           break;
         }
@@ -340,6 +341,24 @@ export class SaveView implements Names {
   /** The NPC's facts of one kind (undefined when it has none). */
   knownList(npc: number, kind: FactKind): KnownList | undefined {
     return this.facts.list(npc, kind);
+  }
+
+  /**
+   * {@link knows} for one NPC, collection and time, with the NPC's fact list looked up
+   * once: the predicate a search applies to thousands of candidates.
+   */
+  knower(npc: number, c: CollectionName, t: number): (local: number) => boolean {
+    const kind = c === "memories" ? "memory" : c === "world_events" ? "world_event" : null;
+    if (kind === null) return (local) => this.knows(npc, c, local, t);
+    const table = this.items[c];
+    const list = this.facts.list(npc, kind);
+    if (!list) return () => false;
+    const memory = kind === "memory";
+    return (local) => {
+      if (local < 0 || local >= table.length || table.dead[local]) return false;
+      const ft = list.timeOf(local);
+      return ft >= 0 && ft <= t && (!memory || table.aliveAt(local, t));
+    };
   }
 
   /**

@@ -345,6 +345,67 @@ export class VectorStore {
     return true;
   }
 
+  /**
+   * The one scale {@link copyScaled} writes every row with: a unit vector's components
+   * up to `8/√d` fit in ±127 (larger ones, rare, are clipped; the f16 rerank corrects
+   * for them).
+   */
+  get commonScale(): number {
+    return (127 * Math.sqrt(this.dimensions)) / 8;
+  }
+
+  /**
+   * Copies a row into `out` at `at` as i8 at {@link commonScale}, so the inner product
+   * of two such rows is proportional to their cosine (the rows are unit length); false
+   * when the row has no vector. Such rows are scanned with {@link scanDot}.
+   */
+  copyScaled(rowid: number, out: Int8Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    const d = this.dimensions;
+    const o = (this.slotOf[rowid]! - 1) * d;
+    const s = this.commonScale;
+    for (let i = 0; i < d; i++) {
+      const x = Math.round(HALF_TABLE[this.half[o + i]!]! * s);
+      out[at + i] = Math.max(-127, Math.min(127, x));
+    }
+    return true;
+  }
+
+  /**
+   * Positions of the best `count` of `n` contiguous rows written by {@link copyScaled},
+   * by inner product with an i8 query (native SIMD scan). No norms are computed, so it
+   * is about twice as fast per row as {@link scanQuantized}.
+   */
+  scanDot(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
+    return this.scanDotScored(rows, n, q, count).positions;
+  }
+
+  /**
+   * {@link scanDot} with each position's distance (smaller is nearer), so the results of
+   * several blocks can be merged. `rows` must start its buffer: the native scan reads
+   * from the buffer's start whatever a typed array's offset, so pass no subarray.
+   */
+  scanDotScored(
+    rows: Int8Array,
+    n: number,
+    q: Int8Array,
+    count: number,
+  ): { readonly positions: Array<number>; readonly distances: Float32Array } {
+    const d = this.dimensions;
+    if (n === 0 || count <= 0) return { positions: [], distances: new Float32Array(0) };
+    if (rows.byteOffset !== 0)
+      throw new RangeError("VectorStore.scanDot: rows must start their buffer");
+    const m = usearch.exactSearch(
+      rows.subarray(0, n * d),
+      q,
+      d,
+      Math.min(n, count),
+      usearch.MetricKind.IP,
+      1,
+    ) as Matches;
+    return { positions: Array.from(m.keys, Number), distances: m.distances };
+  }
+
   /** A query as the i8 scans take it. */
   quantize(query: Float32Array): Int8Array {
     const q = new Int8Array(this.dimensions);

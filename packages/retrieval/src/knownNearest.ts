@@ -4,16 +4,17 @@
  * predicate, and post-filtering one global HNSW search loses most of the true top-k
  * when the NPC knows a small share of the world, so the path is chosen by scope:
  *
- *   known set ≤ `exactMax`, no HNSW graph, or  → exact scan over just those vectors
- *   a share so small that the graph would need    (i8, natively; cost ∝ known set);
- *   more than `graphMax` candidates
+ *   known set ≤ `exactMax`, no HNSW graph, a    → exact scan over just those vectors
+ *   share so small that the graph would need      (i8, natively; cost ∝ known set);
+ *   more than `graphMax` candidates, or a
+ *   contiguous copy of ≤ `matrixMax` rows
  *   known set a large share of the collection   → HNSW search oversampled by 1/share,
  *                                                every candidate checked against the
  *                                                NPC's knowledge, widened ×4 while
  *                                                fewer than k survive, and finally an
  *                                                exact scan if it still falls short.
  *
- * An exact scan of a known set larger than `exactMax` reads the NPC's contiguous copy
+ * An exact scan of a known set larger than `matrixMin` reads the NPC's contiguous copy
  * (`KnownMatrices`) when one is given. Either way a result is only ever an item `knows`
  * accepts: visibility is a filter.
  */
@@ -26,6 +27,18 @@ import type { Scored, VectorStore } from "./VectorStore.ts";
 export interface NearestTuning {
   /** Known sets up to this size are always gathered and scanned exactly (default 1,024). */
   readonly exactMax: number;
+  /**
+   * Known sets larger than this are scanned from the NPC's contiguous copy when the
+   * caller keeps `KnownMatrices` (default 256): gathering rows costs more than scanning.
+   */
+  readonly matrixMin: number;
+  /**
+   * Known sets up to this size (and under a quarter of the collection) are scanned from
+   * their contiguous copy even when the HNSW graph could serve them (default 131,072): a
+   * native scan of 100k rows costs less than an oversampled graph search wide enough
+   * for a 5 % share.
+   */
+  readonly matrixMax: number;
   /** Oversampling factor on top of 1/share (default 3). */
   readonly oversample: number;
   /**
@@ -39,6 +52,8 @@ export interface NearestTuning {
 
 export const defaultNearestTuning: NearestTuning = {
   exactMax: 1024,
+  matrixMin: 256,
+  matrixMax: 131_072,
   oversample: 3,
   graphMax: 512,
   maxCandidates: 4096,
@@ -125,7 +140,7 @@ export const knownNearest = (
   const list = kind ? view.knownList(npc, kind) : undefined;
   const exact = () => {
     // A large known set is scanned from its contiguous copy, not gathered row by row.
-    if (matrices && list && n > tuning.exactMax) {
+    if (matrices && list && n > tuning.matrixMin) {
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
     const { rowids } = known ?? knownRowids(view, npc, c, t);
@@ -133,7 +148,12 @@ export const knownNearest = (
   };
   const share = Math.min(1, n / Math.max(1, store.size));
   let kPrime = Math.max(4 * k, Math.ceil((k * tuning.oversample) / share));
-  if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax) return exact();
+  // A copy beats the graph for a mid-sized share; from a quarter of the world up, the
+  // graph needs so few candidates (about 12 per result wanted) that it is cheaper.
+  const copied = matrices && list && n > tuning.matrixMin && n <= tuning.matrixMax && share < 0.25;
+  if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax || copied) {
+    return exact();
+  }
   const table = view.items[c];
   while (kPrime <= tuning.maxCandidates) {
     const hits: Array<NearHit> = [];

@@ -1,0 +1,320 @@
+/**
+ * One size of the retrieval bench: build or reuse the world database, load or rebuild
+ * the index, then for every NPC time vector search, hybrid search and a dossier, check
+ * recall against an exact scan of what it knows and every returned memory against the
+ * store's SQL `knowsAt`, and time the brute-force baseline on a sample of queries.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { ids, Prng } from "@hearsay/core";
+import {
+  defaultNearestTuning,
+  knownNearest,
+  knownRowids,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  VectorIndexes,
+} from "@hearsay/retrieval";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
+import { bruteForce, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
+import { buildWorld, makeWorld, NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
+
+const dirBytes = (dir: string, prefix: string) =>
+  readdirSync(dir)
+    .filter((f) => f.startsWith(prefix))
+    .reduce((a, f) => a + statSync(join(dir, f)).size, 0);
+
+const ms = (from: number) => Math.round(performance.now() - from);
+
+/**
+ * The world database for a size. Writing 1M memories and millions of facts through the
+ * log takes long on a busy machine, so a finished world is kept in the temp directory
+ * (BENCH_KEEP_WORLD=0 to delete it) and reused; the index is rebuilt and timed unless
+ * `--reuse-index`.
+ */
+export const worldPath = (n: number) => join(tmpdir(), `hearsay-retrieval-bench-${n}.db`);
+const KEEP_WORLD = process.env.BENCH_KEEP_WORLD !== "0";
+
+const removeWorld = (dbPath: string) => {
+  const dir = tmpdir();
+  const base = dbPath.slice(dir.length + 1);
+  for (const f of readdirSync(dir)) if (f.startsWith(base)) rmSync(join(dir, f), { force: true });
+};
+
+/** How one size is run. */
+export interface RunOptions {
+  /** Queries per NPC. */
+  readonly queries: number;
+  /** Every how many queries the all-N brute-force baseline is timed. */
+  readonly bruteEvery: number;
+  /** Load the index a previous run saved instead of rebuilding (and timing) it. */
+  readonly reuseIndex: boolean;
+  /**
+   * Reuse a finished world database of this size from an earlier run (its `.done` marker
+   * holds the cast and how long it took to write); false writes it afresh.
+   */
+  readonly reuseWorld: boolean;
+}
+
+/** Builds (or reuses) the world of `n` memories and measures it. */
+export const runSize = (n: number, o: RunOptions) => {
+  const QUERIES = o.queries;
+  const BRUTE_EVERY = o.bruteEvery;
+  const dbPath = worldPath(n);
+  const done = `${dbPath}.done`;
+  const worldReused = o.reuseWorld && existsSync(done);
+  if (!worldReused) removeWorld(dbPath);
+  try {
+    const db = openDatabase(dbPath);
+    const log = new SqliteEventLog(db);
+    const saveId = ids.save("bench");
+    const w = makeWorld(Prng.derive(7, "names"));
+    let t0 = performance.now();
+    let worldMs = 0;
+    let built: ReturnType<typeof buildWorld>;
+    if (worldReused) {
+      built = JSON.parse(String(readFileSync(done))) as ReturnType<typeof buildWorld>;
+      worldMs = (built as { worldMs?: number }).worldMs ?? 0;
+      console.error(`[${n}] reusing the world in ${dbPath}`);
+    } else {
+      log.createSave({ saveId, campaignId: ids.campaign("bench"), name: "bench" });
+      built = buildWorld(log, saveId, n, w);
+      worldMs = ms(t0);
+      writeFileSync(done, JSON.stringify({ ...built, worldMs }));
+    }
+    const { npcs, facts } = built;
+    console.error(`[${n}] world: ${n} memories, ${facts} facts (written in ${worldMs} ms)`);
+
+    const embedder = makeHashingEmbedder();
+    t0 = performance.now();
+    let lastLog = 0;
+    // --reuse-index loads the index a previous run saved (its build time was reported by
+    // that run) instead of rebuilding it.
+    const reuse = o.reuseIndex;
+    const { index, reports } = Effect.runSync(
+      (reuse ? VectorIndexes.open : VectorIndexes.rebuild)(db, embedder, {
+        collections: ["memories"],
+        onProgress: (pr) => {
+          if (performance.now() - lastLog > 15_000) {
+            lastLog = performance.now();
+            console.error(`[${n}] index ${pr.phase} ${pr.done}/${pr.total}`);
+          }
+        },
+      }),
+    );
+    const indexReused = reuse && reports[0]!.outcome === "loaded";
+    const indexMs = indexReused ? Number.NaN : ms(t0);
+    const store = index.store("memories")!;
+    console.error(
+      `[${n}] index built in ${indexMs} ms (${reports[0]!.outcome}, graph ${store.hasGraph})`,
+    );
+
+    const heapBefore = process.memoryUsage().heapUsed;
+    t0 = performance.now();
+    const engine = new RetrievalEngine(db, { log, embedder, index });
+    const view = engine.view(saveId);
+    const viewMs = ms(t0);
+    const viewBytes = Math.max(0, process.memoryUsage().heapUsed - heapBefore);
+
+    const qp = Prng.derive(11, "queries", n);
+    const all = store.entries().rowids;
+    const matrix = flatMatrix(store, all);
+    const allQ8 = new Int8Array(all.length * store.dimensions);
+    all.forEach((r, i) => {
+      store.copyQuantized(r, allQ8, i * store.dimensions);
+    });
+    const series = () => ({
+      vector: [] as Array<number>,
+      search: [] as Array<number>,
+      dossier: [] as Array<number>,
+      brute: [] as Array<number>,
+      scan: [] as Array<number>,
+    });
+    const lat = series();
+    const cpu = series();
+    const byTier = new Map<
+      string,
+      {
+        dossier: Array<number>;
+        dossierCpu: Array<number>;
+        vector: Array<number>;
+        hits: number;
+        total: number;
+        known: Array<number>;
+      }
+    >();
+    let hits = 0;
+    let total = 0;
+    let leaks = 0;
+    let checked = 0;
+    // Warm-up, untimed: one dossier per NPC, as in a running simulation (JIT, page cache,
+    // and each large known set's contiguous copy, built once per NPC and then kept).
+    const warm = timed(() => {
+      for (const npc of npcs) {
+        engine.dossier({ saveId, npcId: npc.id, t: T_QUERY, query: sentence(qp, w, 0) });
+      }
+    });
+    for (const [i, npc] of npcs.entries()) {
+      const nix = view.npcs.find(npc.id);
+      const tier = byTier.get(npc.tier) ?? {
+        dossier: [],
+        dossierCpu: [],
+        vector: [],
+        hits: 0,
+        total: 0,
+        known: [],
+      };
+      byTier.set(npc.tier, tier);
+      const known = knownRowids(view, nix, "memories", T_QUERY);
+      tier.known.push(known.rowids.length);
+      const knownSet = new Set(known.rowids);
+      for (let k = 0; k < QUERIES; k++) {
+        const text = sentence(qp, w, qp.int(0, w.topics.length - 1));
+        const q = embedder.embedSync!(text);
+        const vector = timed(() =>
+          knownNearest(
+            view,
+            store,
+            nix,
+            "memories",
+            T_QUERY,
+            q,
+            10,
+            defaultNearestTuning,
+            undefined,
+            engine.matrices,
+          ),
+        );
+        const near = vector.value;
+        const search = timed(() =>
+          engine.search({
+            saveId,
+            npcId: npc.id,
+            t: T_QUERY,
+            query: text,
+            collections: ["memories"],
+            limit: 10,
+          }),
+        );
+        const found = search.value;
+        const dossier = timed(() =>
+          engine.dossier({
+            saveId,
+            npcId: npc.id,
+            t: T_QUERY,
+            query: text,
+            scene: { locationId: w.places[i % 50]!, present: [npcs[(i + 1) % NPCS]!.id] },
+          }),
+        );
+        const d = dossier.value;
+        // The baseline (a cosine scan over all N vectors) on a sample of queries: at 1M
+        // one scan takes about a second.
+        if ((i * QUERIES + k) % BRUTE_EVERY === 0) {
+          const brute = timed(() => bruteForce(matrix, all, (r) => knownSet.has(r), q));
+          lat.brute.push(brute.wall);
+          cpu.brute.push(brute.cpu);
+          // The floor of any brute force: one native SIMD pass over all N i8 rows, unfiltered.
+          const q8 = store.quantize(q);
+          const scan = timed(() => store.scanQuantized(allQ8, all.length, q8, 10));
+          lat.scan.push(scan.wall);
+          cpu.scan.push(scan.cpu);
+        }
+        lat.vector.push(vector.wall);
+        lat.search.push(search.wall);
+        lat.dossier.push(dossier.wall);
+        cpu.vector.push(vector.cpu);
+        cpu.search.push(search.cpu);
+        cpu.dossier.push(dossier.cpu);
+        tier.dossier.push(dossier.wall);
+        tier.dossierCpu.push(dossier.cpu);
+        tier.vector.push(vector.wall);
+        // Recall against an exact scan of the NPC's known vectors, counting ties.
+        const truth = exactTop(store, known.rowids, q);
+        const tenth = truth.length === 10 ? truth[9]! : -Infinity;
+        const got = near.filter((h) => h.similarity >= tenth - 1e-6).length;
+        const want = truth.length;
+        hits += Math.min(got, want);
+        total += want;
+        tier.hits += Math.min(got, want);
+        tier.total += want;
+        // Leaks, checked by the store's SQL rule (every memory returned anywhere).
+        const memIds = [
+          ...found.map((h) => h.id),
+          ...d!.sections
+            .find((x) => x.name === "memories")!
+            .items.filter((x) => x.kind === "memory")
+            .map((x) => x.id),
+          ...near.map((h) => view.items.memories.ids[h.local]!),
+        ];
+        for (const id of memIds) {
+          checked++;
+          if (!log.knowsAt(saveId, npc.id as never, "memory", id, T_QUERY)) leaks++;
+        }
+      }
+      if (i % 200 === 199) console.error(`[${n}] measured ${i + 1}/${NPCS} NPCs`);
+    }
+    index.save();
+    const dir = tmpdir();
+    const base = dbPath.slice(dir.length + 1);
+    const fileBytes = dirBytes(dir, `${base}.memories.`);
+    const dbBytes = statSync(dbPath).size;
+    const result = {
+      memories: n,
+      npcs: NPCS,
+      facts,
+      queries: lat.vector.length,
+      worldReused,
+      worldBuildMs: worldMs,
+      indexReused,
+      indexBuildMs: indexMs,
+      viewLoadMs: viewMs,
+      graph: store.hasGraph,
+      warmUpMs: Math.round(warm.wall),
+      bytesPerMemory: {
+        knownMatrices: Math.round(engine.matrices.size / n),
+        vectorFiles: Math.round(fileBytes / n),
+        viewHeap: Math.round(viewBytes / n),
+        sqlite: Math.round(dbBytes / n),
+      },
+      vectorMs: { p50: pct(lat.vector, 0.5), p99: pct(lat.vector, 0.99) },
+      searchMs: { p50: pct(lat.search, 0.5), p99: pct(lat.search, 0.99) },
+      dossierMs: { p50: pct(lat.dossier, 0.5), p99: pct(lat.dossier, 0.99) },
+      cpuMs: {
+        vector: { p50: pct(cpu.vector, 0.5), p99: pct(cpu.vector, 0.99) },
+        search: { p50: pct(cpu.search, 0.5), p99: pct(cpu.search, 0.99) },
+        dossier: { p50: pct(cpu.dossier, 0.5), p99: pct(cpu.dossier, 0.99) },
+        brute: { p50: pct(cpu.brute, 0.5), p99: pct(cpu.brute, 0.99) },
+      },
+      bruteMs: { p50: pct(lat.brute, 0.5), p99: pct(lat.brute, 0.99) },
+      scanMs: { p50: pct(lat.scan, 0.5), p99: pct(lat.scan, 0.99) },
+      speedupVsBrute: pct(lat.brute, 0.5) / Math.max(1e-6, pct(lat.vector, 0.5)),
+      speedupVsNativeScan: pct(lat.scan, 0.5) / Math.max(1e-6, pct(lat.vector, 0.5)),
+      recallAt10: total > 0 ? hits / total : 1,
+      leaks,
+      checked,
+      tiers: [...byTier.entries()].map(([name, t]) => ({
+        tier: name,
+        npcs: t.known.length,
+        knownMedian: pct(t.known, 0.5),
+        knownMax: Math.max(...t.known),
+        vectorP50: pct(t.vector, 0.5),
+        vectorP99: pct(t.vector, 0.99),
+        dossierP50: pct(t.dossier, 0.5),
+        dossierP99: pct(t.dossier, 0.99),
+        dossierCpuP50: pct(t.dossierCpu, 0.5),
+        dossierCpuP99: pct(t.dossierCpu, 0.99),
+        recall: t.total > 0 ? t.hits / t.total : 1,
+      })),
+      loadavg: loadavg(),
+    };
+    db.close();
+    return result;
+  } finally {
+    if (!KEEP_WORLD) removeWorld(dbPath);
+  }
+};
+
+/** What one size measured. */
+export type SizeResult = ReturnType<typeof runSize>;

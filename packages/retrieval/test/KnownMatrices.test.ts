@@ -1,0 +1,232 @@
+/**
+ * The contiguous known-set copies (`KnownMatrices`) scanned by inner product at one
+ * common scale: for random queries, times, k and knowledge, the result is the exact
+ * knowledge-filtered top-k by cosine (ties compare by similarity) and never an item the
+ * NPC does not know; the copy follows new facts.
+ */
+import {
+  CoarseLists,
+  defaultNearestTuning,
+  KnownMatrices,
+  knownNearest,
+  makeHashingEmbedder,
+  SaveView,
+  VectorIndexes,
+  VectorStore,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  ev,
+  memoryEvents,
+  npcEvents,
+  openWorld,
+  Prng,
+  type TestWorld,
+  topics,
+} from "./fixtures.ts";
+
+const embedder = makeHashingEmbedder({ dimensions: 96 });
+const MEMORIES = 1500;
+let world: TestWorld;
+let view: SaveView;
+let index: VectorIndexes;
+
+/** Which NPC learns memory i, and when (npc-0 … npc-3 know different shares). */
+const learns = (npc: number, i: number): number | null => {
+  const h = Math.imul(i + 1, 0x9e3779b1) >>> 0;
+  const share = [0.8, 0.4, 0.15, 0.03][npc]!;
+  return (h % 10_000) / 10_000 < share ? 3000 + ((h >>> 8) % 4) * 1000 : null;
+};
+
+beforeAll(() => {
+  world = openWorld();
+  world.append(npcEvents(4));
+  const told = [];
+  for (let i = 0; i < MEMORIES; i++) {
+    for (let npc = 0; npc < 4; npc++) {
+      const t = learns(npc, i);
+      if (t === null) continue;
+      told.push(
+        ev("KnowledgeGained", t, {
+          npcId: `npc-${npc}`,
+          itemKind: "memory",
+          itemId: `m${i}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      );
+    }
+  }
+  told.sort((a, b) => a.t - b.t);
+  world.append([...memoryEvents(Prng.derive(3, "matrices"), 4, MEMORIES), ...told]);
+  index = Effect.runSync(
+    VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
+  ).index;
+  view = SaveView.load(world.db, world.saveId);
+});
+
+/** The truth: every item the NPC knows at t, by f16 cosine, best first. */
+const bruteForce = (npc: number, t: number, q: Float32Array) => {
+  const store = index.store("memories")!;
+  const table = view.items.memories;
+  const out: Array<number> = [];
+  for (let local = 0; local < table.length; local++) {
+    if (view.knows(npc, "memories", local, t)) out.push(store.similarity(q, table.rowids[local]!));
+  }
+  return out.sort((a, b) => b - a);
+};
+
+const words = topics.flat();
+const viaMatrix = { ...defaultNearestTuning, exactMax: 1, matrixMin: 1, graphMax: 1 };
+
+describe("KnownMatrices", () => {
+  it("returns exactly the knowledge-filtered top-k, and only known items", () => {
+    const store = index.store("memories")!;
+    const matrices = new KnownMatrices();
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom(2999, 3000, 4500, 6000, 9000),
+        fc.integer({ min: 1, max: 20 }),
+        (ws, n, t, k) => {
+          const npc = view.npcs.find(`npc-${n}`);
+          const q = embedder.embedSync!(ws.join(" "));
+          const got = knownNearest(
+            view,
+            store,
+            npc,
+            "memories",
+            t,
+            q,
+            k,
+            viaMatrix,
+            undefined,
+            matrices,
+          );
+          for (const h of got) expect(view.knows(npc, "memories", h.local, t)).toBe(true);
+          const truth = bruteForce(npc, t, q).slice(0, k);
+          expect(got.map((h) => h.similarity)).toEqual(truth.map((s) => expect.closeTo(s, 6)));
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 1500 : 80 },
+    );
+  });
+
+  it("scans a big copy by its nearest coarse lists: known items only, high recall, exact at probeShare 1", () => {
+    const store = index.store("memories")!;
+    const grouped = new KnownMatrices(undefined, { minRows: 200, lists: 8, probeShare: 0.3 });
+    const whole = new KnownMatrices(undefined, { minRows: 200, lists: 8, probeShare: 1 });
+    let hits = 0;
+    let total = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom(2999, 3000, 4500, 6000, 9000),
+        fc.integer({ min: 1, max: 20 }),
+        (ws, n, t, k) => {
+          const npc = view.npcs.find(`npc-${n}`);
+          const q = embedder.embedSync!(ws.join(" "));
+          const truth = bruteForce(npc, t, q).slice(0, k);
+          const exact = knownNearest(
+            view,
+            store,
+            npc,
+            "memories",
+            t,
+            q,
+            k,
+            viaMatrix,
+            undefined,
+            whole,
+          );
+          expect(exact.map((h) => h.similarity)).toEqual(truth.map((s) => expect.closeTo(s, 6)));
+          const got = knownNearest(
+            view,
+            store,
+            npc,
+            "memories",
+            t,
+            q,
+            k,
+            viaMatrix,
+            undefined,
+            grouped,
+          );
+          for (const h of got) expect(view.knows(npc, "memories", h.local, t)).toBe(true);
+          // Never fewer than k when the NPC knows k: short lists fall back to every row.
+          expect(got).toHaveLength(truth.length);
+          const kth = truth[truth.length - 1] ?? 1;
+          hits += got.filter((h) => h.similarity >= kth - 1e-6).length;
+          total += truth.length;
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 1500 : 120 },
+    );
+    expect(hits / Math.max(1, total)).toBeGreaterThanOrEqual(0.9);
+    console.log(`partitioned recall ${hits}/${total}`);
+  });
+
+  it("assigns each row the same coarse list in a batch of thousands as on its own", () => {
+    const store = new VectorStore({ dimensions: 96, hnswMinSize: 1_000_000 });
+    const p = Prng.derive(12, "lists");
+    const n = 5000;
+    const vectors = new Float32Array(n * 96);
+    for (let i = 0; i < n; i++) {
+      const text = Array.from({ length: 6 }, () => p.pick(words)).join(" ");
+      vectors.set(embedder.embedSync!(text), i * 96);
+    }
+    const rowids = Int32Array.from({ length: n }, (_, i) => i + 1);
+    store.put(rowids, new Uint32Array(n), vectors);
+    const batch = CoarseLists.train(store, 16)!;
+    const single = CoarseLists.train(store, 16)!;
+    const all = batch.listsOf(rowids);
+    const sizes = new Set(all);
+    expect(sizes.size).toBeGreaterThan(4); // the rows really are spread over lists
+    for (let i = 0; i < n; i += 37) expect(single.listsOf([rowids[i]!])[0]).toBe(all[i]);
+    // A row's list is among the nearest: its centroid ranks first for the row's own vector.
+    for (let i = 0; i < n; i += 101) {
+      expect(batch.rank(store.vector(rowids[i]!)!).indexOf(all[i]!)).toBeLessThan(2);
+    }
+    expect(CoarseLists.train(new VectorStore({ dimensions: 96 }), 16)).toBeNull();
+  });
+
+  it("SaveView.knower answers exactly as SaveView.knows, for every item, NPC and time", () => {
+    for (const c of ["memories", "world_events", "lore", "background_debates"] as const) {
+      for (const id of ["npc-0", "npc-1", "npc-2", "npc-3", "nobody"]) {
+        const npc = view.npcs.find(id);
+        for (const t of [0, 2999, 3000, 4000, 6000, 1e9]) {
+          const knows = view.knower(npc, c, t);
+          const differ: Array<number> = [];
+          for (let local = -1; local <= view.items[c].length; local++) {
+            if (knows(local) !== view.knows(npc, c, local, t)) differ.push(local);
+          }
+          expect(differ).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it("scans rows stored at one common scale, clipping only outsized components", () => {
+    const store = index.store("memories")!;
+    const d = store.dimensions;
+    const row = new Int8Array(d);
+    const rowid = view.items.memories.rowids[0]!;
+    expect(store.copyScaled(rowid, row, 0)).toBe(true);
+    const v = store.vector(rowid)!;
+    for (let i = 0; i < d; i++) {
+      const want = Math.max(-127, Math.min(127, Math.round(v[i]! * store.commonScale)));
+      expect(row[i]).toBe(want + 0); // +0: an i8 has no negative zero
+    }
+    expect(store.copyScaled(-5, row, 0)).toBe(false);
+    // The dot scan ranks by inner product: a row is its own best match.
+    const rows = new Int8Array(50 * d);
+    for (let i = 0; i < 50; i++) store.copyScaled(view.items.memories.rowids[i]!, rows, i * d);
+    const q = store.quantize(store.vector(view.items.memories.rowids[17]!)!);
+    expect(store.scanDot(rows, 50, q, 1)).toEqual([17]);
+  });
+});
