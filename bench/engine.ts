@@ -1,15 +1,22 @@
 /**
  * Engine bench: the default world scaled to 100, 1,000 and 10,000 NPCs, run headless with
  * the scripted brain and real dossiers — ticks/s, events/s, peak memory and time per
- * simulated NPC-day. Baseline, measured in the same run: appending the very same log to a
- * fresh store tick by tick (what storage alone costs), so the table shows what the engine
+ * simulated NPC-day — wall and this process's CPU time (the machine is shared; CPU time is
+ * the steadier figure). Baseline, measured in the same run: appending the very same log to
+ * a fresh store tick by tick (what storage alone costs), so the table shows what the engine
  * adds on top. Target: 1,000 NPCs for 365 days at hourly ticks in ≤ 120 s.
  *
  *   pnpm bench engine                      # 100×365, 1000×365, 10000×14 days
  *   pnpm bench engine -- 1000:30 100:365   # NPCs:days pairs
  */
-import { ids, type StoredEvent } from "@hearsay/core";
-import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import { loadavg } from "node:os";
+import { ids, type SaveId, type StoredEvent } from "@hearsay/core";
+import {
+  type DossierSource,
+  loadSimulation,
+  retrievalDossiers,
+  runSimulation,
+} from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { scaleWorld } from "@hearsay/testkit";
@@ -20,13 +27,20 @@ interface Row {
   readonly npcs: number;
   readonly days: number;
   readonly seconds: number;
+  /** This process's CPU time (user + system) for the run. */
+  readonly cpuSeconds: number;
   readonly ticks: number;
   readonly events: number;
   readonly ticksPerSecond: number;
   readonly eventsPerSecond: number;
   readonly usPerNpcDay: number;
+  readonly cpuUsPerNpcDay: number;
+  readonly eventsPerNpcDay: number;
   readonly peakRssMiB: number;
   readonly brainCalls: number;
+  /** Dossiers actually built (a scripted brain reads one only to speak). */
+  readonly dossiers: number;
+  readonly loadAverage: number;
   readonly baselineAppendSeconds: number;
   readonly engineOverStorage: number;
 }
@@ -48,7 +62,20 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const world = scaleWorld(sim.world, npcs);
   const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   let peak = process.memoryUsage().rss;
+  let dossiers = 0;
+  const counted = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
+    const inner = retrievalDossiers(l, saveId);
+    return {
+      dossier: (r) => {
+        dossiers += 1;
+        return inner.dossier(r);
+      },
+      flush: () => inner.flush?.(),
+    };
+  };
+  const loadAverage = loadavg()[0] ?? 0;
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const summary = await runSimulation({
     world,
     worldHash: sim.worldHash,
@@ -59,7 +86,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     seed: 1,
     brain: ScriptedBrain.make(),
     recordBrain: false,
-    dossiers: retrievalDossiers,
+    dossiers: counted,
     resume: false,
     config: { checkpointEveryTicks: 24 },
     onProgress: (p) => {
@@ -67,6 +94,8 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     },
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   peak = Math.max(peak, process.memoryUsage().rss);
 
   // Baseline: the same events appended tick by tick to a fresh store.
@@ -92,13 +121,18 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     npcs,
     days,
     seconds,
+    cpuSeconds,
     ticks: summary.ticks,
     events: summary.head,
     ticksPerSecond: summary.ticks / seconds,
     eventsPerSecond: summary.head / seconds,
     usPerNpcDay: (seconds * 1e6) / (npcs * days),
+    cpuUsPerNpcDay: (cpuSeconds * 1e6) / (npcs * days),
+    eventsPerNpcDay: summary.head / (npcs * days),
     peakRssMiB: Math.round(peak / 2 ** 20),
     brainCalls: summary.brainCalls,
+    dossiers,
+    loadAverage,
     baselineAppendSeconds,
     engineOverStorage: seconds / Math.max(1e-9, baselineAppendSeconds),
   };
@@ -116,12 +150,16 @@ export default async (): Promise<void> => {
       "NPCs",
       "days",
       "s",
+      "CPU s",
       "ticks/s",
       "events",
       "events/s",
+      "events/NPC-day",
       "µs/NPC-day",
+      "CPU µs/NPC-day",
       "peak RSS MiB",
       "brain calls",
+      "dossiers",
       "baseline s",
       "× baseline",
     ],
@@ -129,12 +167,16 @@ export default async (): Promise<void> => {
       r.npcs,
       r.days,
       r.seconds,
+      r.cpuSeconds,
       r.ticksPerSecond,
       r.events,
       r.eventsPerSecond,
+      r.eventsPerNpcDay,
       r.usPerNpcDay,
+      r.cpuUsPerNpcDay,
       r.peakRssMiB,
       r.brainCalls,
+      r.dossiers,
       r.baselineAppendSeconds,
       r.engineOverStorage,
     ]),

@@ -1,6 +1,7 @@
 /**
  * LLM-call overhead bench: what the engine adds to each model call — the dossier, the
- * prompt, decoding and checking the answer, recording the call — measured in a real run
+ * prompt, decoding and checking the answer, hashing the call for its record — measured
+ * per call (and the dossier in CPU time too: the machine is shared) in a real run
  * of the default world with `--brain ollama` against the Ollama-speaking fixture server
  * on loopback. Baseline, measured in the same run: the HTTP round trip to the server
  * (its own latency). Target: the engine adds ≤ 5 ms per call at p99.
@@ -8,14 +9,10 @@
  *   pnpm bench llmcall            # 1 game day
  *   pnpm bench llmcall -- 2       # game days
  */
+import { loadavg } from "node:os";
 import { ids } from "@hearsay/core";
-import {
-  type DossierSource,
-  loadSimulation,
-  retrievalDossiers,
-  runSimulation,
-} from "@hearsay/engine";
-import { type BrainShape, defaultMindConfig, OllamaBrain } from "@hearsay/mind";
+import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import { type BrainShape, defaultMindConfig, inputHash, OllamaBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { OllamaFixtureServer } from "@hearsay/testkit";
 import { Effect } from "effect";
@@ -26,6 +23,9 @@ const pct = (xs: ReadonlyArray<number>, p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
+
+const q = (xs: ReadonlyArray<number>): [number, number] => [pct(xs, 50), pct(xs, 99)];
+const stats = (xs: ReadonlyArray<number>) => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
 
 export default async (): Promise<void> => {
   const days = Number(process.argv.slice(3).find((a) => /^\d+$/.test(a)) ?? 1);
@@ -43,38 +43,48 @@ export default async (): Promise<void> => {
     config: { ...defaultMindConfig, ollamaUrl: server.url, concurrency: 1 },
     fetch: timedFetch,
   });
-  const calls: Array<{ total: number; http: number }> = [];
+  // Per call, what the engine adds around the model: building the dossier (on first read
+  // of a lazy request, as the prompt would), hashing the call's input (what recording it
+  // costs), and the brain's own prompt/decode/check work beyond the HTTP round trip.
+  interface Call {
+    readonly dossierMs: number;
+    readonly dossierCpuMs: number;
+    readonly hashMs: number;
+    readonly mindMs: number;
+    readonly httpMs: number;
+    readonly built: boolean;
+  }
+  const calls: Array<Call> = [];
   const brain: BrainShape = {
     name: ollama.name,
     decide: (request) =>
       Effect.suspend(() => {
+        const d0 = performance.now();
+        const c0 = process.cpuUsage();
+        const built = request.dossier !== null;
+        const c = process.cpuUsage(c0);
+        const dossierMs = performance.now() - d0;
+        const h0 = performance.now();
+        inputHash(request);
+        const hashMs = performance.now() - h0;
         const before = http.length;
         const started = performance.now();
         return ollama.decide(request).pipe(
           Effect.tap(() =>
             Effect.sync(() => {
               const spent = http.slice(before).reduce((a, b) => a + b, 0);
-              calls.push({ total: performance.now() - started, http: spent });
+              calls.push({
+                dossierMs,
+                dossierCpuMs: (c.user + c.system) / 1000,
+                hashMs,
+                mindMs: Math.max(0, performance.now() - started - spent),
+                httpMs: spent,
+                built,
+              });
             }),
           ),
         );
       }),
-  };
-  const dossierMs: Array<number> = [];
-  const timedDossiers = (
-    log: SqliteEventLog,
-    saveId: ReturnType<typeof ids.save>,
-  ): DossierSource => {
-    const inner = retrievalDossiers(log, saveId);
-    return {
-      dossier: (r) => {
-        const started = performance.now();
-        const d = inner.dossier(r);
-        dossierMs.push(performance.now() - started);
-        return d;
-      },
-      flush: () => inner.flush?.(),
-    };
   };
   const sim = loadSimulation();
   const log = new SqliteEventLog(openDatabase(":memory:"));
@@ -89,26 +99,25 @@ export default async (): Promise<void> => {
     seed: 1,
     brain,
     recordBrain: true,
-    dossiers: timedDossiers,
+    dossiers: retrievalDossiers,
     resume: false,
     config: { brainConcurrency: 1 },
   });
   const seconds = (performance.now() - started) / 1000;
   await server.close();
 
-  // Per call: the brain's own work beyond HTTP, plus the dossier share of each call.
-  const dossierPerCall = dossierMs.reduce((a, b) => a + b, 0) / Math.max(1, calls.length);
-  const mindOverhead = calls.map((c) => Math.max(0, c.total - c.http));
-  const added = mindOverhead.map((m) => m + dossierPerCall);
-  const httpPerCall = calls.map((c) => c.http);
+  const added = calls.map((c) => c.dossierMs + c.hashMs + c.mindMs);
+  const withDossier = calls.filter((c) => c.built);
   const rows = [
-    ["engine adds (dossier share + prompt/decode/check)", pct(added, 50), pct(added, 99)],
-    ["  prompt, decode, check (per call)", pct(mindOverhead, 50), pct(mindOverhead, 99)],
-    ["  dossier (per dossier built)", pct(dossierMs, 50), pct(dossierMs, 99)],
-    ["baseline: fixture server round trip", pct(httpPerCall, 50), pct(httpPerCall, 99)],
+    ["engine adds (dossier + input hash + prompt/decode/check)", pct(added, 50), pct(added, 99)],
+    ["  dossier, wall (calls with one)", ...q(withDossier.map((c) => c.dossierMs))],
+    ["  dossier, CPU (calls with one)", ...q(withDossier.map((c) => c.dossierCpuMs))],
+    ["  input hash (recording)", ...q(calls.map((c) => c.hashMs))],
+    ["  prompt, decode, check", ...q(calls.map((c) => c.mindMs))],
+    ["baseline: fixture server round trip", ...q(calls.map((c) => c.httpMs))],
   ];
   printTable(
-    `llm call overhead: ${summary.brainCalls} calls over ${days} game day(s), ${seconds.toFixed(1)} s, ${dossierMs.length} dossiers`,
+    `llm call overhead: ${summary.brainCalls} calls over ${days} game day(s), ${seconds.toFixed(1)} s, ${withDossier.length} dossiers`,
     ["what", "p50 ms", "p99 ms"],
     rows,
     3,
@@ -121,12 +130,15 @@ export default async (): Promise<void> => {
       days,
       calls: summary.brainCalls,
       recorded: summary.eventsByType.LlmCallRecorded ?? 0,
-      dossiers: dossierMs.length,
+      dossiers: withDossier.length,
       seconds,
+      loadAverage: loadavg()[0] ?? 0,
       addedMs: { p50: pct(added, 50), p99 },
-      promptDecodeCheckMs: { p50: pct(mindOverhead, 50), p99: pct(mindOverhead, 99) },
-      dossierMs: { p50: pct(dossierMs, 50), p99: pct(dossierMs, 99) },
-      fixtureRoundTripMs: { p50: pct(httpPerCall, 50), p99: pct(httpPerCall, 99) },
+      dossierMs: stats(withDossier.map((c) => c.dossierMs)),
+      dossierCpuMs: stats(withDossier.map((c) => c.dossierCpuMs)),
+      inputHashMs: stats(calls.map((c) => c.hashMs)),
+      promptDecodeCheckMs: stats(calls.map((c) => c.mindMs)),
+      fixtureRoundTripMs: stats(calls.map((c) => c.httpMs)),
     })}`,
   );
 };

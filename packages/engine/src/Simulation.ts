@@ -141,6 +141,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     if (events.length === 0) return;
     const result = log.append(saveId, head, events);
     head = result.head;
+    dossiers.refresh?.();
     spec.onAppend?.(result.appended);
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   };

@@ -25,6 +25,11 @@ export interface DossierSource {
   }): Dossier | null;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
+  /**
+   * Catches up with the log now; the engine calls it after each append, so the next
+   * tick's first turn does not pay for folding in (and embedding) the last tick's events.
+   */
+  refresh?(): void;
 }
 
 export interface TickContext {

@@ -9,6 +9,7 @@ import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyOf, profileInputOf } from "./Glimpses.ts";
+import { lazyDossier, sealDossiers } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -69,21 +70,15 @@ export const decide = async (
   const requests = order.map((id): BrainRequest<"act"> => {
     const npc = ctx.state.npcs.get(id)!;
     const present = companyOf(ctx, id, npc.locationId);
-    return {
-      purpose: "act",
-      npcId: id,
-      t: ctx.t,
-      seed: ctx.seed,
-      dossier: ctx.dossiers.dossier({
-        npcId: id,
-        t: ctx.t,
-        query: null,
-        scene: { locationId: npc.locationId, present },
-      }),
-      input: actInputOf(ctx, id, present),
-    };
+    const locationId = npc.locationId;
+    return lazyDossier<"act">(
+      { purpose: "act", npcId: id, t: ctx.t, seed: ctx.seed, input: actInputOf(ctx, id, present) },
+      () =>
+        ctx.dossiers.dossier({ npcId: id, t: ctx.t, query: null, scene: { locationId, present } }),
+    );
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  sealDossiers(requests);
   for (const [i, id] of order.entries()) {
     const outcome = outcomes[i]!;
     const request = requests[i]!;

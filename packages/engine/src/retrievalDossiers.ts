@@ -2,7 +2,8 @@
  * The dossier source a run uses: the retrieval service over the run's own database —
  * knowledge-filtered hybrid search behind an in-memory view kept level with the log, the
  * deterministic hashing embedder, and the vector index saved beside the database file
- * (rebuilt from SQLite whenever it is missing, corrupt or stale).
+ * (rebuilt from SQLite whenever it is missing, corrupt or stale). Vectors are ranked
+ * exactly, never through the approximate graph, so the index is only ever a cache.
  */
 import type { SaveId } from "@hearsay/core";
 import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
@@ -13,7 +14,9 @@ import type { DossierSource } from "./TickContext.ts";
 export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
   const embedder = makeHashingEmbedder();
   const { index } = Effect.runSync(VectorIndexes.open(log.db, embedder));
-  const engine = new RetrievalEngine(log.db, { log, embedder, index });
+  // Exact vector ranking: a run must write the same log whether its index grew with it
+  // or was rebuilt when it resumed.
+  const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
   return {
     dossier: ({ npcId, t, query, scene }) =>
       engine.dossier({
@@ -26,6 +29,9 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     flush: () => {
       engine.view(saveId);
       index.save();
+    },
+    refresh: () => {
+      engine.view(saveId);
     },
   };
 };

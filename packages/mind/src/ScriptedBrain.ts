@@ -21,6 +21,7 @@ import { draftProfile } from "./scripted/draftProfile.ts";
 import { extractByRule } from "./scripted/extractByRule.ts";
 import { factsByRule } from "./scripted/factsByRule.ts";
 import { replyByRule } from "./scripted/replyByRule.ts";
+import { summarizeSceneByRule } from "./scripted/summarizeSceneByRule.ts";
 import { summarizeTalkByRule } from "./scripted/summarizeTalkByRule.ts";
 import { voiceOf } from "./scripted/Voice.ts";
 
@@ -56,7 +57,10 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
         t: request.t,
         prng,
         voice: voiceOf(self.traits, self.speechStyle),
-        dossier: request.dossier,
+        // Read only if the NPC speaks: the engine may build the dossier on first read.
+        get dossier() {
+          return request.dossier;
+        },
         tuning,
       });
     }
@@ -90,6 +94,10 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
       return { memories: factsByRule(request.input) };
     case "summarize_talk":
       return summarizeTalkByRule(request.input);
+    case "summarize_scene": {
+      const self = request.input.self;
+      return summarizeSceneByRule(request.input, prng, voiceOf(self.traits, self.speechStyle));
+    }
   }
 };
 

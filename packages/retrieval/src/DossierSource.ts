@@ -6,6 +6,7 @@
 import type { SqliteDatabase } from "@hearsay/store";
 import type { CollectionName } from "./collections.ts";
 import { prepare, type Statement } from "./prepare.ts";
+import { ThreadSource } from "./ThreadSection.ts";
 
 export interface CharacterRow {
   readonly name: string;
@@ -61,6 +62,8 @@ const textSql: Readonly<Record<CollectionName, string>> = {
 export class DossierSource {
   private readonly s: Record<string, Statement>;
   private readonly texts: Record<CollectionName, Statement>;
+  /** Open threads an NPC knows of (the dossier's `threads` section). */
+  readonly threads: ThreadSource;
 
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => prepare(db, sql);
@@ -85,6 +88,7 @@ export class DossierSource {
     const texts = {} as Record<CollectionName, Statement>;
     for (const [c, sql] of Object.entries(textSql)) texts[c as CollectionName] = p(sql);
     this.texts = texts;
+    this.threads = new ThreadSource(db);
   }
 
   character(saveId: string, npcId: string): CharacterRow | undefined {

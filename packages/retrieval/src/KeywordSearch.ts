@@ -4,8 +4,10 @@
  * table (~150 ms for 100k rows here), so each query term is first probed: a term that
  * matches more than `maxDf` rows is dropped (its IDF is near zero anyway; the vector
  * path still sees it). Only the rarer terms — names, unusual words, which is where
- * keywords beat vectors — are matched and ranked. Probe verdicts are cached: "common"
- * for good (rows are only added), "rare" re-checked every so often.
+ * keywords beat vectors — are matched and ranked. Probe verdicts are cached only while
+ * the database is unchanged (SQLite's `total_changes()` of the connection), so a search's
+ * result is a function of the stored rows alone, never of which searches ran before it:
+ * a run and the same run resumed (with a fresh cache) see the same hits.
  *
  * Hits are candidates, never results: the caller keeps only rows of its save that the
  * NPC knows.
@@ -38,13 +40,12 @@ export interface KeywordHit {
 export interface KeywordOptions {
   /** Terms matching more rows than this are not matched (default 64). */
   readonly maxDf?: number;
-  /** A "rare" verdict is re-probed after this many uses (default 256). */
-  readonly recheckAfter?: number;
 }
 
 interface Verdict {
-  common: boolean;
-  uses: number;
+  readonly common: boolean;
+  /** `total_changes()` when it was probed: the verdict holds while that is unchanged. */
+  readonly at: number;
 }
 
 export class KeywordSearch {
@@ -52,14 +53,14 @@ export class KeywordSearch {
   private readonly probe = new Map<CollectionName, Statement>();
   private readonly verdicts = new Map<string, Verdict>();
   private readonly maxDf: number;
-  private readonly recheckAfter: number;
+  private readonly changes: Statement;
 
   constructor(
     private readonly db: SqliteDatabase,
     options: KeywordOptions = {},
   ) {
     this.maxDf = options.maxDf ?? 64;
-    this.recheckAfter = options.recheckAfter ?? 256;
+    this.changes = prepare(db, "SELECT total_changes()").pluck();
   }
 
   private stmt(c: CollectionName, kind: "rank" | "probe"): Statement {
@@ -80,19 +81,20 @@ export class KeywordSearch {
   }
 
   /** True when a quoted term matches more than `maxDf` rows of the collection. */
-  private isCommon(c: CollectionName, term: string): boolean {
+  private isCommon(c: CollectionName, term: string, at: number): boolean {
     const key = `${c}\u0000${term}`;
     const v = this.verdicts.get(key);
-    if (v && (v.common || ++v.uses < this.recheckAfter)) return v.common;
+    if (v && v.at === at) return v.common;
     const common = this.stmt(c, "probe").all(term, this.maxDf + 1).length > this.maxDf;
     if (this.verdicts.size > 50_000) this.verdicts.clear();
-    this.verdicts.set(key, { common, uses: 0 });
+    this.verdicts.set(key, { common, at });
     return common;
   }
 
   /** Up to `limit` rows of the collection matching the rarer words of `text`, best first. */
   search(c: CollectionName, text: string, limit: number): Array<KeywordHit> {
-    const terms = ftsTerms(text).filter((t) => !this.isCommon(c, t));
+    const at = Number(this.changes.get());
+    const terms = ftsTerms(text).filter((t) => !this.isCommon(c, t, at));
     if (terms.length === 0) return [];
     const rows = this.stmt(c, "rank").all(terms.join(" OR "), limit) as Array<[number, number]>;
     if (rows.length === 0) return [];

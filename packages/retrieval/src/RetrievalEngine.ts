@@ -21,7 +21,7 @@ import {
   searchCollection,
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
-import { KnownMatrices } from "./KnownMatrices.ts";
+import { defaultPartitionTuning, KnownMatrices } from "./KnownMatrices.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
@@ -48,6 +48,13 @@ export interface RetrievalEngineOptions {
   readonly keywords?: boolean;
   /** Memory for contiguous copies of large known sets (default 2 GiB). */
   readonly matrixBudgetBytes?: number;
+  /**
+   * Rank vectors exactly: never through the HNSW graph or a partial probe of a grouped
+   * copy (default false). Approximate results depend on how the index cache happened to
+   * be built (thread timing, incremental adds versus a rebuild on reopen), so a run that
+   * must replay identically after a resume — the engine's — sets this.
+   */
+  readonly exactVectors?: boolean;
 }
 
 /** A search for one NPC at one time. */
@@ -84,10 +91,17 @@ export class RetrievalEngine {
   ) {
     this.source = new DossierSource(db);
     this.scoring = options.scoring ?? defaultScoringOptions;
-    this.tuning = options.tuning ?? defaultSearchTuning;
+    const tuning = options.tuning ?? defaultSearchTuning;
+    // No graph search can be asked for fewer than one candidate, so every search is exact.
+    this.tuning = options.exactVectors === true ? { ...tuning, graphMax: 0 } : tuning;
     this.budgets = options.budgets ?? standardBudgets;
     this.keywords = options.keywords === false ? null : new KeywordSearch(db);
-    this.matrices = new KnownMatrices(options.matrixBudgetBytes);
+    this.matrices = new KnownMatrices(
+      options.matrixBudgetBytes,
+      options.exactVectors === true
+        ? { ...defaultPartitionTuning, probeShare: 1 }
+        : defaultPartitionTuning,
+    );
   }
 
   /** Rows changed since the last vector update, when the embedder is not synchronous. */

@@ -22,6 +22,7 @@ import type { SearchHit } from "./HybridSearch.ts";
 import type { RetrievalEngine } from "./RetrievalEngine.ts";
 import { requestTime } from "./requestTime.ts";
 import type { SaveView } from "./SaveView.ts";
+import { threadCandidates } from "./ThreadSection.ts";
 import {
   type BudgetPreset,
   budgetPresets,
@@ -203,6 +204,7 @@ export const buildDossier = (
       score: 100 - i,
       text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
     })),
+    threads: threadCandidates(engine.source.threads, saveId, npcId, t, present),
     scene: [
       {
         kind: "scene",

@@ -22,6 +22,9 @@ import {
   renderDossier,
   type SaveId,
 } from "@hearsay/core";
+import { fitItem } from "./ItemCuts.ts";
+
+export { itemTokens, oneLine } from "./ItemCuts.ts";
 
 /** Tokens per section. */
 export type SectionBudgets = Readonly<Record<DossierSectionName, number>>;
@@ -40,6 +43,7 @@ export const sectionLimits: Readonly<Record<DossierSectionName, SectionLimit>> =
   world_events: { min: 2, max: 5 },
   debates: { min: 1, max: 3 },
   tasks: { min: 1, max: 4 },
+  threads: { min: 1, max: 4 },
   scene: { min: 1, max: 2 },
   dialogue: { min: 2, max: 6 },
 };
@@ -48,11 +52,12 @@ export const sectionLimits: Readonly<Record<DossierSectionName, SectionLimit>> =
 export const standardBudgets: SectionBudgets = {
   profile: 420,
   relationships: 220,
-  lore: 480,
+  lore: 460,
   memories: 640,
   world_events: 380,
   debates: 180,
   tasks: 180,
+  threads: 120,
   scene: 160,
   dialogue: 340,
 };
@@ -78,9 +83,6 @@ export type BudgetPreset = keyof typeof budgetPresets;
 /** Sum of a budget split. */
 export const totalBudget = (b: SectionBudgets): number =>
   dossierSectionNames.reduce((a, n) => a + b[n], 0);
-
-/** Tokens an item costs when rendered (`- text` and its line break). */
-export const itemTokens = (text: string): number => estimateTokens(`- ${text}\n`);
 
 /** The blank line between two rendered sections. */
 const SEPARATOR = estimateTokens("\n\n");
@@ -114,23 +116,9 @@ export const sectionOverhead = (name: DossierSectionName): number => {
   return cost;
 };
 
-/** Whitespace runs to single spaces: one item is one rendered line. */
-export const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
-
 /** The longest word-prefix of `text` (with "…") costing at most `cap` tokens, or null. */
-export const truncateToTokens = (text: string, cap: number): string | null => {
-  if (itemTokens(text) <= cap) return text;
-  const ws = text.split(" ");
-  let lo = 0;
-  let hi = ws.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (itemTokens(`${ws.slice(0, mid).join(" ")}…`) <= cap) lo = mid;
-    else hi = mid - 1;
-  }
-  if (lo === 0) return null;
-  return `${ws.slice(0, lo).join(" ")}…`;
-};
+export const truncateToTokens = (text: string, cap: number): string | null =>
+  fitItem(text, cap, false)?.text ?? null;
 
 /** A ranked candidate for a section. */
 export interface SectionCandidate {
@@ -163,9 +151,9 @@ export const cutSection = (
     if (items.length >= limit.max || remaining < MIN_ITEM_TOKENS) break;
     const requiredLeft = wanted - items.length;
     const cap = requiredLeft > 1 ? Math.floor(remaining / requiredLeft) : remaining;
-    const text = truncateToTokens(oneLine(c.text), cap);
-    if (text === null) continue;
-    const tokens = itemTokens(text);
+    const fitted = fitItem(c.text, cap, true);
+    if (fitted === null) continue;
+    const { text, tokens } = fitted;
     if (tokens > remaining || (tokens < MIN_ITEM_TOKENS && text.endsWith("…"))) continue;
     items.push({ kind: c.kind, id: c.id, score: c.score, tokens, text });
     remaining -= tokens;

@@ -98,7 +98,12 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
   };
   const embedder = makeHashingEmbedder();
   const { index } = Effect.runSync(VectorIndexes.open(refold.scratch.db, embedder));
-  const engine = new RetrievalEngine(refold.scratch.db, { log: refold.scratch, embedder, index });
+  const engine = new RetrievalEngine(refold.scratch.db, {
+    log: refold.scratch,
+    embedder,
+    index,
+    exactVectors: true,
+  });
   const dossier = engine.dossier({
     saveId,
     npcId: npc.id,

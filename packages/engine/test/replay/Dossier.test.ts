@@ -5,6 +5,7 @@
  */
 import { type Dossier, dayOf, hourOf, type StoredEvent } from "@hearsay/core";
 import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
+import { ScriptedBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAIN, memoryLog, runHamlet } from "./fixtures.ts";
@@ -34,7 +35,17 @@ beforeAll(async () => {
       },
     };
   };
-  await runHamlet(log, { days: 3, dossiers });
+  // Dossiers are built when a brain reads them; the scripted brain reads one only to
+  // speak, so this one reads every turn's (as a live model does) to see them all.
+  const scripted = ScriptedBrain.make();
+  const brain = {
+    ...scripted,
+    decideSync: ((request) => {
+      void request.dossier;
+      return scripted.decideSync(request);
+    }) as typeof scripted.decideSync,
+  };
+  await runHamlet(log, { days: 3, dossiers, brain });
 });
 
 /** Every id the export gives each kind of item. */
@@ -76,6 +87,9 @@ const exportIds = (events: ReadonlyArray<StoredEvent>): Record<string, Set<strin
         break;
       case "RelationshipChanged":
         add("relationship", `${e.payload.fromId}->${e.payload.toId}`);
+        break;
+      case "ThreadOpened":
+        add("thread", e.payload.threadId);
         break;
       default:
         break;

@@ -1,0 +1,113 @@
+import type { Dossier } from "@hearsay/core";
+import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
+import { ScriptedBrain, type SyncBrain } from "@hearsay/mind";
+import type { SqliteEventLog } from "@hearsay/store";
+import { describe, expect, it } from "vitest";
+import { freshLog, logHash, run } from "./harness.ts";
+
+/** Real retrieval dossiers, counting how many are built. */
+const counted = () => {
+  const built = { n: 0 };
+  const dossiers = (log: SqliteEventLog, saveId: Parameters<typeof retrievalDossiers>[1]) => {
+    const inner = retrievalDossiers(log, saveId);
+    const source: DossierSource = {
+      dossier: (r) => {
+        built.n += 1;
+        return inner.dossier(r);
+      },
+      flush: () => inner.flush?.(),
+    };
+    return source;
+  };
+  return { built, dossiers };
+};
+
+/** The scripted brain behind a wrapper that reads every act request's dossier `reads` times first. */
+const reading = (reads: number, seen: Array<Dossier | null>): SyncBrain => {
+  const scripted = ScriptedBrain.make();
+  return {
+    ...scripted,
+    decideSync: (request) => {
+      if (request.purpose === "act") for (let i = 0; i < reads; i++) seen.push(request.dossier);
+      return scripted.decideSync(request);
+    },
+  };
+};
+
+describe("dossiers are built when a brain reads them", () => {
+  it("a brain that reads every dossier writes the same log as the scripted brain, which reads few", async () => {
+    const lazy = counted();
+    const eager = counted();
+    const a = freshLog();
+    const b = freshLog();
+    const seen: Array<Dossier | null> = [];
+    const lazyRun = await run(a, { dossiers: lazy.dossiers, days: 2 });
+    await run(b, { dossiers: eager.dossiers, days: 2, brain: reading(1, seen) });
+    expect(logHash(a)).toBe(logHash(b));
+    // The eager brain saw a real dossier on each turn call; the scripted one asked for fewer.
+    expect(eager.built.n).toBe(seen.length);
+    expect(seen.some((d) => d !== null && d.sections.length > 0)).toBe(true);
+    expect(lazy.built.n).toBeGreaterThan(0);
+    expect(lazy.built.n).toBeLessThan(eager.built.n);
+    expect(lazyRun.brainCallsByPurpose.act).toBeGreaterThanOrEqual(eager.built.n);
+  });
+
+  it("builds a request's dossier at most once, however often it is read", async () => {
+    const once = counted();
+    const thrice = counted();
+    const seen: Array<Dossier | null> = [];
+    await run(freshLog(), { dossiers: once.dossiers, days: 1, brain: reading(1, []) });
+    await run(freshLog(), { dossiers: thrice.dossiers, days: 1, brain: reading(3, seen) });
+    expect(thrice.built.n).toBe(once.built.n);
+    // The three reads of one request are the very same object.
+    for (let i = 0; i < seen.length; i += 3) {
+      expect(seen[i + 1]).toBe(seen[i]);
+      expect(seen[i + 2]).toBe(seen[i]);
+    }
+  });
+
+  it("a brain that never reads a dossier never has one built", async () => {
+    const none = counted();
+    const scripted = ScriptedBrain.make();
+    // Every act is answered with rest, reading nothing; other purposes take no dossier.
+    const resting: SyncBrain = {
+      ...scripted,
+      name: "resting",
+      decideSync: (request) =>
+        request.purpose === "act"
+          ? ({
+              output: { action: "rest", hours: 1 },
+              meta: {
+                brain: "resting",
+                model: "",
+                promptTokens: 0,
+                outputTokens: 0,
+                latencyMs: 0,
+                fallbackReason: null,
+              },
+            } as never)
+          : scripted.decideSync(request),
+    };
+    const summary = await run(freshLog(), { dossiers: none.dossiers, days: 1, brain: resting });
+    expect(summary.brainCallsByPurpose.act ?? 0).toBeGreaterThan(0);
+    expect(none.built.n).toBe(0);
+  });
+
+  it("a dossier not read while its turn was decided is never built later, from a later store", async () => {
+    const late = counted();
+    const kept: Array<{ readonly dossier: Dossier | null }> = [];
+    const scripted = ScriptedBrain.make();
+    const keeping: SyncBrain = {
+      ...scripted,
+      decideSync: (request) => {
+        if (request.purpose === "act") kept.push(request);
+        return scripted.decideSync(request);
+      },
+    };
+    await run(freshLog(), { dossiers: late.dossiers, days: 1, brain: keeping });
+    const builtDuringRun = late.built.n;
+    const unread = kept.filter((r) => r.dossier === null).length;
+    expect(unread).toBeGreaterThan(0);
+    expect(late.built.n).toBe(builtDuringRun);
+  });
+});
