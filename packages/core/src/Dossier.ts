@@ -18,6 +18,7 @@ export const dossierItemKinds = [
   "debate",
   "dialogue",
   "summary",
+  "thread",
 ] as const;
 export type DossierItemKind = (typeof dossierItemKinds)[number];
 
@@ -30,6 +31,7 @@ export const dossierSectionNames = [
   "world_events",
   "debates",
   "tasks",
+  "threads",
   "scene",
   "dialogue",
 ] as const;
@@ -71,6 +73,7 @@ const titles: Record<DossierSectionName, string> = {
   world_events: "What you know has happened",
   debates: "Debates you know of",
   tasks: "Your tasks",
+  threads: "What is unresolved",
   scene: "Where you are now",
   dialogue: "What was just said",
 };

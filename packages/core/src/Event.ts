@@ -5,7 +5,14 @@
  */
 import { Exit, Schema } from "effect";
 import { LlmCallRecorded, LoreImported } from "./events/external.ts";
+import {
+  HappeningPlanned,
+  HappeningStatusChanged,
+  PropAcquired,
+  PropIntroduced,
+} from "./events/happenings.ts";
 import { KnowledgeGained, MemoryExpired, MemoryRecorded } from "./events/knowledge.ts";
+import { SceneClosed, SceneOpened, SummaryCursorAdvanced } from "./events/narrative.ts";
 import {
   NpcActivityChanged,
   NpcMoved,
@@ -13,8 +20,10 @@ import {
   ProfileGenerated,
   RelationshipChanged,
 } from "./events/npc.ts";
+import { PlayerInput } from "./events/player.ts";
 import { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
 import { TaskProposed, TaskStatusChanged } from "./events/tasks.ts";
+import { ThreadClosed, ThreadOpened } from "./events/threads.ts";
 import {
   Checkpoint,
   ClockAdvanced,
@@ -48,6 +57,16 @@ export const Event = Schema.Union([
   Checkpoint,
   SimulationWarning,
   RunResumed,
+  PlayerInput,
+  ThreadOpened,
+  ThreadClosed,
+  HappeningPlanned,
+  HappeningStatusChanged,
+  PropIntroduced,
+  PropAcquired,
+  SceneOpened,
+  SceneClosed,
+  SummaryCursorAdvanced,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

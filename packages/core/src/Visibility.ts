@@ -15,8 +15,11 @@ import { Schema } from "effect";
 export const Visibility = Schema.Literals(["private", "local", "faction", "global", "rumor"]);
 export type Visibility = typeof Visibility.Type;
 
-/** Kinds of item an NPC can know. Lore is public and needs no knowledge fact. */
-export const ItemKind = Schema.Literals(["world_event", "memory", "debate"]);
+/**
+ * Kinds of item an NPC can know. Lore is public and needs no knowledge fact. A `thread`
+ * (an unresolved tension, see events/threads.ts) is known like any other item.
+ */
+export const ItemKind = Schema.Literals(["world_event", "memory", "debate", "thread"]);
 export type ItemKind = typeof ItemKind.Type;
 
 /** How an NPC came to know an item. */

@@ -2,7 +2,8 @@
  * The simulation definition: everything a world starts with — its places and travel
  * graph, its factions, its people (with the gifted identity, background and acquaintances
  * that become their first memories), how they regard each other, and its calendar of
- * scheduled events, recurring debates, seeded tasks and planned happenings.
+ * scheduled events, recurring debates, seeded tasks, planned happenings and the threads
+ * (unresolved tensions) it starts with.
  *
  * This module owns the *shape* only. A world may be split over several JSON files, each
  * holding some of the sections below (`WorldFile`); `decodeWorld` merges and decodes them
@@ -12,6 +13,7 @@
  */
 import { Effect, Schema } from "effect";
 import { Text, Unit } from "./events/defineEvent.ts";
+import { ThreadId, ThreadKind } from "./events/threads.ts";
 import { FactionId, LocationId, NpcId, TaskId, WorldEventId } from "./ids.ts";
 import { Visibility } from "./Visibility.ts";
 
@@ -194,6 +196,11 @@ export const HappeningProp = Schema.Struct({
   id: Name,
   name: Name,
   description: Prose,
+  /**
+   * Whether an attendee may carry it off (absent: no); only such a prop can outlast its
+   * happening. Optional, not defaulted, so worlds written before it hash as they did.
+   */
+  acquirable: Schema.optionalKey(Schema.Boolean),
 });
 export type HappeningProp = typeof HappeningProp.Type;
 
@@ -234,6 +241,20 @@ export const PlannedHappening = Schema.Struct({
 });
 export type PlannedHappening = typeof PlannedHappening.Type;
 
+/**
+ * An unresolved tension the world starts with (a debt, a feud, a promise, an open
+ * question). It opens when the run starts; `npcIds` are the NPCs it is between and
+ * know of it, `knownBy` others who know of it too.
+ */
+export const WorldThread = Schema.Struct({
+  id: ThreadId,
+  kind: ThreadKind,
+  text: Prose,
+  npcIds: Schema.Array(NpcId).check(Schema.isMinLength(1)),
+  knownBy: orElse(Schema.Array(NpcId), []),
+});
+export type WorldThread = typeof WorldThread.Type;
+
 /** A lore file, relative to the simulation folder (e.g. `../../lore/x/history.md`). */
 export const LorePath = Schema.String.check(Schema.isPattern(/^[^/\\][^\\]*\.md$/)).annotate({
   expected: "a relative path to a .md file",
@@ -251,12 +272,19 @@ export const worldSections = [
   "debateTopics",
   "taskSeeds",
   "plannedHappenings",
+  "threads",
   "lore",
 ] as const;
 export type WorldSection = (typeof worldSections)[number];
 
 /** Sections that hold one object; every other section is a list. */
 export const singletonSections: ReadonlyArray<WorldSection> = ["meta", "scenario"];
+/**
+ * Sections added after worlds were first recorded: left out of the decoded world when no
+ * file has them (never defaulted to an empty list), so a world that does not use them
+ * keeps the world hash its recordings were made with.
+ */
+export const laterSections: ReadonlyArray<WorldSection> = ["threads"];
 /** Sections a world cannot do without (the others default to empty lists). */
 export const requiredSections: ReadonlyArray<WorldSection> = [
   "meta",
@@ -276,6 +304,7 @@ const sectionSchemas = {
   debateTopics: Schema.Array(DebateTopic),
   taskSeeds: Schema.Array(TaskSeed),
   plannedHappenings: Schema.Array(PlannedHappening),
+  threads: Schema.Array(WorldThread),
   lore: Schema.Array(LorePath),
 } as const;
 
@@ -291,6 +320,7 @@ export const WorldFile = Schema.Struct({
   debateTopics: Schema.optionalKey(sectionSchemas.debateTopics),
   taskSeeds: Schema.optionalKey(sectionSchemas.taskSeeds),
   plannedHappenings: Schema.optionalKey(sectionSchemas.plannedHappenings),
+  threads: Schema.optionalKey(sectionSchemas.threads),
   lore: Schema.optionalKey(sectionSchemas.lore),
 });
 export type WorldFile = typeof WorldFile.Type;
@@ -307,6 +337,8 @@ export const World = Schema.Struct({
   debateTopics: orElse(sectionSchemas.debateTopics, []),
   taskSeeds: orElse(sectionSchemas.taskSeeds, []),
   plannedHappenings: orElse(sectionSchemas.plannedHappenings, []),
+  /** Absent (not an empty list) when no file has it, so older worlds hash as they did. */
+  threads: Schema.optionalKey(sectionSchemas.threads),
   lore: orElse(sectionSchemas.lore, []),
 });
 export type World = typeof World.Type;

@@ -12,6 +12,7 @@
 import { Result, Schema, SchemaAST, SchemaIssue } from "effect";
 import { validateWorld } from "./validateWorld.ts";
 import {
+  laterSections,
   requiredSections,
   singletonSections,
   type World,
@@ -120,7 +121,9 @@ export const decodeWorld = (
   }
 
   const world = Object.fromEntries(
-    worldSections.map((s) => [s, merged.get(s) ?? []] as const),
+    worldSections
+      .filter((s) => merged.has(s) || !laterSections.includes(s))
+      .map((s) => [s, merged.get(s) ?? []] as const),
   ) as unknown as World;
   const problems = validateWorld(world);
   const first = problems[0];

@@ -25,11 +25,29 @@ export {
 export { Text, Unit } from "./events/defineEvent.ts";
 export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
 export {
+  canMoveHappening,
+  HappeningPlanned,
+  HappeningStatus,
+  HappeningStatusChanged,
+  happeningMoves,
+  PropAcquired,
+  PropIntroduced,
+} from "./events/happenings.ts";
+export {
   KnowledgeGained,
   MemoryCategory,
   MemoryExpired,
   MemoryRecorded,
 } from "./events/knowledge.ts";
+export {
+  SceneCause,
+  SceneClosed,
+  SceneCloseReason,
+  SceneId,
+  SceneOpened,
+  SummaryCursorAdvanced,
+  SummaryScope,
+} from "./events/narrative.ts";
 export {
   Activity,
   NpcActivityChanged,
@@ -39,8 +57,26 @@ export {
   ProfileGenerated,
   RelationshipChanged,
 } from "./events/npc.ts";
+export {
+  ActionResultInput,
+  EndConversationInput,
+  GameDiff,
+  PlayerInput,
+  PlayerInputBody,
+  SkipInput,
+  TalkSettings,
+  TurnInput,
+  WorldTickInput,
+} from "./events/player.ts";
 export { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
 export { TaskProposed, TaskStatus, TaskStatusChanged } from "./events/tasks.ts";
+export {
+  ThreadClosed,
+  ThreadId,
+  ThreadKind,
+  ThreadOpened,
+  ThreadOutcome,
+} from "./events/threads.ts";
 export {
   Checkpoint,
   ClockAdvanced,
@@ -103,6 +139,7 @@ export {
   HappeningPrecondition,
   HappeningProp,
   LorePath,
+  laterSections,
   NpcAcquaintance,
   PlannedHappening,
   requiredSections,
@@ -119,6 +156,7 @@ export {
   WorldRelationship,
   WorldScenario,
   type WorldSection,
+  WorldThread,
   worldSections,
 } from "./World.ts";
 export {

@@ -59,6 +59,7 @@ export const validateWorld = (world: World): ReadonlyArray<WorldProblem> => {
   idsOf("debateTopics", "debate topic", world.debateTopics);
   const tasks = idsOf("taskSeeds", "task", world.taskSeeds);
   idsOf("plannedHappenings", "happening", world.plannedHappenings);
+  idsOf("threads", "thread", world.threads ?? []);
 
   problems.push(...validateTravelGraph(world));
   world.locations.forEach((l, i) => {
@@ -224,6 +225,15 @@ export const validateWorld = (world: World): ReadonlyArray<WorldProblem> => {
             "schedule it earlier or drop the precondition",
           );
       }
+    });
+  });
+
+  (world.threads ?? []).forEach((th, i) => {
+    th.npcIds.forEach((id, j) => {
+      ref(["threads", i, "npcIds", j], id, npcs, "NPC");
+    });
+    th.knownBy.forEach((id, j) => {
+      ref(["threads", i, "knownBy", j], id, npcs, "NPC");
     });
   });
 

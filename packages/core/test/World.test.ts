@@ -347,6 +347,31 @@ const broken: ReadonlyArray<Broken> = [
       "meta.tickMinutes: expected a whole number of minutes that divides a day (1440) evenly, got 7",
   },
   {
+    name: "thread between unknown NPCs",
+    file: "threads.json",
+    mutate: (j) => {
+      j.threads[2].knownBy[1] = "tobias";
+    },
+    starts: 'threads[2].knownBy[1]: expected a known NPC id, got "tobias"',
+  },
+  {
+    name: "thread of an unknown kind",
+    file: "threads.json",
+    mutate: (j) => {
+      j.threads[0].kind = "grudge";
+    },
+    starts:
+      'threads[0].kind: expected "promise" | "feud" | "debt" | "question" | "secret", got "grudge"',
+  },
+  {
+    name: "thread id used twice",
+    file: "threads.json",
+    mutate: (j) => {
+      j.threads[3].id = j.threads[1].id;
+    },
+    starts: 'threads[3].id: expected a unique thread id, got "late-red-flag" again',
+  },
+  {
     name: "task seed for an unknown assignee",
     file: "tasks.json",
     mutate: (j) => {

@@ -10,8 +10,10 @@ import { type ConversationId, type NpcId, Prng, type WorldEventId } from "@hears
 import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf } from "./Glimpses.ts";
+import { lazyDossier, sealDossiers } from "./lazyDossier.ts";
 import { capMemories, remember } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
+import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
 
 interface Talk {
@@ -86,6 +88,7 @@ export const runConversations = async (
 };
 
 const say = (ctx: TickContext, talk: Talk, speaker: NpcId, listener: NpcId, text: string): void => {
+  openScene(ctx, ctx.state.npcs.get(speaker)!.locationId, [speaker, listener], "conversation");
   ctx.writer.emit("ConversationTurn", {
     conversationId: talk.id,
     turnIndex: talk.lines.length,
@@ -99,22 +102,28 @@ const say = (ctx: TickContext, talk: Talk, speaker: NpcId, listener: NpcId, text
 
 /** Each listener may answer its speaker: one batched round of `act` calls. */
 const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<void> => {
-  const requests = talks.map(
-    (talk): BrainRequest<"act"> => ({
-      purpose: "act",
-      npcId: talk.b,
-      t: ctx.t,
-      seed: ctx.seed,
-      dossier: ctx.dossiers.dossier({
+  const requests = talks.map((talk): BrainRequest<"act"> => {
+    const locationId = ctx.state.npcs.get(talk.b)!.locationId;
+    const query = talk.lines[0]!.text;
+    return lazyDossier<"act">(
+      {
+        purpose: "act",
         npcId: talk.b,
         t: ctx.t,
-        query: talk.lines[0]!.text,
-        scene: { locationId: ctx.state.npcs.get(talk.b)!.locationId, present: [talk.a] },
-      }),
-      input: actInputOf(ctx, talk.b, [talk.a]),
-    }),
-  );
+        seed: ctx.seed,
+        input: actInputOf(ctx, talk.b, [talk.a]),
+      },
+      () =>
+        ctx.dossiers.dossier({
+          npcId: talk.b,
+          t: ctx.t,
+          query,
+          scene: { locationId, present: [talk.a] },
+        }),
+    );
+  });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  sealDossiers(requests);
   for (const [i, talk] of talks.entries()) {
     const outcome = outcomes[i]!;
     if (!outcome.ok) continue;

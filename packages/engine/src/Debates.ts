@@ -13,6 +13,7 @@ import { companyOf, selfOf } from "./Glimpses.ts";
 import { announce } from "./Happenings.ts";
 import { capMemories, remember } from "./Memories.ts";
 import { noReactions, react } from "./Reactions.ts";
+import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
 import { warn } from "./Turns.ts";
 
@@ -122,6 +123,7 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
       noReactions(),
     );
   }
+  openScene(ctx, topic.locationId, gathered, "debate");
   ctx.writer.emit("DebateHeld", {
     debateId,
     topic: topic.topic,

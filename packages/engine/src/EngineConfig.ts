@@ -24,6 +24,18 @@ export interface EngineConfig {
   readonly conversationMinutes: number;
   /** Concurrent calls to a live model. */
   readonly brainConcurrency: number;
+  /** Game minutes after which an open scene closes even if nobody has left. */
+  readonly sceneMaxMinutes: number;
+  /** Memories about others an NPC keeps when it leaves a scene's place. */
+  readonly leaveAboutLimit: number;
+  /** Game days a thread may go unmentioned before it is dropped. */
+  readonly threadDropDays: number;
+  /** Regard (trust − suspicion / 2) below which an edge opens a feud. */
+  readonly feudBelow: number;
+  /** Regard both ways at or above which a feud is resolved. */
+  readonly feudRecoverAt: number;
+  /** Hours a due happening waits for the people it needs before it expires. */
+  readonly happeningGraceHours: number;
 }
 
 export const defaultEngineConfig: EngineConfig = {
@@ -39,4 +51,10 @@ export const defaultEngineConfig: EngineConfig = {
   taskSessions: 2,
   conversationMinutes: 60,
   brainConcurrency: 4,
+  sceneMaxMinutes: 180,
+  leaveAboutLimit: 3,
+  threadDropDays: 21,
+  feudBelow: -0.6,
+  feudRecoverAt: -0.2,
+  happeningGraceHours: 2,
 };

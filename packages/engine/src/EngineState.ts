@@ -17,6 +17,9 @@ import type {
   WorldEventId,
 } from "@hearsay/core";
 import { DueIndex } from "./DueIndex.ts";
+import { HappeningBook } from "./HappeningBook.ts";
+import { NarrativeLedger } from "./NarrativeLedger.ts";
+import { ThreadBook } from "./ThreadBook.ts";
 
 export interface NpcRuntime {
   readonly id: NpcId;
@@ -104,9 +107,19 @@ export class EngineState {
   readonly openTasks = new Map<NpcId, Set<TaskId>>();
   /** When each live memory with a lifetime expires. */
   readonly expiries = new DueIndex<MemoryId>();
+  /** Open scenes, summary cursors and world changes waiting to be remembered. */
+  readonly narrative = new NarrativeLedger();
+  /** Open threads, who knows of them, and this tick's events that may open or close one. */
+  readonly threads = new ThreadBook();
+  /** Planned happenings, their props, and what NPCs carried off from them. */
+  readonly happenings = new HappeningBook();
 
   apply(event: Event, seq?: number): void {
-    if (seq !== undefined) this.seq = seq;
+    // Live, the writer applies events in the order they will be appended: seq by seq.
+    this.seq = seq ?? this.seq + 1;
+    this.narrative.apply(event, this.seq, this.npcs);
+    this.threads.apply(event);
+    this.happenings.apply(event);
     switch (event.type) {
       case "SimulationStarted":
         this.started = true;

@@ -38,7 +38,7 @@ export const react = (
           until: e.until,
           taskId: e.taskId,
           attendingTo: [...e.attendingTo],
-          holding: [],
+          holding: [...ctx.state.happenings.holdingOf(npcId)],
           note: e.note,
         });
         break;

@@ -5,17 +5,22 @@
  *   finish their shift — and moves the clock to when the last of those would have ended
  *   (at most a day on).
  * - `jump` advances whole days. The world keeps happening while nobody is watched
- *   closely: every scheduled event, task deadline, memory expiry, task seed and debate in
- *   the skipped span runs in order, tick by tick; NPC turns do not. At the end every NPC
- *   finishes what it was doing and wakes at the new time.
+ *   closely: every scheduled event, planned happening, task deadline, memory expiry,
+ *   task seed, scene close, debate, world memory and thread rule in the skipped span runs in order, tick by tick;
+ *   NPC turns do not. At the end every NPC finishes what it was doing and wakes at the
+ *   new time.
  */
 import { type GameTime, MINUTES_PER_DAY } from "@hearsay/core";
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
 import { capMemories, expireMemories } from "./Memories.ts";
+import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions, react } from "./Reactions.ts";
+import { closeScenes } from "./Scenes.ts";
 import { expireTasks, proposeSeeds } from "./Tasks.ts";
+import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
+import { rememberWorldChanges } from "./WorldMemories.ts";
 
 export type SkipMode = "elision" | "jump";
 
@@ -43,10 +48,14 @@ export const runSkip = async (
     const step: TickContext = { ...ctx, from: from as GameTime, t: at, skipping: true };
     ctx.writer.advanceTo(at);
     announceScheduled(step);
+    runPlannedHappenings(step);
     expireTasks(step);
     expireMemories(step);
     proposeSeeds(step);
+    await closeScenes(step);
     await holdDebates(step);
+    rememberWorldChanges(step);
+    tendThreads(step);
     capMemories(step, step.writer.memoryOwners() as never);
     from = at;
   }
@@ -54,5 +63,6 @@ export const runSkip = async (
   for (const id of [...ctx.state.npcs.keys()].sort()) {
     react(ctx, id, ctx.actors.send(id, { type: "ELIDE", t: ctx.t }), noReactions());
   }
+  tendThreads(ctx);
   ctx.writer.emit("ClockAdvanced", { from: ctx.from, to: ctx.t, mode });
 };

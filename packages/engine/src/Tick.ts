@@ -1,8 +1,12 @@
 /**
  * One tick, in a fixed order (the order is part of what makes a run reproducible):
  *
- *   scheduled world events → task deadlines → memory expiries → task seeds → debates
- *   → wake-ups due now → decisions → conversations → memory caps → ClockAdvanced
+ *   scheduled world events → planned happenings → task deadlines → memory expiries
+ *   → task seeds → scenes closed → debates → wake-ups due now → decisions → scenes
+ *   closed → conversations → world memories → threads → memory caps → ClockAdvanced
+ *
+ * Scenes close twice: before debates and before conversations, so every exchange joins
+ * a scene nobody has left yet (departures happen in wake-ups and decisions).
  *
  * Every step writes through the tick's writer; the engine appends the lot in one
  * transaction, so after a crash the log ends at a whole tick.
@@ -12,21 +16,30 @@ import { runConversations } from "./Conversations.ts";
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
 import { capMemories, expireMemories } from "./Memories.ts";
+import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions } from "./Reactions.ts";
+import { closeScenes } from "./Scenes.ts";
 import { expireTasks, proposeSeeds } from "./Tasks.ts";
+import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
 import { decide, wakeDue } from "./Turns.ts";
+import { rememberWorldChanges } from "./WorldMemories.ts";
 
 export const runTick = async (ctx: TickContext): Promise<void> => {
   announceScheduled(ctx);
+  runPlannedHappenings(ctx);
   expireTasks(ctx);
   expireMemories(ctx);
   proposeSeeds(ctx);
+  await closeScenes(ctx);
   await holdDebates(ctx);
   const reactions = noReactions();
   wakeDue(ctx, reactions);
   await decide(ctx, reactions.decide, reactions);
+  await closeScenes(ctx);
   await runConversations(ctx, reactions.spoken);
+  rememberWorldChanges(ctx);
+  tendThreads(ctx);
   capMemories(ctx, ctx.writer.memoryOwners() as ReadonlyArray<NpcId>);
   ctx.writer.emit("ClockAdvanced", { from: ctx.from, to: ctx.t, mode: "tick" });
 };

@@ -8,6 +8,7 @@ export {
   applyWorldTick,
   type WorldDiff,
 } from "./chat/gameInputs.ts";
+export { redoInput } from "./chat/redoInput.ts";
 export { replyStreamerOf, wordPieces } from "./chat/replyStreamerOf.ts";
 export {
   ConversationNotFound,

@@ -28,6 +28,11 @@ import {
 } from "./purposes/PlayerTalkPurposes.ts";
 import { ProfileInput, ProfileOutput, profileInstruction } from "./purposes/ProfilePurpose.ts";
 import { ReplyInput, ReplyOutput, replyInstruction } from "./purposes/ReplyPurpose.ts";
+import {
+  SummarizeSceneInput,
+  SummarizeSceneOutput,
+  summarizeSceneInstruction,
+} from "./purposes/SummarizeScenePurpose.ts";
 
 /** One purpose: what it is given, what it must answer, and how a prompt asks for it. */
 export interface PurposeSpec<I extends Schema.Top, O extends Schema.Top> {
@@ -52,6 +57,7 @@ export const purposes = {
   reply: spec(ReplyInput, ReplyOutput, replyInstruction),
   extract_facts: spec(ExtractFactsInput, ExtractFactsOutput, extractFactsInstruction),
   summarize_talk: spec(SummarizeTalkInput, SummarizeTalkOutput, summarizeTalkInstruction),
+  summarize_scene: spec(SummarizeSceneInput, SummarizeSceneOutput, summarizeSceneInstruction),
 } as const;
 
 export type PurposeName = keyof typeof purposes;
@@ -66,6 +72,7 @@ export const purposeNames: ReadonlyArray<PurposeName> = [
   "reply",
   "extract_facts",
   "summarize_talk",
+  "summarize_scene",
 ];
 
 /** The decoded input of a purpose. */

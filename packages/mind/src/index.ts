@@ -116,6 +116,12 @@ export {
   ReplyInput,
   ReplyOutput,
 } from "./purposes/ReplyPurpose.ts";
+export {
+  SceneDebate,
+  SceneLine,
+  SummarizeSceneInput,
+  SummarizeSceneOutput,
+} from "./purposes/SummarizeScenePurpose.ts";
 export { RecordedBrain, type RecordedBrainShape } from "./RecordedBrain.ts";
 export {
   SCRIPTED_MODEL,

@@ -9,6 +9,10 @@ import { UnknownId } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
 import type { ActInput, ActOutput } from "./purposes/ActPurpose.ts";
 import type { DebateTurnInput, DebateTurnOutput } from "./purposes/DebatePurposes.ts";
+import type {
+  SummarizeSceneInput,
+  SummarizeSceneOutput,
+} from "./purposes/SummarizeScenePurpose.ts";
 
 const check = (
   purpose: PurposeName,
@@ -68,6 +72,19 @@ const checkDebateTurn = (input: DebateTurnInput, output: DebateTurnOutput): Unkn
         input.participants.map((p) => p.id),
       );
 
+/** A scene summary may be about those the witness shared the scene with, and no one else. */
+const checkSceneSummary = (
+  input: SummarizeSceneInput,
+  output: SummarizeSceneOutput,
+): UnknownId | null => {
+  const allowed = input.company.map((c) => c.id);
+  for (const id of output.about) {
+    const problem = check("summarize_scene", "about", "npc", id, allowed);
+    if (problem !== null) return problem;
+  }
+  return null;
+};
+
 /**
  * Checks that every id a decoded answer names was offered by its input. Succeeds with
  * the output unchanged, or fails with the first unknown id.
@@ -81,5 +98,7 @@ export const validateAnswer = <P extends PurposeName>(
   if (purpose === "act") problem = checkAct(input as ActInput, output as ActOutput);
   else if (purpose === "debate_turn")
     problem = checkDebateTurn(input as DebateTurnInput, output as DebateTurnOutput);
+  else if (purpose === "summarize_scene")
+    problem = checkSceneSummary(input as SummarizeSceneInput, output as SummarizeSceneOutput);
   return problem === null ? Result.succeed(output) : Result.fail(problem);
 };

@@ -8,6 +8,7 @@ import {
   dossierSectionNames,
   type GameTime,
   ids,
+  type SceneId,
   TaskStatus,
 } from "@hearsay/core";
 import type { BrainRequest, NpcGlimpse, NpcSelf, PurposeName } from "@hearsay/mind";
@@ -200,6 +201,33 @@ const arbParticipants = fc
     ),
   );
 
+/** A witness's view of a scene: lines it heard or said, among those it shared it with. */
+export const arbSceneInput = fc
+  .tuple(arbSelf(), fc.subarray(npcPool, { minLength: 1 }))
+  .chain(([self, others]) => {
+    const company = others.filter((o) => o !== self.id);
+    const people = [self.id, ...company];
+    return fc.record({
+      sceneId: fc.constant("scene-1" as SceneId),
+      self: fc.constant(self),
+      locationName: fc.constantFrom("the Mill", "Saltmarket", "the Lantern Inn"),
+      company: fc.tuple(...company.map(arbGlimpse)),
+      lines: fc.array(
+        fc.record({
+          speakerId: fc.constantFrom(...people),
+          speakerName: fc.constantFrom(...names),
+          listenerIds: fc.subarray(people, { minLength: 1, maxLength: Math.min(2, people.length) }),
+          text: arbText,
+        }),
+        { maxLength: 8 },
+      ),
+      debates: fc.array(fc.record({ topic: arbText, summary: arbText, outcome: arbText }), {
+        maxLength: 2,
+      }),
+      happenings: fc.array(arbText, { maxLength: 2 }),
+    });
+  });
+
 const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> } = {
   act: arbActInput,
   profile: fc.record({
@@ -273,6 +301,7 @@ const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> }
     regard: arbRegard,
     turns: arbPlayerTurns,
   }),
+  summarize_scene: arbSceneInput,
 };
 
 /** A request of the given purpose, with or without a dossier. */

@@ -3,6 +3,7 @@
  * hybrid search, the dossier builder and the markdown lore importer.
  */
 export { buildDossier, type DossierRequest, dossierFrame } from "./buildDossier.ts";
+export { CoarseLists } from "./CoarseLists.ts";
 export { CollectionIndex, type IndexChange, type IndexProgress } from "./CollectionIndex.ts";
 export { type ChunkLoreOptions, chunkLore } from "./chunkLore.ts";
 export {
@@ -59,7 +60,12 @@ export {
   type KeywordOptions,
   KeywordSearch,
 } from "./KeywordSearch.ts";
-export { KnownMatrices, type MatrixHit } from "./KnownMatrices.ts";
+export {
+  defaultPartitionTuning,
+  KnownMatrices,
+  type MatrixHit,
+  type PartitionTuning,
+} from "./KnownMatrices.ts";
 export {
   defaultNearestTuning,
   knownCount,
@@ -93,6 +99,7 @@ export {
   type ScoringOptions,
   scoreCandidate,
 } from "./scoring.ts";
+export { type ThreadRow, ThreadSource, threadCandidates } from "./ThreadSection.ts";
 export {
   type BudgetPreset,
   budgetPresets,

@@ -35,6 +35,9 @@ export const projectionKeys: Readonly<Record<ProjectionTable, ReadonlyArray<stri
   background_debates: ["debate_id"],
   llm_calls: ["call_id"],
   warnings: ["seq"],
+  threads: ["thread_id"],
+  happenings: ["happening_id"],
+  happening_props: ["happening_id", "prop_id"],
 };
 
 const scoped = new Set(["save_id", "campaign_id"]);

@@ -5,15 +5,21 @@
  *
  * FTS can be *live* (each insert/update/delete mirrored into the index, for appends) or
  * *deferred* (skipped, for bulk refolds; the caller then indexes the save's rows in one
- * `INSERT … SELECT` with `indexFts`). Fold rules that need care:
+ * `INSERT … SELECT` with `indexFts`). In *bulk* mode knowledge facts go to an in-memory
+ * buffer instead of one upsert each (see KnowledgeBuffer.ts), and so do rows whose upsert
+ * replaces every column (activities, relationships: the last write wins); `flushBulk`
+ * writes them. Fold rules that need care:
  * - knowledge: the earliest fact wins (a later or equal-time fact changes nothing);
  * - MemoryRecorded also records the owner's knowledge (`via = 'owner'`); a memory id seen
  *   before is ignored entirely, as core's `KnowledgeLedger` does;
  * - MemoryExpired sets `gone_at`/`gone_reason` once;
  * - LoreImported replaces every chunk of its source;
- * - RunResumed changes world_state's seed, brain and end day (a continued run).
+ * - RunResumed changes world_state's seed, brain and end day (a continued run);
+ * - PlayerInput changes nothing (it leaves the projection digest as it was).
  */
 import type { StoredEvent } from "@hearsay/core";
+import { KnowledgeBuffer, type KnowledgeFact } from "./KnowledgeBuffer.ts";
+import { isNarrativeEvent, NarrativeProjector } from "./NarrativeProjector.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { type ProjectorStatements, prepareProjectorStatements } from "./projectorStatements.ts";
 import { ftsTables, projectionTables } from "./schema.sql.ts";
@@ -31,8 +37,8 @@ const ftsColumns: Readonly<Record<keyof typeof ftsTables, ReadonlyArray<string>>
 
 /**
  * How `apply` treats side tables: `live` mirrors FTS and knowledge per event (appends);
- * `deferred` skips FTS (indexed in bulk afterwards); `bulk` also skips knowledge (folded
- * per segment by `foldKnowledgeBulk`).
+ * `deferred` skips FTS (indexed in bulk afterwards); `bulk` also buffers knowledge facts
+ * and last-write-wins rows (written by `flushBulk`).
  */
 export type FoldMode = "live" | "deferred" | "bulk";
 
@@ -45,7 +51,11 @@ export class Projector {
   private readonly ftsIndexSave: Record<string, SqliteStatement>;
   private readonly clearSave: ReadonlyArray<SqliteStatement>;
   private readonly lorePurgeFts: SqliteStatement;
-  private readonly knowledgeBulk: SqliteStatement;
+  /** Knowledge facts of a `bulk` fold, not yet written. */
+  private readonly knowledgeBuffer = new KnowledgeBuffer();
+  /** Last-write-wins rows of a `bulk` fold, not yet written: per statement, by row key. */
+  private readonly replaced = new Map<SqliteStatement, Map<string, ReadonlyArray<unknown>>>();
+  private readonly narrative: NarrativeProjector;
 
   constructor(private readonly db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -70,7 +80,7 @@ export class Projector {
       "INSERT INTO lore_chunks_fts(lore_chunks_fts, rowid, text, entities) SELECT 'delete', rowid, text, entities FROM lore_chunks WHERE save_id = ? AND source_id = ?",
     );
     this.s = prepareProjectorStatements(db);
-    this.knowledgeBulk = prepareKnowledgeBulk(db);
+    this.narrative = new NarrativeProjector(db);
   }
 
   /**
@@ -78,6 +88,10 @@ export class Projector {
    * are not touched (deferred mode; see `indexFts`). Call inside a transaction.
    */
   apply(e: StoredEvent, saveId: string, campaignId: string, mode: FoldMode): void {
+    if (isNarrativeEvent(e)) {
+      this.narrative.apply(e, saveId, campaignId);
+      return;
+    }
     const fts = mode === "live";
     const s = this.s;
     const ids = [saveId, campaignId] as const;
@@ -124,7 +138,10 @@ export class Projector {
         return;
       case "NpcActivityChanged": {
         const p = e.payload;
-        s.activity.run(
+        this.replaceRow(
+          mode,
+          s.activity,
+          p.npcId,
           ...ids,
           p.npcId,
           p.activity,
@@ -164,8 +181,19 @@ export class Projector {
         return;
       }
       case "KnowledgeGained": {
-        if (mode === "bulk") return; // folded by foldKnowledgeBulk
         const p = e.payload;
+        if (mode === "bulk") {
+          this.knowledgeBuffer.add(
+            p.npcId,
+            p.itemKind,
+            p.itemId,
+            e.t,
+            p.via,
+            p.fromNpcId,
+            p.confidence,
+          );
+          return;
+        }
         s.knowledge.run(
           ...ids,
           p.npcId,
@@ -197,7 +225,10 @@ export class Projector {
         );
         if (r.changes !== 1) return; // a memory id seen before changes nothing
         if (fts) this.ftsInsert.memories_fts!.run(r.lastInsertRowid, p.text, entities);
-        if (mode === "bulk") return; // the owner's knowledge comes from foldKnowledgeBulk
+        if (mode === "bulk") {
+          this.knowledgeBuffer.add(p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
+          return;
+        }
         s.knowledge.run(...ids, p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
         return;
       }
@@ -286,7 +317,10 @@ export class Projector {
       }
       case "RelationshipChanged": {
         const p = e.payload;
-        s.relationship.run(
+        this.replaceRow(
+          mode,
+          s.relationship,
+          `${p.fromId}\u0000${p.toId}`,
           ...ids,
           p.fromId,
           p.toId,
@@ -345,33 +379,81 @@ export class Projector {
         s.warning.run(...ids, e.seq, e.t, p.code, p.message, p.npcId);
         return;
       }
+      case "PlayerInput":
+        // The cause of the events after it (replay re-drives it); no read model holds it.
+        return;
+      case "SceneOpened":
+      case "SceneClosed":
+      case "SummaryCursorAdvanced":
+        // Markers of what was summarised; the summaries themselves are MemoryRecorded.
+        return;
       default:
         assertNever(e);
     }
   }
 
   /**
-   * Folds, in one statement, the knowledge facts of a segment of the log (seqs
-   * [fromSeq, toSeq] of `sourceSaveId`) into `saveId`'s knowledge: KnowledgeGained
-   * events and the owner's fact of each MemoryRecorded that records a memory id for the
-   * first time. Same rule as the per-event fold — the earliest t wins, the lower seq on
-   * a tie — and it merges with rows already there. Call before folding the segment's
-   * other events in `bulk` mode (it reads which memories exist *before* the segment).
+   * Writes what a `bulk` fold buffered since the last flush: last-write-wins rows, then
+   * knowledge facts, merged with rows already there by the same rule (earliest t wins,
+   * the row already there on a tie). With `empty` (the save had no knowledge row
+   * when the fold began), a fact never written before is inserted without the merge.
+   * Call before reading the save's state.
    */
-  foldKnowledgeBulk(
-    saveId: string,
-    campaignId: string,
-    sourceSaveId: string,
-    fromSeq: number,
-    toSeq: number,
+  flushBulk(saveId: string, campaignId: string, empty = false): void {
+    for (const [stmt, rows] of this.replaced) {
+      const keys = [...rows.keys()].sort();
+      for (const key of keys) stmt.run(...rows.get(key)!);
+      rows.clear();
+    }
+    const merge = this.s.knowledge;
+    const insert = this.s.knowledgeInsert;
+    this.knowledgeBuffer.drain((f, again) =>
+      (empty && !again ? insert : merge).run(
+        saveId,
+        campaignId,
+        f.npcId,
+        f.itemKind,
+        f.itemId,
+        f.t,
+        f.via,
+        f.fromNpcId,
+        f.confidence,
+      ),
+    );
+  }
+
+  /** Every knowledge fact the `bulk` fold holds (once flushed, exactly the save's rows). */
+  bufferedKnowledge(): Iterable<KnowledgeFact> {
+    return this.knowledgeBuffer.facts();
+  }
+
+  /** Forgets what a `bulk` fold buffered (a new bulk fold of a save starts). */
+  resetBulk(): void {
+    this.knowledgeBuffer.clear();
+    for (const rows of this.replaced.values()) rows.clear();
+  }
+
+  /**
+   * Runs an upsert that replaces every column of its row (so the last write wins): at
+   * once, or in `bulk` mode kept by `key` until `flushBulk`, so a row rewritten on
+   * every event (an NPC's activity) is written once per flush.
+   */
+  private replaceRow(
+    mode: FoldMode,
+    stmt: SqliteStatement,
+    key: string,
+    ...args: ReadonlyArray<unknown>
   ): void {
-    this.knowledgeBulk.run({
-      save: saveId,
-      campaign: campaignId,
-      src: sourceSaveId,
-      from: fromSeq,
-      to: toSeq,
-    });
+    if (mode !== "bulk") {
+      stmt.run(...args);
+      return;
+    }
+    let rows = this.replaced.get(stmt);
+    if (rows === undefined) {
+      rows = new Map();
+      this.replaced.set(stmt, rows);
+    }
+    rows.set(key, args);
   }
 
   /** Deletes every projection row of `saveId`; with `fts`, their FTS entries first. */
@@ -385,23 +467,6 @@ export class Projector {
     for (const stmt of Object.values(this.ftsIndexSave)) stmt.run(saveId);
   }
 
-  /**
-   * Drops the non-unique indexes of the projection tables (for a bulk refold) and returns
-   * the function that recreates them. Unique keys stay: the fold's upserts need them.
-   */
-  dropSecondaryIndexes(): () => void {
-    const indexes = this.db
-      .prepare(
-        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-         AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (${projectionTables.map(() => "?").join(", ")})`,
-      )
-      .all(...projectionTables) as Array<{ name: string; sql: string }>;
-    for (const ix of indexes) this.db.exec(`DROP INDEX ${ix.name}`);
-    return () => {
-      for (const ix of indexes) this.db.exec(ix.sql);
-    };
-  }
-
   /** Rebuilds every FTS index from its whole base table (after a deferred fold of all saves). */
   rebuildFts(): void {
     for (const fts of ftsNames) this.db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('rebuild')`);
@@ -413,30 +478,6 @@ export class Projector {
     for (const t of projectionTables) this.db.exec(`DELETE FROM ${t}`);
   }
 }
-
-/** The set-based knowledge fold (see `foldKnowledgeBulk`). */
-const prepareKnowledgeBulk = (db: SqliteDatabase): SqliteStatement =>
-  db.prepare(`
-INSERT INTO knowledge (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
-SELECT @save, @campaign, npc, kind, item, t, via, from_npc, confidence FROM (
-  SELECT *, row_number() OVER (PARTITION BY npc, kind, item ORDER BY t, seq) AS rn FROM (
-    SELECT seq, t,
-      json_extract(payload, '$.npcId') AS npc, json_extract(payload, '$.itemKind') AS kind,
-      json_extract(payload, '$.itemId') AS item, json_extract(payload, '$.via') AS via,
-      json_extract(payload, '$.fromNpcId') AS from_npc, json_extract(payload, '$.confidence') AS confidence
-    FROM events WHERE save_id = @src AND type = 'KnowledgeGained' AND seq >= @from AND seq <= @to
-    UNION ALL
-    SELECT seq, t, owner, 'memory', memory, 'owner', NULL, 1 FROM (
-      SELECT seq, t, json_extract(payload, '$.ownerNpcId') AS owner, json_extract(payload, '$.memoryId') AS memory,
-        row_number() OVER (PARTITION BY json_extract(payload, '$.memoryId') ORDER BY seq) AS nth
-      FROM events WHERE save_id = @src AND type = 'MemoryRecorded' AND seq >= @from AND seq <= @to
-    )
-    WHERE nth = 1 AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.save_id = @save AND m.memory_id = memory)
-  )
-) WHERE rn = 1
-ON CONFLICT (save_id, npc_id, item_kind, item_id) DO UPDATE SET t = excluded.t, via = excluded.via,
-  from_npc_id = excluded.from_npc_id, confidence = excluded.confidence
-WHERE excluded.t < knowledge.t`);
 
 const assertNever = (e: never): never => {
   throw new Error(`projector: unhandled event type ${(e as { type: string }).type}`);

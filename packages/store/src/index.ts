@@ -6,6 +6,12 @@
 
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { EventLog } from "./EventLog.ts";
+export type {
+  CheckpointEvent,
+  CheckpointProbe,
+  ImportOptions,
+  ImportResult,
+} from "./importHistory.ts";
 export type { KnownItem } from "./KnowledgeQueries.ts";
 export { type CallFigures, type LlmCallStats, llmCallStats } from "./LlmCallStats.ts";
 export { storeLayer } from "./layer.ts";

@@ -1,11 +1,12 @@
 /**
  * The database schema, as migrations. Version 1 is the event log and every read model;
- * version 2 adds the incremental projection digest (see ProjectionDigest.ts).
+ * version 2 adds the incremental projection digest (see ProjectionDigest.ts); version 3
+ * adds the thread and planned-happening read models (see NarrativeProjector.ts).
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
  */
-import { digestColumns, digestMigrationSql } from "./ProjectionDigest.ts";
+import { digestColumns, digestMigrationSql, digestTriggersSql } from "./ProjectionDigest.ts";
 
 export interface Migration {
   readonly version: number;
@@ -31,6 +32,9 @@ export const projectionTables = [
   "background_debates",
   "llm_calls",
   "warnings",
+  "threads",
+  "happenings",
+  "happening_props",
 ] as const;
 
 /** FTS5 tables over projection text, each external-content on its base table's rowid. */
@@ -333,15 +337,82 @@ CREATE VIRTUAL TABLE conversation_summaries_fts USING fts5(summary, content='con
 CREATE VIRTUAL TABLE background_debates_fts USING fts5(topic, summary, outcome, content='background_debates', content_rowid='rowid', tokenize='porter unicode61');
 `;
 
+/** Threads (open tensions) and planned happenings with their props: issue 8's read models. */
+const schemaV3 = `
+CREATE TABLE threads (
+  save_id TEXT NOT NULL,
+  campaign_id TEXT NOT NULL,
+  thread_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  npc_ids TEXT NOT NULL,
+  source_kind TEXT,
+  source_id TEXT,
+  opened_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT,
+  closed_at INTEGER,
+  PRIMARY KEY (save_id, thread_id)
+);
+CREATE INDEX threads_opened ON threads(save_id, opened_at);
+
+CREATE TABLE happenings (
+  save_id TEXT NOT NULL,
+  campaign_id TEXT NOT NULL,
+  happening_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  description TEXT NOT NULL,
+  location_id TEXT NOT NULL,
+  faction_id TEXT,
+  host_id TEXT,
+  visibility TEXT NOT NULL,
+  starts_at INTEGER NOT NULL,
+  ends_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  attendees TEXT NOT NULL,
+  planned_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (save_id, happening_id)
+);
+
+CREATE TABLE happening_props (
+  save_id TEXT NOT NULL,
+  campaign_id TEXT NOT NULL,
+  happening_id TEXT NOT NULL,
+  prop_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  acquirable INTEGER NOT NULL,
+  introduced_at INTEGER NOT NULL,
+  holder_id TEXT,
+  acquired_at INTEGER,
+  PRIMARY KEY (save_id, happening_id, prop_id)
+);
+`;
+const v3Tables: ReadonlyArray<string> = ["threads", "happenings", "happening_props"];
+/** The projection tables of version 1 (migration 2's digest triggers cover these). */
+const v1Tables = projectionTables.filter((t) => !v3Tables.includes(t));
+const v3DigestColumns = digestColumns(schemaV3, v3Tables);
+
 /** The columns the projection digest covers, per projection table. */
-export const projectionDigestColumns = digestColumns(schemaV1, projectionTables);
+export const projectionDigestColumns: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ...digestColumns(schemaV1, v1Tables),
+  ...v3DigestColumns,
+]);
 
 export const migrations: ReadonlyArray<Migration> = [
   { version: 1, name: "event log and read models", sql: schemaV1 },
   {
     version: 2,
     name: "incremental projection digest",
-    sql: digestMigrationSql(projectionDigestColumns),
+    sql: digestMigrationSql(digestColumns(schemaV1, v1Tables)),
+  },
+  {
+    version: 3,
+    name: "threads and planned happenings",
+    sql: `${schemaV3}\n${digestTriggersSql(v3DigestColumns)}`,
   },
 ];
 

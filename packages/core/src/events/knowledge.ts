@@ -29,6 +29,7 @@ export const MemoryCategory = Schema.Literals([
   "debate",
   "location",
   "world",
+  "scene",
 ]);
 export type MemoryCategory = typeof MemoryCategory.Type;
 

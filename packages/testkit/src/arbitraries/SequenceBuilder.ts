@@ -20,6 +20,7 @@ import {
   type TaskStatus,
 } from "@hearsay/core";
 import type { SmallWorld } from "./SmallWorld.ts";
+import { ThreadHappeningSteps } from "./ThreadHappeningSteps.ts";
 
 /** One generated step: which event to make and the random numbers to make it with. */
 export interface Step {
@@ -76,7 +77,10 @@ export class SequenceBuilder {
   private lastFact: Readonly<Record<string, unknown>> | null = null;
   private readonly conversations = new Map<string, { a: NpcId; b: NpcId; turns: number }>();
 
+  private readonly threadHappenings: ThreadHappeningSteps;
+
   constructor(private readonly world: SmallWorld) {
+    this.threadHappenings = new ThreadHappeningSteps(world, (a, b) => this.text(a, b));
     for (const npc of world.npcs) this.where.set(npc.id, npc.locationId);
   }
 
@@ -396,6 +400,68 @@ export class SequenceBuilder {
         return this;
       case "Checkpoint":
         this.push("Checkpoint", { throughSeq: this.out.length, stateHash: `h-${a}` });
+        return this;
+      case "PlayerInput":
+        this.push("PlayerInput", {
+          input:
+            a % 2 === 0
+              ? { kind: "skip", days: 1 + (b % 3) }
+              : {
+                  kind: "turn",
+                  npcId: this.npc(b),
+                  conversationId: null,
+                  message: this.text(b, c),
+                  scene: null,
+                  end: c % 2 === 0,
+                },
+          talk: {
+            brain: at(["scripted", "ollama"], b),
+            recorded: b % 2 === 1,
+            playerName: "the player",
+            digestEvery: 1 + (c % 4),
+            recentTurns: 6,
+            checkpointEveryTicks: 24,
+          },
+          events: 0,
+        });
+        return this;
+      case "ThreadOpened":
+      case "ThreadClosed":
+      case "HappeningPlanned":
+      case "HappeningStatusChanged":
+      case "PropIntroduced":
+      case "PropAcquired": {
+        const made = this.threadHappenings.make(s.type, a, b, c, this.n + 1, this.t);
+        this.push(made.type, made.payload);
+        return this;
+      }
+      case "SceneOpened":
+      case "SceneClosed": {
+        // Markers of a scene's range; no read model holds them.
+        const participants = [this.npc(a), this.npc(a + 1)].sort();
+        const common = {
+          sceneId: `scene-${a % 5}`,
+          locationId: at(this.world.locations, b),
+          participants,
+        };
+        if (s.type === "SceneOpened")
+          this.push("SceneOpened", { ...common, cause: "conversation" });
+        else
+          this.push("SceneClosed", {
+            ...common,
+            leavers: c % 2 === 0 ? [participants[0]] : [],
+            reason: c % 2 === 0 ? "left" : "time",
+            fromSeq: Math.max(1, this.n - (c % 10)),
+            throughSeq: this.n,
+          });
+        return this;
+      }
+      case "SummaryCursorAdvanced":
+        this.push("SummaryCursorAdvanced", {
+          scope: at(["npc", "location", "world"], a),
+          scopeId: a % 3 === 2 ? "world" : this.npc(b),
+          throughSeq: this.n,
+        });
         return this;
       case "SimulationWarning":
         this.push("SimulationWarning", {
