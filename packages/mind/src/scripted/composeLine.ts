@@ -17,6 +17,17 @@ export const snippet = (text: string, max = 160): string => {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
 };
 
+/**
+ * A dossier item's text as something said aloud: without the dossier's time stamp
+ * ("(day 2, 16:00) ", "day 0, 08:00: ") and with a memory's "About X: " heading turned
+ * into speech.
+ */
+export const spoken = (text: string): string =>
+  text
+    .replace(/^\(day \d+, \d\d:\d\d\)\s*/, "")
+    .replace(/^day \d+, \d\d:\d\d:\s*/, "")
+    .replace(/^About ([^:]{1,60}):\s*/, "$1 — ");
+
 const itemsOf = (dossier: Dossier | null, names: ReadonlyArray<string>): Array<DossierItem> =>
   dossier === null
     ? []
@@ -52,7 +63,10 @@ export const composeLine = (ctx: LineContext): string => {
     const said = snippet(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
     body = fill(prng.pick(book.reply), { ...slots, said: `"${said}"` });
   } else if (facts.length > 0 && prng.chance(0.65)) {
-    body = fill(prng.pick(book.share), { ...slots, fact: snippet(pickTop(prng, facts).text) });
+    body = fill(prng.pick(book.share), {
+      ...slots,
+      fact: snippet(spoken(pickTop(prng, facts).text)),
+    });
   } else if (ctx.taskTitle !== null && prng.chance(0.5)) {
     body = fill(prng.pick(book.task), slots);
   } else {
