@@ -182,20 +182,7 @@ export class Projector {
       }
       case "KnowledgeGained": {
         const p = e.payload;
-        if (mode === "bulk") {
-          this.knowledgeBuffer.add(
-            p.npcId,
-            p.itemKind,
-            p.itemId,
-            e.t,
-            p.via,
-            p.fromNpcId,
-            p.confidence,
-          );
-          return;
-        }
-        s.knowledge.run(
-          ...ids,
+        const fact = [
           p.npcId,
           p.itemKind,
           p.itemId,
@@ -203,7 +190,9 @@ export class Projector {
           p.via,
           p.fromNpcId,
           p.confidence,
-        );
+        ] as const;
+        if (mode === "bulk") this.knowledgeBuffer.add(...fact);
+        else s.knowledge.run(...ids, ...fact);
         return;
       }
       case "MemoryRecorded": {
