@@ -1,8 +1,10 @@
 import {
   defaultNearestTuning,
+  defaultSearchTuning,
   KnownMatrices,
   knownNearest,
   makeHashingEmbedder,
+  RetrievalEngine,
   SaveView,
   VectorIndexes,
 } from "@hearsay/retrieval";
@@ -121,6 +123,47 @@ describe("knownNearest", () => {
       const query = embedder.embedSync!(sentence(p, q));
       const exact = knownNearest(view, store, npc, "memories", 6000, query, 10, exactTuning);
       expect(knownNearest(view, store, npc, "memories", 6000, query, 10, tiny)).toEqual(exact);
+    }
+  });
+
+  it("ranks the same with or without a graph in the index when asked for exact vectors", () => {
+    // The property a run needs: its results never depend on how the index cache was built.
+    const graphFirst = { ...defaultSearchTuning, exactMax: 1, matrixMax: 1, oversample: 0.05 };
+    const flat = Effect.runSync(
+      VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1_000_000_000 } }),
+    ).index;
+    expect(index.store("memories")!.hasGraph).toBe(true);
+    expect(flat.store("memories")!.hasGraph).toBe(false);
+    const engine = (ix: VectorIndexes) =>
+      new RetrievalEngine(world.db, {
+        log: world.log,
+        embedder,
+        index: ix,
+        tuning: graphFirst,
+        exactVectors: true,
+      });
+    const withGraph = engine(index);
+    const withoutGraph = engine(flat);
+    const p = Prng.derive(9, "q");
+    for (let q = 0; q < 10; q++) {
+      const req = {
+        saveId: world.saveId,
+        npcId: q % 2 === 0 ? "wise" : "npc-3",
+        t: 6000,
+        query: sentence(p, q),
+        collections: ["memories"] as const,
+      };
+      const hits = withGraph.search(req);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits).toEqual(withoutGraph.search(req));
+      // And the vector ranking under it is the exact knowledge-filtered top-k.
+      const npc = view.npcs.find(req.npcId);
+      const query = embedder.embedSync!(req.query);
+      const store = index.store("memories")!;
+      const { tuning, matrices } = withGraph;
+      expect(
+        knownNearest(view, store, npc, "memories", 6000, query, 40, tuning, undefined, matrices),
+      ).toEqual(knownNearest(view, store, npc, "memories", 6000, query, 40, exactTuning));
     }
   });
 
