@@ -21,7 +21,7 @@ import {
   searchCollection,
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
-import { defaultPartitionTuning, KnownMatrices } from "./KnownMatrices.ts";
+import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
@@ -55,6 +55,8 @@ export interface RetrievalEngineOptions {
    * must replay identically after a resume — the engine's — sets this.
    */
   readonly exactVectors?: boolean;
+  /** How big known-set copies are grouped and probed (default `defaultPartitionTuning`). */
+  readonly partition?: PartitionTuning;
 }
 
 /** A search for one NPC at one time. */
@@ -96,11 +98,10 @@ export class RetrievalEngine {
     this.tuning = options.exactVectors === true ? { ...tuning, graphMax: 0 } : tuning;
     this.budgets = options.budgets ?? standardBudgets;
     this.keywords = options.keywords === false ? null : new KeywordSearch(db);
+    const partition = options.partition ?? defaultPartitionTuning;
     this.matrices = new KnownMatrices(
       options.matrixBudgetBytes,
-      options.exactVectors === true
-        ? { ...defaultPartitionTuning, probeShare: 1 }
-        : defaultPartitionTuning,
+      options.exactVectors === true ? { ...partition, probeShare: 1 } : partition,
     );
   }
 
