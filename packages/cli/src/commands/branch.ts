@@ -9,23 +9,16 @@ import { existsSync } from "node:fs";
 import { formatGameTime, type GameTime, ids } from "@hearsay/core";
 import { branchSave, requireSave } from "@hearsay/engine";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { Console, Effect, Option, Schema } from "effect";
+import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
-
-const NonNegative = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
+import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
 export const branchCommand = Command.make(
   "branch",
   {
-    db: Flag.String("db").pipe(
-      Flag.withDescription("SQLite database of a recorded run"),
-      Flag.withDefault("hearsay.db"),
-    ),
-    save: Flag.String("save").pipe(
-      Flag.withDescription("Save to branch from"),
-      Flag.withDefault("main"),
-    ),
+    db: dbFlag("SQLite database of a recorded run"),
+    save: saveFlag("Save to branch from"),
     at: Flag.Int("at").pipe(
       Flag.withSchema(NonNegative),
       Flag.withDescription("Branch after this seq (where a tick ends)"),

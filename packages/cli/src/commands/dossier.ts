@@ -13,19 +13,16 @@ import { SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt } from "../attempt.ts";
+import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
-const NonNegative = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
 const Hour = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 23 }));
 const Budget = Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 1_000_000 }));
 
 export const dossierCommand = Command.make(
   "dossier",
   {
-    db: Flag.String("db").pipe(
-      Flag.withDescription("SQLite database of a recorded run (opened read-only)"),
-      Flag.withDefault("hearsay.db"),
-    ),
-    save: Flag.String("save").pipe(Flag.withDescription("Save to read"), Flag.withDefault("main")),
+    db: dbFlag("SQLite database of a recorded run (opened read-only)"),
+    save: saveFlag("Save to read"),
     npc: Flag.String("npc").pipe(Flag.withDescription("The NPC's id")),
     day: Flag.Int("day").pipe(Flag.withSchema(NonNegative), Flag.withDescription("Game day")),
     hour: Flag.Int("hour").pipe(

@@ -12,6 +12,7 @@ import { SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt } from "../attempt.ts";
+import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 /** Writes a chunk to stdout and waits until it is handed over (so memory stays bounded). */
 const toStdout = (chunk: string): Promise<void> =>
@@ -26,14 +27,8 @@ const isClosedPipe = (e: unknown): boolean =>
 export const exportCommand = Command.make(
   "export",
   {
-    db: Flag.String("db").pipe(
-      Flag.withDescription("SQLite database of a recorded run (opened read-only)"),
-      Flag.withDefault("hearsay.db"),
-    ),
-    save: Flag.String("save").pipe(
-      Flag.withDescription("Save to export"),
-      Flag.withDefault("main"),
-    ),
+    db: dbFlag("SQLite database of a recorded run (opened read-only)"),
+    save: saveFlag("Save to export"),
     format: Flag.Literals("format", ["jsonl"]).pipe(
       Flag.withDescription("Output format: jsonl (one event per line; see EXPORT-FORMAT.md)"),
       Flag.withDefault("jsonl"),

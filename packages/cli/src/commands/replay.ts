@@ -21,12 +21,12 @@ import {
 } from "@hearsay/engine";
 import { openReadOnly } from "@hearsay/inspector";
 import { SqliteEventLog } from "@hearsay/store";
-import { Console, Effect, Option, Schema } from "effect";
+import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
 import { progressBar } from "../Progress.ts";
+import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
-const NonNegative = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
 const short = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 16)}…` : hash);
 
 /** The divergence as the lines a person reads. */
@@ -48,14 +48,8 @@ const formatDivergence = (d: Divergence): string =>
 export const replayCommand = Command.make(
   "replay",
   {
-    db: Flag.String("db").pipe(
-      Flag.withDescription("SQLite database of a recorded run (opened read-only)"),
-      Flag.withDefault("hearsay.db"),
-    ),
-    save: Flag.String("save").pipe(
-      Flag.withDescription("Save to replay"),
-      Flag.withDefault("main"),
-    ),
+    db: dbFlag("SQLite database of a recorded run (opened read-only)"),
+    save: saveFlag("Save to replay"),
     until: Flag.Int("until").pipe(
       Flag.withSchema(NonNegative),
       Flag.withDescription("Replay through this seq"),

@@ -14,6 +14,7 @@ import { attempt, CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { progressBar } from "../Progress.ts";
+import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 const Days = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36_500 }));
 
@@ -35,14 +36,8 @@ export const runCommand = Command.make(
       Flag.withDescription("Seed for every random choice (default 1; on --resume, the run's own)"),
       Flag.optional,
     ),
-    db: Flag.String("db").pipe(
-      Flag.withDescription("SQLite database file"),
-      Flag.withDefault("hearsay.db"),
-    ),
-    save: Flag.String("save").pipe(
-      Flag.withDescription("Save id within the database"),
-      Flag.withDefault("main"),
-    ),
+    db: dbFlag("SQLite database file"),
+    save: saveFlag("Save id within the database"),
     ...brainFlags,
     resume: Flag.Boolean("resume").pipe(
       Flag.withDescription("Continue the run already in --db"),
