@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CampaignId, ids, type SaveId } from "@hearsay/core";
 import {
+  type ExportedEvent,
   type LoadedSimulation,
   loadSimulation,
   retrievalDossiers,
@@ -52,24 +53,12 @@ export const runHamlet = (log: SqliteEventLog, over: Partial<SimulationSpec> = {
   });
 };
 
-interface Line {
-  readonly seq: number;
-  readonly saveId: string;
-  readonly campaignId: string;
-  readonly day: number;
-  readonly t: number;
-  readonly type: string;
-  readonly version: number;
-  readonly id: string;
-  readonly payload: unknown;
-}
-
 /** The lines of a JSONL text, parsed. */
-export const parseJsonl = (text: string): ReadonlyArray<Line> =>
+export const parseJsonl = (text: string): ReadonlyArray<ExportedEvent> =>
   text
     .split("\n")
     .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Line);
+    .map((l) => JSON.parse(l) as ExportedEvent);
 
 /** A fresh in-memory database holding the lines as stored rows of one save. */
 export const loadJsonl = (text: string): SqliteEventLog => {
