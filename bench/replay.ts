@@ -11,8 +11,15 @@
  *
  *   pnpm bench:run replay                     # 60 NPCs × 30 days, 1,000 NPCs × 7 days
  *   pnpm bench:run replay -- 1000:365 60:30   # NPCs:days pairs
+ *   pnpm bench:run replay -- --log PATH [--save ID] [--no-verify]
+ *
+ * `--log` measures an existing log instead of writing one (save "bench" unless `--save`):
+ * the file is opened read-only, and the refold and the rebuild baseline work in a scratch
+ * file beside the system's temp dir (a big log does not fit a memory database). Its verify
+ * re-runs the default world scaled to the log's NPC count with seed 1 (as this bench and
+ * `hearsay run` write it); `--no-verify` skips it (at 1,000 NPCs × 365 days it takes hours).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ids, type SaveId } from "@hearsay/core";
@@ -25,8 +32,9 @@ import {
   verifyLog,
 } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { DIGEST_FN, openDatabase, SCHEMA_VERSION, SqliteEventLog } from "@hearsay/store";
 import { scaleWorld } from "@hearsay/testkit";
+import Database from "better-sqlite3";
 import { printTable } from "./lib/printTable.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
@@ -84,70 +92,98 @@ const best = (n: number, f: () => void): { wall: number; cpu: number } => {
   return { wall, cpu };
 };
 
-const one = async (npcs: number, days: number): Promise<Row> => {
+/** The default world at `npcs` NPCs: what this bench (and `hearsay run`) simulates. */
+const definitionFor = (npcs: number) => {
   const sim = loadSimulation();
   const world = npcs === sim.world.npcs.length ? sim.world : scaleWorld(sim.world, npcs);
-  const definition = { world, worldHash: sim.worldHash, lore: sim.lore };
-  const dir = mkdtempSync(join(tmpdir(), "hearsay-replay-bench-"));
-  const log = new SqliteEventLog(openDatabase(join(dir, "replay.db")), { snapshotEvery: 0 });
-  const saveId: SaveId = ids.save("bench");
-  console.error(`replay bench: writing ${npcs} NPCs × ${days} days …`);
-  let start = performance.now();
-  const summary = await runSimulation({
-    ...definition,
-    log,
-    saveId,
-    days,
-    seed: 1,
-    brain: ScriptedBrain.make(),
-    recordBrain: false,
-    dossiers: retrievalDossiers,
-    resume: false,
-  });
-  const runSeconds = seconds(start);
-  const events = summary.head;
+  return { world, worldHash: sim.worldHash, lore: sim.lore };
+};
 
-  const readSeconds = best(3, () => {
+/** A store to refold into: in memory, or a throwaway file when the log is big. */
+type Scratch = () => { readonly log: SqliteEventLog; readonly dispose: () => void };
+
+const memoryScratch: Scratch = () => {
+  const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
+  return { log, dispose: () => log.db.close() };
+};
+
+/** A scratch file, never synced: it is thrown away whatever happens. */
+const fileScratch: Scratch = () => {
+  const dir = mkdtempSync(join(tmpdir(), "hearsay-replay-scratch-"));
+  const db = openDatabase(join(dir, "scratch.db"));
+  db.pragma("journal_mode = OFF");
+  db.pragma("synchronous = OFF");
+  const log = new SqliteEventLog(db, { snapshotEvery: 0 });
+  return {
+    log,
+    dispose: () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/**
+ * Measures read, rebuild, refold and (unless `verifyWith` is null) verify on a written
+ * log; `runSeconds` is the run that wrote it, when this process did.
+ */
+const measureLog = async (
+  log: SqliteEventLog,
+  saveId: SaveId,
+  shape: { readonly npcs: number; readonly days: number; readonly runSeconds: number },
+  scratch: Scratch,
+  verifyWith: ReturnType<typeof definitionFor> | null,
+  repeat: number,
+): Promise<Row> => {
+  const events = log.head(saveId);
+  console.error(`replay bench: ${events.toLocaleString("en-US")} events; reading …`);
+  const readSeconds = best(repeat, () => {
     for (const _ of historyPages({ log, saveId })) {
       // reading only
     }
   }).wall;
   // The store's own bulk rebuild of a copy of the save (the refold making the copy is setup).
+  console.error("replay bench: rebuild …");
   let rebuildOnly = { wall: Number.POSITIVE_INFINITY, cpu: Number.POSITIVE_INFINITY };
-  for (let i = 0; i < 2; i++) {
-    const copy = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
-    refoldLog({ log, saveId, checkpoints: false, into: copy });
-    const once = best(1, () => copy.rebuildProjections(saveId));
+  for (let i = 0; i < Math.min(2, repeat); i++) {
+    const copy = scratch();
+    refoldLog({ log, saveId, checkpoints: false, into: copy.log });
+    const once = best(1, () => copy.log.rebuildProjections(saveId));
     rebuildOnly = {
       wall: Math.min(rebuildOnly.wall, once.wall),
       cpu: Math.min(rebuildOnly.cpu, once.cpu),
     };
-    copy.db.close();
+    copy.dispose();
   }
   console.error("replay bench: refold …");
   let checkpoints = 0;
-  const refold = best(3, () => {
-    const report = refoldLog({ log, saveId });
-    if (report.mismatch !== null)
-      throw new Error(`refold: checkpoint ${report.mismatch.seq} does not match`);
-    checkpoints = report.checkpoints;
-    report.scratch.db.close();
+  const refold = best(repeat, () => {
+    const into = scratch();
+    try {
+      const report = refoldLog({ log, saveId, into: into.log });
+      if (report.mismatch !== null)
+        throw new Error(`refold: checkpoint ${report.mismatch.seq} does not match`);
+      checkpoints = report.checkpoints;
+    } finally {
+      into.dispose();
+    }
   });
-  console.error("replay bench: verify …");
-  start = performance.now();
   let verifySeconds: number | null = null;
-  try {
-    const verified = await verifyLog({ log, saveId, simulation: definition });
-    if (verified.ok) verifySeconds = seconds(start);
-    else console.error(`replay bench: verify diverged at seq ${verified.divergence?.seq}`);
-  } catch (e) {
-    console.error(`replay bench: verify failed: ${e instanceof Error ? e.message : String(e)}`);
+  if (verifyWith !== null) {
+    console.error("replay bench: verify …");
+    const start = performance.now();
+    try {
+      const verified = await verifyLog({ log, saveId, simulation: verifyWith });
+      if (verified.ok) verifySeconds = seconds(start);
+      else console.error(`replay bench: verify diverged at seq ${verified.divergence?.seq}`);
+    } catch (e) {
+      console.error(`replay bench: verify failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
-  log.db.close();
-  rmSync(dir, { recursive: true, force: true });
+  const runSeconds = shape.runSeconds;
   return {
-    npcs,
-    days,
+    npcs: shape.npcs,
+    days: shape.days,
     events,
     checkpoints,
     runSeconds,
@@ -160,13 +196,101 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     refoldEventsPerCpuSecond: events / refold.cpu,
     verifySeconds,
     verifyEventsPerSecond: verifySeconds === null ? null : events / verifySeconds,
-    verifyOverRun: verifySeconds === null ? null : verifySeconds / runSeconds,
+    verifyOverRun: verifySeconds === null || runSeconds <= 0 ? null : verifySeconds / runSeconds,
   };
+};
+
+/** Writes the default world's log at a size, then measures it. */
+const one = async (npcs: number, days: number): Promise<Row> => {
+  const definition = definitionFor(npcs);
+  const dir = mkdtempSync(join(tmpdir(), "hearsay-replay-bench-"));
+  const log = new SqliteEventLog(openDatabase(join(dir, "replay.db")), { snapshotEvery: 0 });
+  const saveId: SaveId = ids.save("bench");
+  console.error(`replay bench: writing ${npcs} NPCs × ${days} days …`);
+  const start = performance.now();
+  await runSimulation({
+    ...definition,
+    log,
+    saveId,
+    days,
+    seed: 1,
+    brain: ScriptedBrain.make(),
+    recordBrain: false,
+    dossiers: retrievalDossiers,
+    resume: false,
+  });
+  const runSeconds = seconds(start);
+  try {
+    return await measureLog(log, saveId, { npcs, days, runSeconds }, memoryScratch, definition, 3);
+  } finally {
+    log.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * Opens an existing log read-only (nothing migrated, no pragma that writes; SQLite
+ * refuses any write), as `hearsay replay` does.
+ */
+const openLogReadOnly = (path: string): SqliteEventLog => {
+  if (!existsSync(path)) throw new Error(`replay bench: --log ${path}: no such file`);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version < 1 || version > SCHEMA_VERSION) {
+    db.close();
+    throw new Error(
+      `replay bench: --log ${path}: schema version ${version} is not one this build reads`,
+    );
+  }
+  // The store's statements name its digest function; this connection never writes.
+  db.function(DIGEST_FN, { varargs: true }, () => {
+    throw new Error("replay bench: the log is open read-only");
+  });
+  return new SqliteEventLog(db, { snapshotEvery: 0 });
+};
+
+/** Measures the log at `path` (`--log`). */
+const existing = async (path: string, save: string, verify: boolean): Promise<Row> => {
+  const log = openLogReadOnly(path);
+  try {
+    const saveId = ids.save(save);
+    const count = (type: string) =>
+      log.db
+        .prepare("SELECT count(*) FROM events WHERE save_id = ? AND type = ?")
+        .pluck()
+        .get(saveId, type) as number;
+    const npcs = count("NpcRegistered");
+    const last = log.read(saveId, { fromSeq: log.head(saveId), toSeq: log.head(saveId) })[0];
+    const days = last === undefined ? 0 : Math.floor(last.t / 1440);
+    return await measureLog(
+      log,
+      saveId,
+      { npcs, days, runSeconds: 0 },
+      fileScratch,
+      verify ? definitionFor(npcs) : null,
+      log.head(saveId) > 2_000_000 ? 1 : 3,
+    );
+  } finally {
+    log.db.close();
+  }
+};
+
+/** `--name VALUE` from the command line, or undefined. */
+const flag = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
 };
 
 export default async (): Promise<void> => {
   const rows: Array<Row> = [];
-  for (const [npcs, days] of sizes()) rows.push(await one(npcs, days));
+  const logPath = flag("--log");
+  if (logPath !== undefined) {
+    rows.push(
+      await existing(logPath, flag("--save") ?? "bench", !process.argv.includes("--no-verify")),
+    );
+  } else {
+    for (const [npcs, days] of sizes()) rows.push(await one(npcs, days));
+  }
   printTable(
     "replay: refold (every checkpoint checked) and verify (engine re-run, every event compared); baselines: page read, store bulk rebuild, the original run",
     [
@@ -196,13 +320,15 @@ export default async (): Promise<void> => {
       r.refoldSeconds,
       r.refoldEventsPerSecond,
       r.refoldEventsPerCpuSecond,
-      r.runSeconds,
-      r.verifySeconds ?? "failed",
+      r.runSeconds > 0 ? r.runSeconds : "-",
+      r.verifySeconds ??
+        (logPath !== undefined && process.argv.includes("--no-verify") ? "skipped" : "failed"),
       r.verifyEventsPerSecond ?? "-",
       r.verifyOverRun ?? "-",
     ]),
   );
-  const path = writeResults("replay", {
+  const path = writeResults(logPath === undefined ? "replay" : "replay-log", {
+    ...(logPath === undefined ? {} : { log: logPath }),
     target: "refold ≥ 100,000 events/s",
     targetMet: rows.every((r) => r.refoldEventsPerSecond >= 100_000),
     targetMetCpu: rows.every((r) => r.refoldEventsPerCpuSecond >= 100_000),

@@ -7,13 +7,18 @@
  *   caller needs it along the way (replay's Checkpoint checks);
  * - FTS is not maintained per row: the save's rows are indexed at the end (or every FTS
  *   index rebuilt, when all saves were folded);
- * - knowledge facts are buffered and written once per key (KnowledgeBuffer.ts);
+ * - the append-only read models (knowledge, memories, talk, model calls…) are filled by
+ *   SQLite itself, one statement per table and range between settle points (SqlFold.ts),
+ *   so most events never reach JS; the projector folds the rest;
+ * - knowledge facts the projector folds (an event at an old version) are buffered and
+ *   written once per key (KnowledgeBuffer.ts);
  * - when the fold owns every row of the database (`wholesale`), tables are emptied in
  *   one statement each and secondary indexes dropped, then rebuilt once, sorted.
  * Unique keys of the projection tables stay throughout: the fold's upserts need them.
  */
 import type { StoredEvent } from "@hearsay/core";
 import { DigestTracker } from "./DigestTracker.ts";
+import type { Segment } from "./EventHistory.ts";
 import type { KnowledgeFact } from "./KnowledgeBuffer.ts";
 import type { SqliteDatabase } from "./openDatabase.ts";
 import {
@@ -24,7 +29,11 @@ import {
   writeDigest,
 } from "./ProjectionDigest.ts";
 import type { Projector } from "./Projector.ts";
+import { SQL_FOLD_INDEX, SqlFold, sqlFoldable } from "./SqlFold.ts";
 import { projectionDigestColumns, projectionTables } from "./schema.sql.ts";
+
+/** Indexes a bulk fold keeps: SqlFold.ts reads the log by type through this one. */
+const keptIndexes = new Set([SQL_FOLD_INDEX]);
 
 /**
  * Drops the non-unique indexes of `tables` (or all secondary indexes, unique ones too,
@@ -41,9 +50,10 @@ export const dropIndexes = (
        ${unique ? "" : "AND sql NOT LIKE 'CREATE UNIQUE%'"} AND tbl_name IN (${tables.map(() => "?").join(", ")})`,
     )
     .all(...tables) as Array<{ name: string; sql: string }>;
-  for (const ix of indexes) db.exec(`DROP INDEX "${ix.name}"`);
+  const dropped = indexes.filter((ix) => !keptIndexes.has(ix.name));
+  for (const ix of dropped) db.exec(`DROP INDEX "${ix.name}"`);
   return () => {
-    for (const ix of indexes) db.exec(ix.sql);
+    for (const ix of dropped) db.exec(ix.sql);
   };
 };
 
@@ -80,6 +90,13 @@ export class BulkFold {
   private readonly digests = new Map<string, string>();
   private current: { saveId: string; campaignId: string; empty: boolean } | null = null;
   private tracker: DigestTracker | null = null;
+  private readonly sqlFold: SqlFold;
+  /** The current save's history still to fold by SQL (see `foldBySql`), oldest first. */
+  private sqlPending: Array<Segment> = [];
+  /** The last seq the current save's SQL fold may reach (an import that stopped early). */
+  private sqlCap = Number.POSITIVE_INFINITY;
+  /** Some of the current save's rows were written by SQL (not through the projector). */
+  private sqlUsed = false;
 
   /**
    * Runs `work` as a bulk fold and ends it, with a page cache large enough that the
@@ -110,6 +127,7 @@ export class BulkFold {
     private readonly projector: Projector,
     private readonly opts: BulkFoldOptions,
   ) {
+    this.sqlFold = SqlFold.open(db);
     this.resumeTriggers = pauseDigestTriggers(db);
     if (opts.wholesale) {
       projector.clearAll();
@@ -129,7 +147,30 @@ export class BulkFold {
     if (!this.opts.wholesale) this.projector.clear(saveId, true);
     this.projector.resetBulk();
     this.current = { saveId, campaignId, empty: true };
+    this.sqlPending = [];
+    this.sqlCap = Number.POSITIVE_INFINITY;
+    this.sqlUsed = false;
     if (track) this.tracker = new DigestTracker(this.db, saveId, projectionDigestColumns);
+  }
+
+  /**
+   * Hands the events of the types in SqlFold.ts's `sqlFoldedTypes` in `segments` (the
+   * current save's history in this database, oldest first) to SQLite, when all of them
+   * are at their current version: they are then folded at each settle point, and the
+   * caller must not `apply` them. Returns whether it did. `foldable` says whether they
+   * are all at their current version (default: as this database's log says; an import
+   * asks its source).
+   */
+  foldBySql(segments: ReadonlyArray<Segment>, foldable = sqlFoldable(this.db, segments)): boolean {
+    if (!foldable) return false;
+    this.sqlPending = segments.filter((s) => s.fromSeq <= s.toSeq).map((s) => ({ ...s }));
+    this.sqlUsed = true;
+    return true;
+  }
+
+  /** Says the current save's fold ends at `seq`: SQL folds nothing after it. */
+  endsAt(seq: number): void {
+    this.sqlCap = seq;
   }
 
   /** Says the current save's rows were seeded (from a snapshot) before its events. */
@@ -143,16 +184,35 @@ export class BulkFold {
     this.projector.apply(e, c.saveId, c.campaignId, "bulk");
   }
 
-  /** Writes what the fold still buffers for the current save, so its rows are complete. */
-  settle(): void {
+  /**
+   * Writes what the fold still owes the current save through `throughSeq` (default: all
+   * it was given): SQL's share of the events, then what the projector buffers.
+   */
+  settle(throughSeq = Number.POSITIVE_INFINITY): void {
     const c = this.current;
-    if (c) this.projector.flushBulk(c.saveId, c.campaignId, c.empty);
+    if (!c) return;
+    const upTo = Math.min(throughSeq, this.sqlCap);
+    const due: Array<Segment> = [];
+    while (this.sqlPending.length > 0 && this.sqlPending[0]!.fromSeq <= upTo) {
+      const seg = this.sqlPending[0]!;
+      if (seg.toSeq <= upTo) {
+        due.push(this.sqlPending.shift()!);
+      } else {
+        due.push({ ...seg, toSeq: upTo });
+        this.sqlPending[0] = { ...seg, fromSeq: upTo + 1 };
+      }
+    }
+    if (due.length > 0) this.sqlFold.fold(c.saveId, c.campaignId, due);
+    this.projector.flushBulk(c.saveId, c.campaignId, c.empty);
   }
 
-  /** The current save's digest now (it must be tracked: see `beginSave`). */
-  digest(): string {
+  /**
+   * The current save's digest with every event through `throughSeq` folded (it must be
+   * tracked: see `beginSave`).
+   */
+  digest(throughSeq?: number): string {
     if (this.tracker === null) throw new Error("BulkFold.digest: the save is not tracked");
-    this.settle();
+    this.settle(throughSeq);
     return this.tracker.digest();
   }
 
@@ -166,7 +226,7 @@ export class BulkFold {
       digest = this.tracker.digest();
       this.tracker.close();
       this.tracker = null;
-    } else if (c.empty && knowledgeFromFacts) {
+    } else if (c.empty && knowledgeFromFacts && !this.sqlUsed) {
       // Every knowledge row of the save came from the buffer: hash the facts, not the rows.
       let [a, b] = lanesOf(recomputeDigest(this.db, c.saveId, otherColumns));
       for (const f of this.projector.bufferedKnowledge()) {
@@ -189,6 +249,7 @@ export class BulkFold {
    */
   end(): void {
     this.endSave();
+    this.sqlFold.close();
     for (const restore of this.restoreIndexes) restore();
     if (this.opts.wholesale) this.projector.rebuildFts();
     else for (const saveId of this.digests.keys()) this.projector.indexFts(saveId);

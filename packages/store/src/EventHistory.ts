@@ -71,8 +71,9 @@ export class EventHistory {
   private readonly page: SqliteStatement;
   private readonly byDay: SqliteStatement;
   private readonly hasId: SqliteStatement;
+  private readonly pagesExcept = new Map<string, SqliteStatement>();
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.getSave = db.prepare("SELECT * FROM saves WHERE save_id = ?");
     this.allSaves = db.prepare("SELECT * FROM saves ORDER BY save_id");
     this.page = db
@@ -143,23 +144,40 @@ export class EventHistory {
 
   /**
    * Like `forEachPage`, with the rows as stored (payload unparsed, version as written);
-   * `f` returns false to stop.
+   * `f` returns false to stop. With `except` (an SQL condition over the row), the rows it
+   * holds for are left out (the page may then hold fewer rows than the range).
    */
   forEachRawPage(
     save: SaveInfo,
     fromSeq: number,
     toSeq: number,
     f: (rows: ReadonlyArray<EventRow>) => boolean,
+    except?: string,
   ): void {
+    const page = except === undefined ? this.page : this.pageExcept(except);
     for (const seg of this.segments(save.saveId, toSeq)) {
       let next = Math.max(seg.fromSeq, fromSeq);
       while (next <= seg.toSeq) {
-        const rows = this.page.all(seg.saveId, next, seg.toSeq, PAGE) as Array<EventRow>;
+        const rows = page.all(seg.saveId, next, seg.toSeq, PAGE) as Array<EventRow>;
         if (rows.length === 0) break;
         if (f(rows) === false) return;
         next = rows[rows.length - 1]![0] + 1;
       }
     }
+  }
+
+  /** The page statement leaving out the rows for which the SQL condition `except` holds. */
+  private pageExcept(except: string): SqliteStatement {
+    let stmt = this.pagesExcept.get(except);
+    if (stmt === undefined) {
+      stmt = this.db
+        .prepare(
+          `SELECT seq, event_id, t, type, version, payload FROM events WHERE save_id = ? AND seq >= ? AND seq <= ? AND NOT ${except} ORDER BY seq LIMIT ?`,
+        )
+        .raw(true);
+      this.pagesExcept.set(except, stmt);
+    }
+    return stmt;
   }
 
   /** The save's events with seq in [fromSeq, toSeq], in seq order. */

@@ -11,7 +11,7 @@
 import type { CampaignId, GameTime, ItemKind, NpcId, SaveId, StoredEvent } from "@hearsay/core";
 import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
-import { EventHistory, type SaveInfo, type Segment } from "./EventHistory.ts";
+import { EventHistory, type SaveInfo, type Segment, toStored } from "./EventHistory.ts";
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -19,6 +19,7 @@ import { readDigest, withDigest } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
+import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
 import { InvalidBranchPoint, SaveExists, SnapshotNotFound, StaleSeq } from "./StoreError.ts";
 
 /** Options for {@link SqliteEventLog}. */
@@ -62,7 +63,7 @@ export class SqliteEventLog {
   private readonly snapshotEvery: number;
   private readonly insertSave: SqliteStatement;
   private readonly insertEvent: SqliteStatement;
-  private readonly ownEventId: SqliteStatement;
+  private readonly appendEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
 
   constructor(
@@ -81,7 +82,9 @@ export class SqliteEventLog {
     this.insertEvent = db.prepare(
       "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    this.ownEventId = db.prepare("SELECT 1 FROM events WHERE save_id = ? AND event_id = ?");
+    this.appendEvent = db.prepare(
+      "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, event_id) DO NOTHING",
+    );
     this.setHead = db.prepare("UPDATE saves SET head_seq = ? WHERE save_id = ?");
   }
 
@@ -169,16 +172,15 @@ export class SqliteEventLog {
         for (const e of decoded) {
           if (
             seen.has(e.id) ||
-            this.ownEventId.get(saveId, e.id) !== undefined ||
             (ancestors.length > 0 && this.history.containsEventId(ancestors, e.id))
           ) {
             continue;
           }
           seen.add(e.id);
-          seq += 1;
-          this.insertEvent.run(
+          // An id already among the save's own events inserts nothing (one statement, not two).
+          const inserted = this.appendEvent.run(
             saveId,
-            seq,
+            seq + 1,
             save.campaignId,
             e.id,
             e.t,
@@ -187,6 +189,8 @@ export class SqliteEventLog {
             e.version,
             JSON.stringify(e.payload),
           );
+          if (inserted.changes === 0) continue;
+          seq += 1;
           const stored = {
             ...e,
             seq,
@@ -308,6 +312,7 @@ export class SqliteEventLog {
               db: this.db,
               stateIO: this.stateIO,
               last,
+              sourceDb: source.db,
             },
             opts,
           );
@@ -457,9 +462,24 @@ export class SqliteEventLog {
       this.stateIO.write(save.saveId, save.campaignId, state);
       bulk.seeded();
     }
-    this.history.forEachPage(save, fromSeq, save.head, (page) => {
-      for (const e of page) bulk.apply(e);
-    });
+    const segments = this.history
+      .segments(save.saveId)
+      .map((s) => ({ ...s, fromSeq: Math.max(s.fromSeq, fromSeq) }))
+      .filter((s) => s.fromSeq <= s.toSeq);
+    // SQLite folds its share itself; the projector is handed the rest (inert ones aside).
+    const except = atCurrentVersion(
+      bulk.foldBySql(segments) ? [...sqlFoldedTypes, ...inertTypes] : inertTypes,
+    );
+    this.history.forEachRawPage(
+      save,
+      fromSeq,
+      save.head,
+      (rows) => {
+        for (const r of rows) bulk.apply(toStored(r, save));
+        return true;
+      },
+      except,
+    );
     return Math.max(0, save.head - fromSeq + 1);
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Importing a save's history from another store as a bulk fold: the replay's fast path.
- * Each event row is read once from the source (payload text kept as is unless an
- * upcaster rewrote the event), copied into the target's log, and folded in bulk; at each
+ * The event rows are copied into the target's log (by SQLite itself when the source is
+ * a file, attached; payload text kept as is unless an upcaster rewrote the event), the
+ * append-only read models are folded from that copy by SQLite (SqlFold.ts), and only the
+ * other events are read into JS and folded by the projector; at each
  * Checkpoint the caller is handed the folded state's digest (kept up by a
  * `DigestTracker`, not by the per-row triggers) to compare before the Checkpoint itself
  * is imported, and may stop there.
@@ -23,6 +25,7 @@ import { decodeBatch } from "./decodeBatch.ts";
 import { type EventHistory, type EventRow, type SaveInfo, toStored } from "./EventHistory.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import type { ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
+import { atCurrentVersion, inertTypes, sqlFoldable, sqlFoldedTypes } from "./SqlFold.ts";
 import { InvalidEvent } from "./StoreError.ts";
 
 /** A Checkpoint event of the imported history. */
@@ -81,6 +84,8 @@ export interface ImportContext {
   readonly attached: string | null;
   readonly stateIO: ProjectionStateIO;
   readonly last: number;
+  /** The source's connection. */
+  readonly sourceDb: SqliteDatabase;
 }
 
 const strip = (e: StoredEvent): Event =>
@@ -114,70 +119,101 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   const upcast = opts.upcast;
   const probeAt = (throughSeq: number): CheckpointProbe => ({
     throughSeq,
-    digest: () => bulk.digest(),
+    digest: () => bulk.digest(throughSeq),
     state: () => {
-      bulk.settle();
+      bulk.settle(throughSeq);
       return ctx.stateIO.read(saveId);
     },
   });
+  // Attached, the rows are copied natively first, so SQLite can fold its share of them
+  // from the target's own log (SqlFold.ts); otherwise each is copied as it is read.
+  if (ctx.attached !== null) copyAttached(ctx, last);
+  // SQLite's share is left to it, and inert events to nobody, unless a caller sees (or
+  // rewrites) every event.
+  const everyEvent = opts.onEvent !== undefined || upcast !== undefined;
+  const bySql =
+    !everyEvent &&
+    bulk.foldBySql(
+      [{ saveId, fromSeq: 1, toSeq: last }],
+      sqlFoldable(ctx.sourceDb, ctx.source.segments(saveId, last)),
+    );
+  const leftOut = everyEvent ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes;
+  const leftOutVersion = new Map(leftOut.map((t) => [t as string, currentVersions.get(t)]));
   let head = 0;
   let stopped = false;
   /** Events whose stored form an upcaster changed (copied natively as they were). */
   const rewritten: Array<StoredEvent> = [];
-  ctx.source.forEachRawPage(save, 1, last, (rows: ReadonlyArray<EventRow>) => {
-    for (const r of rows) {
-      if (r[0] > last) break;
-      const read = toStored(r, save);
-      const e = (upcast ? upcast(read) : read) as StoredEvent;
-      if (currentVersions.get(e.type) !== e.version) {
-        throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
+  ctx.source.forEachRawPage(
+    save,
+    1,
+    last,
+    (rows: ReadonlyArray<EventRow>) => {
+      for (const r of rows) {
+        if (r[0] > last) break;
+        if (ctx.attached === null) {
+          insertEvent.run(
+            saveId,
+            r[0],
+            campaignId,
+            r[1],
+            r[2],
+            Math.floor(r[2] / 1440),
+            r[3],
+            r[4],
+            r[5],
+          );
+        }
+        if (leftOutVersion.get(r[3]) === r[4]) {
+          head = r[0];
+          continue;
+        }
+        const read = toStored(r, save);
+        const e = (upcast ? upcast(read) : read) as StoredEvent;
+        if (currentVersions.get(e.type) !== e.version) {
+          throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
+        }
+        opts.onEvent?.(e);
+        if (
+          e.type === "Checkpoint" &&
+          opts.onCheckpoint &&
+          !opts.onCheckpoint(e, probeAt(e.seq - 1))
+        ) {
+          head = e.seq - 1;
+          stopped = true;
+          return false;
+        }
+        if (e !== read || e.version !== r[4]) rewritten.push(e);
+        try {
+          bulk.apply(e);
+        } catch (cause) {
+          throw refusal(saveId, e, cause);
+        }
+        head = e.seq;
       }
-      opts.onEvent?.(e);
-      if (e.type === "Checkpoint" && opts.onCheckpoint && !opts.onCheckpoint(e, probeAt(head))) {
-        stopped = true;
-        return false;
-      }
-      const asRead = e === read && e.version === r[4];
-      if (ctx.attached === null) {
-        insertEvent.run(
-          saveId,
-          e.seq,
-          campaignId,
-          e.id,
-          e.t,
-          Math.floor(e.t / 1440),
-          e.type,
-          e.version,
-          asRead ? r[5] : JSON.stringify(e.payload),
-        );
-      } else if (!asRead) rewritten.push(e);
-      try {
-        bulk.apply(e);
-      } catch (cause) {
-        throw refusal(saveId, e, cause);
-      }
-      head = e.seq;
-    }
-    opts.onProgress?.(head, last);
-    return true;
-  });
-  if (ctx.attached !== null) copyAttached(ctx, head, rewritten);
+      opts.onProgress?.(head, last);
+      return true;
+    },
+    // Attached, the rows left out are not even read; otherwise each is copied above.
+    ctx.attached !== null && leftOut.length > 0 ? atCurrentVersion(leftOut) : undefined,
+  );
+  if (!stopped) head = last;
+  bulk.endsAt(head);
+  if (head < last) {
+    ctx.db.prepare("DELETE FROM main.events WHERE save_id = ? AND seq > ?").run(saveId, head);
+  }
+  rewrite(ctx, rewritten);
   return { head, stopped };
 };
 
-/** Copies the source's rows through `head` natively, then writes the upcast ones over. */
-const copyAttached = (
-  ctx: ImportContext,
-  head: number,
-  rewritten: ReadonlyArray<StoredEvent>,
-): void => {
+/** Copies the source's rows through `last` natively (the upcast ones are rewritten after). */
+const copyAttached = (ctx: ImportContext, last: number): void => {
   const { db, sourceSave: save } = ctx;
   const copy = db.prepare(
     `INSERT INTO main.events (save_id, seq, campaign_id, event_id, t, day, type, version, payload)
      SELECT @save, seq, @campaign, event_id, t, day, type, version, payload
      FROM ${ctx.attached}.events WHERE save_id = @from AND seq >= @lo AND seq <= @hi ORDER BY seq`,
   );
-  for (const seg of ctx.source.segments(save.saveId, head)) {
+  for (const seg of ctx.source.segments(save.saveId, last)) {
     copy.run({
       save: save.saveId,
       campaign: save.campaignId,
@@ -186,8 +222,15 @@ const copyAttached = (
       hi: seg.toSeq,
     });
   }
-  const rewrite = db.prepare(
+};
+
+/** Writes the events an upcaster changed over their copied rows. */
+const rewrite = (ctx: ImportContext, rewritten: ReadonlyArray<StoredEvent>): void => {
+  if (rewritten.length === 0) return;
+  const stmt = ctx.db.prepare(
     "UPDATE main.events SET version = ?, payload = ? WHERE save_id = ? AND seq = ?",
   );
-  for (const e of rewritten) rewrite.run(e.version, JSON.stringify(e.payload), save.saveId, e.seq);
+  for (const e of rewritten) {
+    stmt.run(e.version, JSON.stringify(e.payload), ctx.sourceSave.saveId, e.seq);
+  }
 };
