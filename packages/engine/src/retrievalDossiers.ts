@@ -4,6 +4,13 @@
  * deterministic hashing embedder, and the vector index saved beside the database file
  * (rebuilt from SQLite whenever it is missing, corrupt or stale). Vectors are ranked
  * exactly, never through the approximate graph, so the index is only ever a cache.
+ *
+ * The first catch-up that finds NPCs in the save also builds one throwaway dossier (the
+ * first NPC's, at time 0, when it knows only the public lore): the dossier path's
+ * one-time costs — compiling its code and regular expressions, measuring the lore's
+ * texts for the token budget — are then paid while the run starts, not by the first
+ * model call. A dossier only reads, and every cache behind it is a pure memo, so this
+ * changes no dossier (and no log).
  */
 import type { SaveId } from "@hearsay/core";
 import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
@@ -17,6 +24,16 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
   // Exact vector ranking: a run must write the same log whether its index grew with it
   // or was rebuilt when it resumed.
   const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
+  let warm = false;
+  const warmUp = (): void => {
+    if (warm) return;
+    const npcs = engine.view(saveId).npcs;
+    if (npcs.size === 0) return;
+    warm = true;
+    let first = npcs.value(0);
+    for (let i = 1; i < npcs.size; i++) if (npcs.value(i) < first) first = npcs.value(i);
+    engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
+  };
   return {
     dossier: ({ npcId, t, query, scene }) =>
       engine.dossier({
@@ -32,6 +49,7 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     },
     refresh: () => {
       engine.view(saveId);
+      warmUp();
     },
   };
 };

@@ -5,10 +5,12 @@
  * or times out, is missing, or the server is down — the configured fallback chain
  * answers: other models in order, then the scripted brain; `meta` says which answered
  * and `fallbackReason` why the others did not. Calls go through a FairQueue bounded by
- * the configured concurrency; each is aborted at its timeout.
+ * the configured concurrency; each is aborted at its timeout. A call is readied — its
+ * prompt rendered (which builds a lazy dossier) and its input hash taken — before it
+ * queues, so that work overlaps other calls' model time instead of holding a slot.
  */
 import { dayOf, Prng } from "@hearsay/core";
-import { Effect, Layer, Result } from "effect";
+import { Effect, Layer, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
 import {
   Brain,
@@ -18,6 +20,7 @@ import {
   type BrainShape,
 } from "./Brain.ts";
 import { type BrainError, BrainUnavailable } from "./BrainError.ts";
+import { inputHash } from "./inputHash.ts";
 import {
   type LoadMindConfigOptions,
   loadMindConfig,
@@ -29,9 +32,22 @@ import { callOllama, type OllamaTransport } from "./ollama/callOllama.ts";
 import { decodeAnswer } from "./ollama/decodeAnswer.ts";
 import { FairQueue } from "./ollama/FairQueue.ts";
 import { outputFormat } from "./ollama/outputFormat.ts";
-import { renderPrompt, repairPrompt } from "./Prompt.ts";
-import type { PurposeName } from "./Purpose.ts";
+import { ReadyAhead } from "./ollama/ReadyAhead.ts";
+import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
+import { compileDecoders, type PurposeName, purposeNames } from "./Purpose.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
+
+/** Reports how long an effect took, however it ended. */
+const timed =
+  (report: (ms: number) => void) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      const started = performance.now();
+      return effect.pipe(Effect.ensuring(Effect.sync(() => report(performance.now() - started))));
+    });
+
+/** The scheduling priority of readying while a slot is busy: after the default (0). */
+const BEHIND = 1;
 
 /** The fallback entry that means "the scripted brain". */
 export const SCRIPTED_FALLBACK = "scripted";
@@ -70,6 +86,33 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   const scripted = options.scripted ?? ScriptedBrain.make();
   const lane = options.lane ?? ((r: BrainRequest) => r.npcId ?? r.purpose);
   const budget = new CallBudget(config.budgets);
+  // What every call needs, derived now rather than in the first call of each purpose.
+  compileDecoders();
+  for (const purpose of purposeNames) outputFormat(purpose);
+
+  // A call is readied — its prompt rendered, which builds a lazy dossier, and the
+  // recorder's input hash taken — once per call, for every model of its fallback chain.
+  // While a slot is with a model that answers slower than a call is readied, the call
+  // is readied ahead, before it queues, so that work overlaps the model's time instead
+  // of holding a slot idle (see ReadyAhead). Readying ahead is one call at a time, put
+  // behind the runtime's other work (answers coming back), and ends by yielding to the
+  // event loop, so calls readied back to back never keep an answer waiting to be read.
+  const ahead = new ReadyAhead();
+  const readying = Semaphore.makeUnsafe(1);
+  const prepare = (request: BrainRequest): RenderedPrompt => {
+    const started = performance.now();
+    const prompt = renderPrompt(request);
+    inputHash(request);
+    ahead.noteReadying(performance.now() - started);
+    return prompt;
+  };
+  const readyAhead = (request: BrainRequest): Effect.Effect<RenderedPrompt> =>
+    readying.withPermits(1)(
+      Effect.yieldNowWith(BEHIND).pipe(
+        Effect.map(() => prepare(request)),
+        Effect.tap(() => Effect.yieldNow),
+      ),
+    );
 
   const chat = (model: string, request: BrainRequest, messages: Array<Message>) =>
     callOllama(transport, model, config.timeoutMs, (client) =>
@@ -87,13 +130,17 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           budget.spend(dayOf(request.t), response.prompt_eval_count ?? 0, response.eval_count ?? 0),
         ),
       ),
+      timed((ms) => ahead.noteRoundTrip(ms)),
     );
 
   /** One model: an answer, a repair retry if it is bad, then give up. */
-  const tryModel = <P extends PurposeName>(model: string, request: BrainRequest<P>) =>
+  const tryModel = <P extends PurposeName>(
+    model: string,
+    request: BrainRequest<P>,
+    prompt: RenderedPrompt,
+  ) =>
     Effect.gen(function* () {
       const started = performance.now();
-      const prompt = renderPrompt(request);
       const messages: Array<Message> = [
         { role: "system", content: prompt.system },
         { role: "user", content: prompt.user },
@@ -132,6 +179,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   ): Effect.Effect<BrainAnswer<P>, BrainError> =>
     Effect.gen(function* () {
       const reasons: Array<string> = [];
+      let prompt: RenderedPrompt | null = null;
       let lastError: BrainError | null = null;
       let serverDown = false;
       let budgetNoted = false;
@@ -149,7 +197,17 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           lastError = spent;
           continue;
         }
-        const result = yield* Effect.result(queue.run(lane(request), tryModel(entry, request)));
+        if (prompt === null && ahead.worthIt(queue.stats().running))
+          prompt = yield* readyAhead(request);
+        const result = yield* Effect.result(
+          queue.run(
+            lane(request),
+            Effect.suspend(() => {
+              if (prompt === null) prompt = prepare(request);
+              return tryModel(entry, request, prompt);
+            }),
+          ),
+        );
         if (Result.isSuccess(result)) return withReasons(result.success);
         const error = result.failure;
         reasons.push(`${entry}: ${error.message}`);

@@ -7,8 +7,9 @@
  * instructions. The input block is fenced as ```` ```json purpose-input ````, after a
  * `(purpose: <name>)` heading; the testkit's fixture server reads both.
  */
-import { formatGameTime, renderDossier } from "@hearsay/core";
+import { formatGameTime } from "@hearsay/core";
 import type { BrainRequest } from "./Brain.ts";
+import { dossierText } from "./dossierText.ts";
 import { purposes } from "./Purpose.ts";
 
 export interface RenderedPrompt {
@@ -41,7 +42,7 @@ export const renderPrompt = (request: BrainRequest): RenderedPrompt => {
   const parts: Array<string> = [];
   const dossier = request.dossier;
   if (dossier !== null) {
-    const text = renderDossier(dossier);
+    const text = dossierText(dossier);
     parts.push(
       `# What ${dossier.npcName} knows (${formatGameTime(request.t)})\n${fence("data", text.length > 0 ? text : "(nothing yet)")}`,
     );

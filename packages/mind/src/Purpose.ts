@@ -85,18 +85,45 @@ export const isPurposeName = (s: string): s is PurposeName => Object.hasOwn(purp
 
 type AnyCodec = Schema.Codec<unknown, unknown>;
 
+/** Encoders and decoders are compiled once per purpose, not once per call. */
+const encoders = new Map<PurposeName, (output: unknown) => unknown>();
+const decoders = new Map<
+  PurposeName,
+  (data: unknown) => Result.Result<unknown, Schema.SchemaError>
+>();
+
 /** The JSON form of a purpose's output, as an `LlmCallRecorded` event stores it. */
 export const encodeOutput = <P extends PurposeName>(
   purpose: P,
   output: PurposeOutput<P>,
-): Schema.Json =>
-  Schema.encodeSync(purposes[purpose].output as unknown as AnyCodec)(output) as Schema.Json;
+): Schema.Json => {
+  let encode = encoders.get(purpose);
+  if (encode === undefined) {
+    encode = Schema.encodeSync(purposes[purpose].output as unknown as AnyCodec);
+    encoders.set(purpose, encode);
+  }
+  return encode(output) as Schema.Json;
+};
 
 /** Decodes unknown data as a purpose's output; a Result, so a bad answer is a value. */
 export const decodeOutput = <P extends PurposeName>(
   purpose: P,
   data: unknown,
-): Result.Result<PurposeOutput<P>, Schema.SchemaError> =>
-  Schema.decodeUnknownResult(purposes[purpose].output as unknown as AnyCodec, {
-    errors: "all",
-  })(data) as Result.Result<PurposeOutput<P>, Schema.SchemaError>;
+): Result.Result<PurposeOutput<P>, Schema.SchemaError> => {
+  let decode = decoders.get(purpose);
+  if (decode === undefined) {
+    decode = Schema.decodeUnknownResult(purposes[purpose].output as unknown as AnyCodec, {
+      errors: "all",
+    });
+    decoders.set(purpose, decode);
+  }
+  return decode(data) as Result.Result<PurposeOutput<P>, Schema.SchemaError>;
+};
+
+/**
+ * Compiles every purpose's decoder up front, so a live brain pays for it when it is
+ * made rather than in its first call of each purpose.
+ */
+export const compileDecoders = (): void => {
+  for (const purpose of purposeNames) decodeOutput(purpose, null);
+};

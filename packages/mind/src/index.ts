@@ -56,6 +56,7 @@ export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/F
 export { isEmbeddingModel, normalizeModel, sameModel } from "./ollama/modelNames.ts";
 export { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
 export { outputFormat } from "./ollama/outputFormat.ts";
+export { ReadyAhead } from "./ollama/ReadyAhead.ts";
 export {
   finishText,
   type ReplyListener,

@@ -1,4 +1,4 @@
-import { addMinutes, ids } from "@hearsay/core";
+import { addMinutes, canonicalJson, ids, renderDossier, sha256 } from "@hearsay/core";
 import { type BrainRequest, inputHash } from "@hearsay/mind";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,69 @@ const reorder = (value: unknown): unknown =>
         )
       : value;
 
+/** The definition: sha256 of the canonical JSON of the whole call, prompt rendered. */
+const definition = (request: BrainRequest): string =>
+  sha256(
+    canonicalJson({
+      purpose: request.purpose,
+      npcId: request.npcId,
+      t: request.t,
+      input: request.input,
+      prompt: request.dossier === null ? null : renderDossier(request.dossier),
+    }),
+  );
+
+/** A request whose dossier items carry any UTF-16 text, lone surrogates included. */
+const arbOddText = fc.string({ unit: "binary", maxLength: 40 });
+
 describe("inputHash", () => {
+  it("is byte for byte the hash of the canonical JSON of the whole call (recordings keep matching)", () => {
+    fc.assert(
+      fc.property(arbAnyRequest, arbOddText, fc.boolean(), (request, odd, oddItem) => {
+        const dossier =
+          request.dossier === null || !oddItem
+            ? request.dossier
+            : {
+                ...request.dossier,
+                sections: [
+                  {
+                    name: "memories" as const,
+                    budget: 9,
+                    tokens: 1,
+                    items: [{ kind: "memory" as const, id: "m", score: 1, tokens: 1, text: odd }],
+                  },
+                ],
+              };
+        const call = { ...request, dossier } as BrainRequest;
+        expect(inputHash(call)).toBe(definition(call));
+        // remembered per request object: asking again gives the same answer
+        expect(inputHash(call)).toBe(definition(call));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("reads a lazy dossier once and hashes what the prompt shows", () => {
+    fc.assert(
+      fc.property(arbAnyRequest, (request) => {
+        let reads = 0;
+        const { dossier, ...rest } = request;
+        const lazy = Object.defineProperty({ ...rest }, "dossier", {
+          enumerable: true,
+          get: () => {
+            reads += 1;
+            return dossier;
+          },
+        }) as unknown as BrainRequest;
+        const hash = inputHash(lazy);
+        expect(hash).toBe(definition(request));
+        expect(inputHash(lazy)).toBe(hash);
+        expect(reads).toBe(1);
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+
   it("is the same for equal requests whatever their key order, and ignores the seed", () => {
     fc.assert(
       fc.property(arbAnyRequest, fc.integer(), (request, seed) => {

@@ -24,10 +24,13 @@ export class ThreadSource {
   private readonly open: Statement;
 
   constructor(db: SqliteDatabase) {
+    // Driven from the NPC's own thread knowledge (a primary-key range), each thread then
+    // fetched by its key: CROSS JOIN fixes that order, so the cost follows what the NPC
+    // knows, not how many threads the save has ever opened.
     this.open = prepare(
       db,
       `SELECT th.thread_id, th.kind, th.text, th.npc_ids, th.opened_at
-       FROM knowledge k JOIN threads th ON th.save_id = k.save_id AND th.thread_id = k.item_id
+       FROM knowledge k CROSS JOIN threads th ON th.save_id = k.save_id AND th.thread_id = k.item_id
        WHERE k.save_id = ? AND k.npc_id = ? AND k.item_kind = 'thread' AND k.t <= ?
          AND th.opened_at <= ? AND (th.closed_at IS NULL OR th.closed_at > ?)
        ORDER BY th.opened_at DESC, th.thread_id LIMIT 16`,
