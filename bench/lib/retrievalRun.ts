@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { GCProfiler } from "node:v8";
 import { ids, Prng } from "@hearsay/core";
 import {
   defaultNearestTuning,
@@ -156,9 +157,18 @@ export const runSize = (n: number, o: RunOptions) => {
         engine.dossier({ saveId, npcId: npc.id, t: T_QUERY, query: sentence(qp, w, 0) });
       }
     });
-    for (const [i, npc] of npcs.entries()) {
-      const nix = view.npcs.find(npc.id);
-      const tier = byTier.get(npc.tier) ?? {
+    // What the measured part costs besides its own work: page faults, context switches
+    // (other processes on the machine) and garbage collections (their pauses land in
+    // whichever call is running; concurrent marking's CPU is charged to this process).
+    // The queries, made before anything is timed.
+    const asked = npcs.map(() =>
+      Array.from({ length: QUERIES }, () => {
+        const text = sentence(qp, w, qp.int(0, w.topics.length - 1));
+        return { text, q: embedder.embedSync!(text) };
+      }),
+    );
+    const tierOf = (tierName: string) => {
+      const tier = byTier.get(tierName) ?? {
         dossier: [],
         dossierCpu: [],
         vector: [],
@@ -166,13 +176,23 @@ export const runSize = (n: number, o: RunOptions) => {
         total: 0,
         known: [],
       };
-      byTier.set(npc.tier, tier);
-      const known = knownRowids(view, nix, "memories", T_QUERY);
-      tier.known.push(known.rowids.length);
-      const knownSet = new Set(known.rowids);
-      for (let k = 0; k < QUERIES; k++) {
-        const text = sentence(qp, w, qp.int(0, w.topics.length - 1));
-        const q = embedder.embedSync!(text);
+      byTier.set(tierName, tier);
+      return tier;
+    };
+    // Pass 1, timed: vector search, hybrid search and a dossier per query, and nothing
+    // else, so the garbage collections that land in these timings are the retrieval's own
+    // (the checks below build known sets of up to ~700k rows and scan all N vectors).
+    const answers: Array<Array<{ near: ReturnType<typeof knownNearest>; memIds: Array<string> }>> =
+      [];
+    const gc = new GCProfiler();
+    gc.start();
+    const usage0 = process.resourceUsage();
+    for (const [i, npc] of npcs.entries()) {
+      const nix = view.npcs.find(npc.id);
+      const tier = tierOf(npc.tier);
+      const mine: (typeof answers)[number] = [];
+      answers.push(mine);
+      for (const { text, q } of asked[i]!) {
         const vector = timed(() =>
           knownNearest(
             view,
@@ -187,7 +207,6 @@ export const runSize = (n: number, o: RunOptions) => {
             engine.matrices,
           ),
         );
-        const near = vector.value;
         const search = timed(() =>
           engine.search({
             saveId,
@@ -198,7 +217,6 @@ export const runSize = (n: number, o: RunOptions) => {
             limit: 10,
           }),
         );
-        const found = search.value;
         const dossier = timed(() =>
           engine.dossier({
             saveId,
@@ -208,7 +226,42 @@ export const runSize = (n: number, o: RunOptions) => {
             scene: { locationId: w.places[i % 50]!, present: [npcs[(i + 1) % NPCS]!.id] },
           }),
         );
-        const d = dossier.value;
+        lat.vector.push(vector.wall);
+        lat.search.push(search.wall);
+        lat.dossier.push(dossier.wall);
+        cpu.vector.push(vector.cpu);
+        cpu.search.push(search.cpu);
+        cpu.dossier.push(dossier.cpu);
+        tier.dossier.push(dossier.wall);
+        tier.dossierCpu.push(dossier.cpu);
+        tier.vector.push(vector.wall);
+        // Every memory returned anywhere, for the leak check below.
+        const memIds = [
+          ...search.value.map((h) => h.id),
+          ...dossier
+            .value!.sections.find((x) => x.name === "memories")!
+            .items.filter((x) => x.kind === "memory")
+            .map((x) => x.id),
+          ...vector.value.map((h) => view.items.memories.ids[h.local]!),
+        ];
+        mine.push({ near: vector.value, memIds });
+      }
+      if (i % 200 === 199) console.error(`[${n}] measured ${i + 1}/${NPCS} NPCs`);
+    }
+    const usage1 = process.resourceUsage();
+    // GCProfiler records each collection as it ends (cost in µs), even in a loop that
+    // never yields; perf_hooks' gc entries would wait for the event loop.
+    const gcs = (gc.stop()?.statistics ?? []).map((g) => ({ type: g.gcType, ms: g.cost / 1000 }));
+    // Pass 2, untimed: recall against an exact scan, leaks by the store's SQL rule, and the
+    // brute-force baseline on a sample of queries.
+    for (const [i, npc] of npcs.entries()) {
+      const nix = view.npcs.find(npc.id);
+      const tier = tierOf(npc.tier);
+      const known = knownRowids(view, nix, "memories", T_QUERY);
+      tier.known.push(known.rowids.length);
+      const knownSet = new Set(known.rowids);
+      for (const [k, { q }] of asked[i]!.entries()) {
+        const { near, memIds } = answers[i]![k]!;
         // The baseline (a cosine scan over all N vectors) on a sample of queries: at 1M
         // one scan takes about a second.
         if ((i * QUERIES + k) % BRUTE_EVERY === 0) {
@@ -221,15 +274,6 @@ export const runSize = (n: number, o: RunOptions) => {
           lat.scan.push(scan.wall);
           cpu.scan.push(scan.cpu);
         }
-        lat.vector.push(vector.wall);
-        lat.search.push(search.wall);
-        lat.dossier.push(dossier.wall);
-        cpu.vector.push(vector.cpu);
-        cpu.search.push(search.cpu);
-        cpu.dossier.push(dossier.cpu);
-        tier.dossier.push(dossier.wall);
-        tier.dossierCpu.push(dossier.cpu);
-        tier.vector.push(vector.wall);
         // Recall against an exact scan of the NPC's known vectors, counting ties.
         const truth = exactTop(store, known.rowids, q);
         const tenth = truth.length === 10 ? truth[9]! : -Infinity;
@@ -239,22 +283,25 @@ export const runSize = (n: number, o: RunOptions) => {
         total += want;
         tier.hits += Math.min(got, want);
         tier.total += want;
-        // Leaks, checked by the store's SQL rule (every memory returned anywhere).
-        const memIds = [
-          ...found.map((h) => h.id),
-          ...d!.sections
-            .find((x) => x.name === "memories")!
-            .items.filter((x) => x.kind === "memory")
-            .map((x) => x.id),
-          ...near.map((h) => view.items.memories.ids[h.local]!),
-        ];
         for (const id of memIds) {
           checked++;
           if (!log.knowsAt(saveId, npc.id as never, "memory", id, T_QUERY)) leaks++;
         }
       }
-      if (i % 200 === 199) console.error(`[${n}] measured ${i + 1}/${NPCS} NPCs`);
     }
+    const major = gcs.filter((g) => g.type === "MarkSweepCompact");
+    const measured = {
+      majorPageFaults: usage1.majorPageFault - usage0.majorPageFault,
+      minorPageFaults: usage1.minorPageFault - usage0.minorPageFault,
+      involuntaryContextSwitches:
+        usage1.involuntaryContextSwitches - usage0.involuntaryContextSwitches,
+      gcCount: gcs.length,
+      gcMs: Math.round(gcs.reduce((a, g) => a + g.ms, 0)),
+      majorGcCount: major.length,
+      majorGcMs: Math.round(major.reduce((a, g) => a + g.ms, 0)),
+      longestGcMs: Math.round(Math.max(0, ...gcs.map((g) => g.ms)) * 10) / 10,
+      peakRssMiB: Math.round(usage1.maxRSS / 1024),
+    };
     index.save();
     const dir = tmpdir();
     const base = dbPath.slice(dir.length + 1);
@@ -307,6 +354,7 @@ export const runSize = (n: number, o: RunOptions) => {
         dossierCpuP99: pct(t.dossierCpu, 0.99),
         recall: t.total > 0 ? t.hits / t.total : 1,
       })),
+      measured,
       loadavg: loadavg(),
     };
     db.close();

@@ -24,6 +24,7 @@ import {
 } from "./knownNearest.ts";
 import type { SaveView } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions, scoreCandidate } from "./scoring.ts";
+import { TopHits } from "./TopHits.ts";
 import type { VectorStore } from "./VectorStore.ts";
 import { words } from "./words.ts";
 
@@ -79,6 +80,11 @@ export interface SearchTuning extends NearestTuning {
   readonly scanCap: number;
   /** FTS rows fetched per collection (default 100). */
   readonly keywordLimit: number;
+  /**
+   * Compute a filter or keyword candidate's cosine only while it could still rank
+   * (default true; false computes every one — the same results, the reference for tests).
+   */
+  readonly boundSimilarity?: boolean;
 }
 
 export const defaultSearchTuning: SearchTuning = {
@@ -92,6 +98,12 @@ interface Cand {
   similarity: number;
   keyword: number;
 }
+
+/**
+ * The largest cosine an f16 row can have with a unit query: 1, plus f16 rounding of the
+ * row's components (a loose margin; it only decides which cosines are computed).
+ */
+const SIMILARITY_MAX = 1.001;
 
 const exportId = (c: CollectionName, id: string): string =>
   c === "conversation_summaries" ? id.slice(0, id.indexOf("\u0000")) : id;
@@ -236,20 +248,34 @@ export const searchCollection = (
     }
   }
 
-  const out: Array<SearchHit> = [];
+  // Ranking. A filter or keyword candidate's cosine costs an f16 row read (~2 µs, mostly
+  // memory latency), so it is computed only while the candidate could still make the top
+  // `limit`: its score without similarity plus the most similarity can add bounds it.
+  // Candidates are taken by that bound, best first, and the rest are dropped once even
+  // their bound falls below the `limit`-th exact score — the same top as scoring all.
+  const hit = (local: number, cand: Cand): SearchHit => ({
+    collection: c,
+    kind: collections[c].kind,
+    id: exportId(c, tab.ids[local]!),
+    rowid: tab.rowids[local]!,
+    local,
+    score: score(ctx, c, local, cand, scoring),
+    similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
+  });
+  const top = new TopHits(limit);
+  const open: Array<{ local: number; cand: Cand; bound: number }> = [];
+  const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
     if (store && q && Number.isNaN(cand.similarity))
-      cand.similarity = store.similarity(q, tab.rowids[local]!);
-    out.push({
-      collection: c,
-      kind: collections[c].kind,
-      id: exportId(c, tab.ids[local]!),
-      rowid: tab.rowids[local]!,
-      local,
-      score: score(ctx, c, local, cand, scoring),
-      similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
-    });
+      open.push({ local, cand, bound: score(ctx, c, local, cand, scoring) + lift });
+    else top.offer(hit(local, cand));
   }
-  out.sort((a, b) => b.score - a.score || b.local - a.local);
-  return out.slice(0, limit);
+  open.sort((a, b) => b.bound - a.bound || b.local - a.local);
+  const bounded = tuning.boundSimilarity !== false;
+  for (const o of open) {
+    if (bounded && !top.couldTake(o.bound)) break;
+    o.cand.similarity = store!.similarity(q!, tab.rowids[o.local]!);
+    top.offer(hit(o.local, o.cand));
+  }
+  return top.hits();
 };

@@ -4,12 +4,22 @@
  * plus a small unsorted tail for facts learnt since the last merge; the tail is merged
  * once it grows past an eighth of the base, so adds stay amortised O(1)-ish and lookups
  * O(log n + tail).
+ *
+ * A list of `BITMAP_MIN` facts or more also keeps one bit per item it holds. A large
+ * known set is searched through posting lists whose entries the NPC mostly does not
+ * know, and "no" is then a bit test instead of a binary search whose steps miss the
+ * cache (the bitmap costs an eighth of a byte per item of the collection, so small
+ * lists, which are enumerated rather than probed, keep none).
  */
+const BITMAP_MIN = 1024;
+
 export class KnownList {
   private locals = new Int32Array(0);
   private times = new Int32Array(0);
   private tailLocals: Array<number> = [];
   private tailTimes: Array<number> = [];
+  /** One bit per item held (null: the list is too small to keep one). */
+  private bits: Uint8Array | null = null;
 
   /** Facts held (distinct items). */
   get size(): number {
@@ -31,6 +41,12 @@ export class KnownList {
 
   /** When the NPC first knew the item, or -1 when it has no fact for it. */
   timeOf(local: number): number {
+    const bits = this.bits;
+    if (
+      bits !== null &&
+      (local >>> 3 >= bits.length || (bits[local >>> 3]! & (1 << (local & 7))) === 0)
+    )
+      return -1;
     const i = this.find(local);
     if (i >= 0) return this.times[i]!;
     for (let j = 0; j < this.tailLocals.length; j++) {
@@ -54,7 +70,20 @@ export class KnownList {
     }
     this.tailLocals.push(local);
     this.tailTimes.push(t);
+    if (this.bits !== null) this.mark(local);
     if (this.tailLocals.length > Math.max(32, this.locals.length >>> 3)) this.merge();
+  }
+
+  /** Sets the item's bit, growing the bitmap as needed. */
+  private mark(local: number): void {
+    let bits = this.bits!;
+    if (local >>> 3 >= bits.length) {
+      const grown = new Uint8Array(Math.max((local >>> 3) + 1, bits.length * 2));
+      grown.set(bits);
+      bits = grown;
+      this.bits = bits;
+    }
+    bits[local >>> 3]! |= 1 << (local & 7);
   }
 
   /** Replaces everything with the given facts (bulk load; duplicates keep the earliest). */
@@ -101,6 +130,10 @@ export class KnownList {
     this.times = outT.slice(0, k);
     this.tailLocals = [];
     this.tailTimes = [];
+    if (this.bits === null && k >= BITMAP_MIN) {
+      this.bits = new Uint8Array((this.locals[k - 1]! >>> 3) + 1);
+      for (let x = 0; x < k; x++) this.mark(this.locals[x]!);
+    }
   }
 
   /** Calls `f` for every fact (base in item order, then the tail). */

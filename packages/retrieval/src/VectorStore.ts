@@ -406,6 +406,30 @@ export class VectorStore {
     return { positions: Array.from(m.keys, Number), distances: m.distances };
   }
 
+  /**
+   * {@link scanDotScored} as the native scan returns it: row positions (as bigints) and
+   * distances, best first, null when there is nothing to scan — no array per call.
+   */
+  scanDotRaw(
+    rows: Int8Array,
+    n: number,
+    q: Int8Array,
+    count: number,
+  ): { readonly keys: BigUint64Array; readonly distances: Float32Array } | null {
+    const d = this.dimensions;
+    if (n === 0 || count <= 0) return null;
+    if (rows.byteOffset !== 0)
+      throw new RangeError("VectorStore.scanDot: rows must start their buffer");
+    return usearch.exactSearch(
+      rows.subarray(0, n * d),
+      q,
+      d,
+      Math.min(n, count),
+      usearch.MetricKind.IP,
+      1,
+    ) as Matches;
+  }
+
   /** A query as the i8 scans take it. */
   quantize(query: Float32Array): Int8Array {
     const q = new Int8Array(this.dimensions);

@@ -30,11 +30,23 @@ export const jsonList = (v: unknown): Array<string> => {
   }
 };
 
+/**
+ * The one empty list every item without participants or entities shares: a million
+ * memories with a fresh `[]` each are a million more objects for every full GC to mark.
+ */
+const NONE: ReadonlyArray<number> = Object.freeze([]);
+
+/** A JSON list column interned (the shared empty list when it has none). */
+const internedList = (v: unknown, intern: (s: string) => number): ReadonlyArray<number> => {
+  const list = jsonList(v);
+  return list.length === 0 ? NONE : list.map(intern);
+};
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const interned = (i: Interner, v: unknown): number =>
   v === null || v === undefined ? -1 : i.intern(String(v));
-const entityIds = (n: Names, v: unknown): Array<number> =>
-  jsonList(v).map((e) => n.entities.intern(e.toLowerCase()));
+const entityIds = (n: Names, v: unknown): ReadonlyArray<number> =>
+  internedList(v, (e) => n.entities.intern(e.toLowerCase()));
 
 const base = { expiresAt: null, goneAt: null, aboutTask: -1, source: -1 } as const;
 
@@ -49,7 +61,7 @@ export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
   location: interned(n.places, r.location_id),
   faction: -1,
   importance: Number(r.importance),
-  participants: [],
+  participants: NONE,
   entities: entityIds(n, r.entities),
   aboutTask: r.about_kind === "task" ? interned(n.tasks, r.about_id) : -1,
   source: -1,
@@ -65,7 +77,7 @@ export const eventFacts = (r: Row, n: Names): ItemFacts => ({
   location: interned(n.places, r.location_id),
   faction: interned(n.factions, r.faction_id),
   importance: r.importance === undefined ? 0.5 : Number(r.importance),
-  participants: jsonList(r.participants).map((p) => n.npcs.intern(p)),
+  participants: internedList(r.participants, (p) => n.npcs.intern(p)),
   entities: entityIds(n, r.entities),
 });
 
@@ -79,7 +91,7 @@ export const loreFacts = (r: Row, n: Names): ItemFacts => ({
   location: -1,
   faction: -1,
   importance: 0.5,
-  participants: [],
+  participants: NONE,
   entities: entityIds(n, r.entities),
   source: n.sources.intern(String(r.source_id)),
 });
@@ -99,5 +111,5 @@ export const summaryFacts = (r: Row, n: Names): ItemFacts => ({
   faction: -1,
   importance: 0.5,
   participants: [n.npcs.intern(String(r.partner_id))],
-  entities: [],
+  entities: NONE,
 });

@@ -61,6 +61,44 @@ describe("KnownList", () => {
     );
   });
 
+  it("behaves the same once big enough to keep a membership bitmap (model-based)", () => {
+    // Lists of 1,024 facts or more answer "no" from a bitmap: start above that, with
+    // items beyond the bitmap's first size so adds must grow it.
+    const local = fc.integer({ min: -3, max: 200_000 });
+    const commands = [
+      fc
+        .tuple(
+          local.filter((l) => l >= 0),
+          fc.integer({ min: 0, max: 1000 }),
+        )
+        .map(([l, t]) => new Add(l, t)),
+      local.map((l) => new Lookup(l)),
+      fc.constant(new Scan()),
+    ];
+    const seed = fc.array(fc.tuple(fc.integer({ min: 0, max: 100_000 }), fc.nat(1000)), {
+      minLength: 1100,
+      maxLength: 1200,
+    });
+    fc.assert(
+      fc.property(seed, fc.commands(commands, { maxCommands: 150 }), (facts, cmds) => {
+        const setup = () => {
+          const real = new KnownList();
+          real.load(
+            facts.map((f) => f[0]),
+            facts.map((f) => f[1]),
+          );
+          const model = new Map<number, number>();
+          for (const [l, t] of facts) model.set(l, Math.min(t, model.get(l) ?? t));
+          // Every loaded item answers from the bitmap too.
+          for (const [l] of facts) expect(real.timeOf(l)).toBe(model.get(l));
+          return { model: { facts: model }, real };
+        };
+        fc.modelRun(setup, cmds);
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 100 : 12 },
+    );
+  });
+
   it("bulk-loads with duplicates keeping the earliest time", () => {
     const k = new KnownList();
     k.load([5, 3, 5, 9], [10, 4, 2, 7]);

@@ -1,0 +1,178 @@
+/**
+ * A focused profile of the retrieval bench's slow tiers: loads a finished bench world
+ * (`bench retrieval` must have written it, and saved its index), warms up the NPCs of the
+ * asked tiers, then records a V8 CPU profile (through `node:inspector`, so loading the
+ * million-row view is not in it) of just their dossiers, and prints self time by function
+ * and by part (vector scan, keyword FTS, section SQL, the rest).
+ *
+ *   node --import tsx bench/lib/retrievalProfile.ts [size=1M] [tiers=large,medium] [queries=3]
+ *
+ * Also prints per-query CPU percentiles of the same dossiers, with page faults and GC
+ * counts around them, so the wall/CPU gap can be read off directly.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
+import { GCProfiler } from "node:v8";
+import { ids, Prng } from "@hearsay/core";
+import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
+import { pct, timed } from "./retrievalBaseline.ts";
+import { worldPath } from "./retrievalRun.ts";
+import { makeWorld, NPCS, type Npc, sentence, T_QUERY } from "./retrievalWorld.ts";
+
+const arg = (i: number, d: string) => process.argv[2 + i] ?? d;
+const sizeText = arg(0, "1M");
+const n = sizeText.endsWith("M")
+  ? Number(sizeText.slice(0, -1)) * 1e6
+  : sizeText.endsWith("k")
+    ? Number(sizeText.slice(0, -1)) * 1e3
+    : Number(sizeText);
+const tiers = new Set(arg(1, "large,medium").split(","));
+const QUERIES = Number(arg(2, "3"));
+const exact = process.env.PROFILE_EXACT === "1";
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  hitCount?: number;
+  children?: Array<number>;
+}
+
+const post = <T>(s: Session, method: string, params?: object) =>
+  new Promise<T>((res, rej) => {
+    s.post(method, params ?? {}, (err, r) => (err ? rej(err) : res(r as T)));
+  });
+
+const main = async () => {
+  const dbPath = worldPath(n);
+  const built = JSON.parse(String(readFileSync(`${dbPath}.done`))) as { npcs: Array<Npc> };
+  const db = openDatabase(dbPath);
+  const log = new SqliteEventLog(db);
+  const saveId = ids.save("bench");
+  const w = makeWorld(Prng.derive(7, "names"));
+  const embedder = makeHashingEmbedder();
+  const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { collections: ["memories"] }));
+  const engine = new RetrievalEngine(db, { log, embedder, index, exactVectors: exact });
+  const load = timed(() => engine.view(saveId));
+  console.error(`view loaded in ${Math.round(load.wall)} ms`);
+  const qp = Prng.derive(11, "queries", n);
+  const chosen = built.npcs.map((npc, i) => ({ npc, i })).filter(({ npc }) => tiers.has(npc.tier));
+  const warm = timed(() => {
+    for (const { npc } of chosen)
+      engine.dossier({ saveId, npcId: npc.id, t: T_QUERY, query: sentence(qp, w, 0) });
+  });
+  console.error(`warm-up of ${chosen.length} NPCs: ${Math.round(warm.wall)} ms`);
+  const session = new Session();
+  session.connect();
+  await post(session, "Profiler.enable");
+  await post(session, "Profiler.setSamplingInterval", { interval: 100 });
+  await post(session, "Profiler.start");
+  const byTier = new Map<string, { cpu: Array<number>; wall: Array<number> }>();
+  const gc = new GCProfiler();
+  gc.start();
+  const ru0 = process.resourceUsage();
+  for (const { npc, i } of chosen) {
+    const s = byTier.get(npc.tier) ?? { cpu: [], wall: [] };
+    byTier.set(npc.tier, s);
+    for (let k = 0; k < QUERIES; k++) {
+      const text = sentence(qp, w, qp.int(0, w.topics.length - 1));
+      const d = timed(() =>
+        engine.dossier({
+          saveId,
+          npcId: npc.id,
+          t: T_QUERY,
+          query: text,
+          scene: { locationId: w.places[i % 50]!, present: [built.npcs[(i + 1) % NPCS]!.id] },
+        }),
+      );
+      s.cpu.push(d.cpu);
+      s.wall.push(d.wall);
+    }
+  }
+  const ru1 = process.resourceUsage();
+  const gcs = new Map<string, { count: number; ms: number; max: number }>();
+  for (const e of gc.stop()?.statistics ?? []) {
+    const g = gcs.get(e.gcType) ?? { count: 0, ms: 0, max: 0 };
+    g.count++;
+    g.ms += e.cost / 1000;
+    g.max = Math.max(g.max, e.cost / 1000);
+    gcs.set(e.gcType, g);
+  }
+  for (const [kind, g] of gcs)
+    console.log(`gc ${kind}: ${g.count}×, ${g.ms.toFixed(1)} ms, longest ${g.max.toFixed(1)} ms`);
+  const { profile } = await post<{ profile: { nodes: Array<Node> } }>(session, "Profiler.stop");
+  writeFileSync("/tmp/p3ret/last.cpuprofile", JSON.stringify(profile));
+  for (const [tier, s] of byTier) {
+    console.log(
+      `${tier}: ${s.cpu.length} dossiers, cpu p50 ${pct(s.cpu, 0.5).toFixed(2)} p90 ${pct(s.cpu, 0.9).toFixed(2)} p99 ${pct(s.cpu, 0.99).toFixed(2)} max ${Math.max(...s.cpu).toFixed(2)}; wall p50 ${pct(s.wall, 0.5).toFixed(2)} p99 ${pct(s.wall, 0.99).toFixed(2)}`,
+    );
+  }
+  console.log(
+    `page faults major ${ru1.majorPageFault - ru0.majorPageFault}, minor ${ru1.minorPageFault - ru0.minorPageFault}; vol ctx ${ru1.voluntaryContextSwitches - ru0.voluntaryContextSwitches}, invol ${ru1.involuntaryContextSwitches - ru0.involuntaryContextSwitches}; rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+  );
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const f = node.callFrame;
+    const file = f.url.split("/").slice(-1)[0] ?? "";
+    // tsx emits a module on one line: the column tells functions apart.
+    const key = `${f.functionName || "(anon)"} ${file}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (node.hitCount ?? 0));
+    total += node.hitCount ?? 0;
+  }
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 45);
+  for (const [k, v] of top) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  // Inclusive time of a few entry points.
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const inclusive = new Map<string, number>();
+  // Count a node's hits once for every distinct named frame on its stack.
+  const stackWalk = (node: Node, stack: Array<string>) => {
+    const name = node.callFrame.functionName;
+    const next = name ? [...stack, name] : stack;
+    const h = node.hitCount ?? 0;
+    if (h > 0) for (const nm of new Set(next)) inclusive.set(nm, (inclusive.get(nm) ?? 0) + h);
+    for (const c of node.children ?? []) stackWalk(byId.get(c)!, next);
+  };
+  stackWalk(profile.nodes[0]!, []);
+  console.log("inclusive:");
+  for (const name of [
+    "dossier",
+    "buildDossier",
+    "dossierFrame",
+    "context",
+    "searchIn",
+    "searchCollection",
+    "knownNearest",
+    "nearest",
+    "sync",
+    "candidates",
+    "scanDotScored",
+    "rank",
+    "similarity",
+    "search",
+    "isCommon",
+    "walk",
+    "matchesFilter",
+    "score",
+    "knownRowids",
+    "hitText",
+    "item",
+    "fromHits",
+    "cutSection",
+    "threadCandidates",
+    "recentTurns",
+    "edges",
+    "openTasks",
+    "character",
+    "profile",
+    "activity",
+    "embedQuery",
+    "mentionedEntities",
+    "(garbage collector)",
+  ])
+    console.log(`${((100 * (inclusive.get(name) ?? 0)) / total).toFixed(1).padStart(5)}%  ${name}`);
+  db.close();
+};
+
+await main();
