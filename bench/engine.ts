@@ -2,7 +2,9 @@
  * Engine bench: the default world scaled to 100, 1,000 and 10,000 NPCs, run headless with
  * the scripted brain and real dossiers — ticks/s, events/s, peak memory and time per
  * simulated NPC-day — wall and this process's CPU time (the machine is shared; CPU time is
- * the steadier figure). Baseline, measured in the same run: appending the very same log to
+ * the steadier figure), with the CPU time split four ways: appending to the store (with
+ * its projections), building dossiers, catching the retrieval view up after each append
+ * (indexing new items and their vectors), and the rest — the engine itself. Baseline, measured in the same run: appending the very same log to
  * a fresh store tick by tick (what storage alone costs), so the table shows what the engine
  * adds on top. Target: 1,000 NPCs for 365 days at hourly ticks in ≤ 120 s.
  *
@@ -41,6 +43,12 @@ interface Row {
   /** Dossiers actually built (a scripted brain reads one only to speak). */
   readonly dossiers: number;
   readonly loadAverage: number;
+  /** CPU µs per NPC-day spent appending to the store (with projection), building dossiers,
+   * catching the retrieval view up after each append, and in everything else (the engine). */
+  readonly appendCpuUsPerNpcDay: number;
+  readonly dossierCpuUsPerNpcDay: number;
+  readonly refreshCpuUsPerNpcDay: number;
+  readonly engineCpuUsPerNpcDay: number;
   readonly baselineAppendSeconds: number;
   readonly engineOverStorage: number;
 }
@@ -63,16 +71,42 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   let peak = process.memoryUsage().rss;
   let dossiers = 0;
+  // CPU time by part (µs): a dossier's build, the view's catch-up after an append, the append.
+  const spent = { dossier: 0, refresh: 0, append: 0 };
+  const cpuNow = () => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
+  const timed = <A extends Array<unknown>, R>(
+    part: keyof typeof spent,
+    f: (...args: A) => R,
+  ): ((...args: A) => R) => {
+    return (...args: A) => {
+      const c0 = cpuNow();
+      try {
+        return f(...args);
+      } finally {
+        spent[part] += cpuNow() - c0;
+      }
+    };
+  };
   const counted = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
     const inner = retrievalDossiers(l, saveId);
+    const build = timed("dossier", (r: Parameters<DossierSource["dossier"]>[0]) =>
+      inner.dossier(r),
+    );
+    const refresh = timed("refresh", () => inner.refresh?.());
     return {
       dossier: (r) => {
         dossiers += 1;
-        return inner.dossier(r);
+        return build(r);
       },
       flush: () => inner.flush?.(),
+      // As `hearsay run` does: the view catches up after every append.
+      refresh,
     };
   };
+  log.append = timed("append", log.append.bind(log));
   const loadAverage = loadavg()[0] ?? 0;
   const started = performance.now();
   const cpu0 = process.cpuUsage();
@@ -133,6 +167,11 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     brainCalls: summary.brainCalls,
     dossiers,
     loadAverage,
+    appendCpuUsPerNpcDay: spent.append / (npcs * days),
+    dossierCpuUsPerNpcDay: spent.dossier / (npcs * days),
+    refreshCpuUsPerNpcDay: spent.refresh / (npcs * days),
+    engineCpuUsPerNpcDay:
+      (cpuSeconds * 1e6 - spent.append - spent.dossier - spent.refresh) / (npcs * days),
     baselineAppendSeconds,
     engineOverStorage: seconds / Math.max(1e-9, baselineAppendSeconds),
   };
@@ -160,6 +199,10 @@ export default async (): Promise<void> => {
       "peak RSS MiB",
       "brain calls",
       "dossiers",
+      "CPU µs/NPC-day: append",
+      "dossier build",
+      "view refresh",
+      "engine",
       "baseline s",
       "× baseline",
     ],
@@ -177,6 +220,10 @@ export default async (): Promise<void> => {
       r.peakRssMiB,
       r.brainCalls,
       r.dossiers,
+      r.appendCpuUsPerNpcDay,
+      r.dossierCpuUsPerNpcDay,
+      r.refreshCpuUsPerNpcDay,
+      r.engineCpuUsPerNpcDay,
       r.baselineAppendSeconds,
       r.engineOverStorage,
     ]),

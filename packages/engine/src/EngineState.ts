@@ -18,6 +18,7 @@ import type {
 } from "@hearsay/core";
 import { DueIndex } from "./DueIndex.ts";
 import { HappeningBook } from "./HappeningBook.ts";
+import { NameFinder } from "./NameFinder.ts";
 import { NarrativeLedger } from "./NarrativeLedger.ts";
 import { ThreadBook } from "./ThreadBook.ts";
 
@@ -113,6 +114,8 @@ export class EngineState {
   readonly threads = new ThreadBook();
   /** Planned happenings, their props, and what NPCs carried off from them. */
   readonly happenings = new HappeningBook();
+  /** NPCs by name, to tell whom a line speaks of. */
+  readonly names = new NameFinder();
 
   apply(event: Event, seq?: number): void {
     // Live, the writer applies events in the order they will be appended: seq by seq.
@@ -154,6 +157,7 @@ export class EngineState {
           rumours: new Map(),
         });
         this.place(p.npcId, p.locationId);
+        this.names.add(p.npcId, p.name);
         return;
       }
       case "ProfileGenerated": {

@@ -19,6 +19,14 @@ export const companyOf = (
     .presentAt(location)
     .filter((id) => id !== self && awake(ctx.state.npcs.get(id)!.activity));
 
+/** How many awake NPCs other than `self` are at a location (a wake-up's gating needs no list). */
+export const companyCount = (ctx: TickContext, self: NpcId, location: LocationId): number => {
+  let n = 0;
+  for (const id of ctx.state.presence.get(location) ?? [])
+    if (id !== self && awake(ctx.state.npcs.get(id)!.activity)) n += 1;
+  return n;
+};
+
 export const selfOf = (ctx: TickContext, id: NpcId): NpcSelf => {
   const npc = ctx.state.npcs.get(id)!;
   const def = ctx.names.npc(id);

@@ -58,9 +58,9 @@ export const rememberLeaving = (ctx: TickContext, scene: OpenScene, self: NpcId)
   // Who was talked about in its hearing: the first line naming each, by full name.
   const spokenOf = new Map<NpcId, SceneExchange>();
   for (const l of heard) {
-    for (const npc of ctx.state.npcs.values()) {
-      if (npc.id === self || npc.id === l.speakerId || spokenOf.has(npc.id)) continue;
-      if (l.text.includes(npc.name)) spokenOf.set(npc.id, l);
+    for (const id of ctx.state.names.find(l.text)) {
+      if (id === self || id === l.speakerId || spokenOf.has(id)) continue;
+      spokenOf.set(id, l);
     }
   }
   const both = [...dealt].filter((id) => spokenOf.has(id)).sort();

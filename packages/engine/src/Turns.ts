@@ -8,7 +8,7 @@
 import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
-import { actInputOf, companyOf, profileInputOf } from "./Glimpses.ts";
+import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
 import { lazyDossier, sealDossiers } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import { openTasksOf } from "./Tasks.ts";
@@ -22,7 +22,7 @@ export const wakeDue = (ctx: TickContext, into: Reactions): void => {
     const emitted = ctx.actors.send(id, {
       type: "WAKE",
       t: ctx.t,
-      company: companyOf(ctx, id, npc.locationId).length,
+      company: companyCount(ctx, id, npc.locationId),
       concerns: npc.concerns,
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
       openTasks: openTasksOf(ctx, id),

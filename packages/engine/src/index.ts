@@ -41,6 +41,8 @@ export {
   resolveSimulation,
   workspaceRoot,
 } from "./loadSimulation.ts";
+export { NameFinder } from "./NameFinder.ts";
+export { Routes } from "./Routes.ts";
 export {
   type BranchPoint,
   type BranchResult,

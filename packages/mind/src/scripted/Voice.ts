@@ -126,9 +126,20 @@ export interface Voice {
   readonly book: Phrasebook;
 }
 
+/** Voices by traits and style: every scripted call asks, and an NPC's traits never change. */
+const voices = new Map<string, Voice>();
+const VOICE_CACHE_LIMIT = 65_536;
+
 export const voiceOf = (traits: ReadonlyArray<string>, speechStyle: string | null): Voice => {
-  const tone = toneOf(traits, speechStyle);
-  return { tone, book: phrasebooks[tone] };
+  const key = `${traits.join("\u0000")}\u0001${speechStyle ?? ""}`;
+  let voice = voices.get(key);
+  if (voice === undefined) {
+    const tone = toneOf(traits, speechStyle);
+    voice = { tone, book: phrasebooks[tone] };
+    if (voices.size >= VOICE_CACHE_LIMIT) voices.clear();
+    voices.set(key, voice);
+  }
+  return voice;
 };
 
 /** Fills `{slot}`s in a template; unknown slots are left as they are. */

@@ -97,7 +97,10 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
       partnerName: partner.name,
       placeName: input.location.name,
       taskTitle,
-      dossier: ctx.dossier,
+      // A getter, so the dossier is built only if the line draws on it.
+      get dossier() {
+        return ctx.dossier;
+      },
     }),
   });
 

@@ -43,31 +43,52 @@ export interface LineContext {
   readonly partnerName: string;
   readonly placeName: string;
   readonly taskTitle: string | null;
+  /**
+   * What the speaker may know. Read only when the line draws on it (a reply or something
+   * shared): a dossier is most of what a scripted turn costs, and the engine builds it on
+   * first read, so small talk and talk of its task never pay for one.
+   */
   readonly dossier: Dossier | null;
 }
 
-/** A line of speech, at most 600 characters. */
+/** How a line's body is chosen: one draw, before the dossier is looked at. */
+const REPLY_SHARE = 0.5;
+const SHARE = 0.65;
+const TASK = 0.5;
+
+/**
+ * A line of speech, at most 600 characters. The body is drawn first — a reply to the
+ * last thing said, something known, the task, or small talk — and the dossier is read
+ * only for the first two (falling back to the next kind when it holds nothing to use).
+ */
 export const composeLine = (ctx: LineContext): string => {
-  const { prng, voice, dossier } = ctx;
+  const { prng, voice } = ctx;
   const book = voice.book;
   const slots: Record<string, string> = {
     name: ctx.partnerName,
     place: ctx.placeName,
     task: ctx.taskTitle ?? "my work",
   };
-  const dialogue = itemsOf(dossier, ["dialogue"]);
-  const facts = itemsOf(dossier, ["world_events", "memories", "debates", "lore"]);
+  const wantsReply = prng.chance(REPLY_SHARE);
+  const wantsShare = prng.chance(SHARE);
+  const wantsTask = ctx.taskTitle !== null && prng.chance(TASK);
+  const needsDossier = wantsReply || wantsShare;
+  const dossier = needsDossier ? ctx.dossier : null;
+  const last = wantsReply ? itemsOf(dossier, ["dialogue"]).at(-1) : undefined;
+  const facts =
+    last === undefined && wantsShare
+      ? itemsOf(dossier, ["world_events", "memories", "debates", "lore"])
+      : [];
   let body: string;
-  const last = dialogue[dialogue.length - 1];
-  if (last !== undefined && prng.chance(0.5)) {
+  if (last !== undefined) {
     const said = snippet(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
     body = fill(prng.pick(book.reply), { ...slots, said: `"${said}"` });
-  } else if (facts.length > 0 && prng.chance(0.65)) {
+  } else if (facts.length > 0) {
     body = fill(prng.pick(book.share), {
       ...slots,
       fact: snippet(spoken(pickTop(prng, facts).text)),
     });
-  } else if (ctx.taskTitle !== null && prng.chance(0.5)) {
+  } else if (wantsTask) {
     body = fill(prng.pick(book.task), slots);
   } else {
     body = fill(prng.pick(book.small), slots);

@@ -1,9 +1,10 @@
 /**
  * Grows a world to any number of NPCs for benchmarks: the world is copied into
- * "districts" — each a copy of every location, NPC, relationship, scheduled event, debate
- * topic and task seed, with ids suffixed `~k` — joined into one travel graph, and cut to
- * exactly `npcs` NPCs. Factions and lore are shared. The result keeps the original's
- * density (NPCs per place, events per NPC), so time per NPC-day stays comparable.
+ * "districts" — each a copy of every location, NPC, relationship, local scheduled event,
+ * debate topic and task seed, with ids suffixed `~k` — joined into one travel graph, and
+ * cut to exactly `npcs` NPCs. Factions, lore and the global and faction-wide scheduled
+ * events are shared (held once). The result keeps the original's density (NPCs per
+ * place, events each NPC learns), so time per NPC-day stays comparable.
  */
 import type { LocationId, NpcId, TaskId, World, WorldEventId } from "@hearsay/core";
 
@@ -66,6 +67,10 @@ export const scaleWorld = (world: World, npcs: number): World => {
     }
     if (!world.npcs.some((n) => has(n.id, k))) continue;
     for (const e of world.scheduledEvents) {
+      // An island-wide or faction-wide event reaches every district at once: copied per
+      // district, n/60 copies would each reach all n NPCs and every NPC would learn n/60
+      // times what it learns in the original. Those happen once, in the first district.
+      if (k > 0 && (e.visibility === "global" || e.visibility === "faction")) continue;
       out.scheduledEvents.push({
         ...e,
         id: tag(e.id, k) as WorldEventId,
