@@ -3,7 +3,8 @@
  * knowledge-filtered hybrid search behind an in-memory view kept level with the log, the
  * deterministic hashing embedder, and the vector index saved beside the database file
  * (rebuilt from SQLite whenever it is missing, corrupt or stale). Vectors are ranked
- * exactly, never through the approximate graph, so the index is only ever a cache.
+ * exactly, never through an approximate graph (none is kept), so the index is only ever
+ * a cache.
  *
  * The first catch-up that finds NPCs in the save also builds one throwaway dossier (the
  * first NPC's, at time 0, when it knows only the public lore): the dossier path's
@@ -20,9 +21,13 @@ import type { DossierSource } from "./TickContext.ts";
 
 export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
   const embedder = makeHashingEmbedder();
-  const { index } = Effect.runSync(VectorIndexes.open(log.db, embedder));
   // Exact vector ranking: a run must write the same log whether its index grew with it
-  // or was rebuilt when it resumed.
+  // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
+  // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database
+  // for approximate search later builds one from the vectors.
+  const { index } = Effect.runSync(
+    VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
+  );
   const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
   let warm = false;
   const warmUp = (): void => {

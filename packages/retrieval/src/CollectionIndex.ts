@@ -130,11 +130,9 @@ export class CollectionIndex {
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
       self.store.remove(gone);
       const added = yield* self.embedAll(todo, onProgress, true);
-      if (!self.store.hasGraph && self.store.size >= self.store.hnswMinSize) {
-        self.store.buildGraph((done, total) =>
-          onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
-        );
-      }
+      self.store.maybeBuildGraph((done, total) =>
+        onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
+      );
       return { added, removed: gone.length };
     });
   }

@@ -287,7 +287,12 @@ export const loadVectorFiles = (
     }
     let graphLoaded = false;
     // A damaged graph could crash the native reader, so its bytes are checked first.
-    if (manifest.graph && existsSync(paths.graph) && fileHash(paths.graph) === manifest.graphHash) {
+    if (
+      config.graph !== false &&
+      manifest.graph &&
+      existsSync(paths.graph) &&
+      fileHash(paths.graph) === manifest.graphHash
+    ) {
       graphLoaded = store.loadGraph(paths.graph);
     }
     if (!graphLoaded) store.maybeBuildGraph();

@@ -124,7 +124,11 @@ export class VectorIndexes {
         const change = yield* index.reconcile(options.onProgress);
         indexes.set(c, index);
         // A graph file that failed its check was rebuilt from the vectors: save it again.
-        const graphRebuilt = loaded?.ok === true && loaded.manifest.graph && !loaded.graphLoaded;
+        const graphRebuilt =
+          config.graph !== false &&
+          loaded?.ok === true &&
+          loaded.manifest.graph &&
+          !loaded.graphLoaded;
         const stale = change.added + change.removed > 0;
         const outcome = loaded?.ok ? (stale || graphRebuilt ? "repaired" : "loaded") : "rebuilt";
         const reason = fresh

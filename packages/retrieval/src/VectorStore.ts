@@ -25,6 +25,13 @@ export interface VectorStoreConfig {
   readonly expansionSearch?: number;
   /** Threads for HNSW adds (0: all cores). */
   readonly threads?: number;
+  /**
+   * Keep an HNSW graph at all (default true). False for callers that only ever rank
+   * exactly (the engine's runs): no graph is built, loaded, updated or saved, which saves
+   * the graph's upkeep on every added vector; a later caller that wants one builds it
+   * from the vectors when it opens the index.
+   */
+  readonly graph?: boolean;
 }
 
 /** A rowid with its cosine similarity to a query. */
@@ -78,6 +85,7 @@ export class VectorStore {
       expansionAdd: config.expansionAdd ?? 128,
       expansionSearch: config.expansionSearch ?? 128,
       threads: config.threads ?? 0,
+      graph: config.graph ?? true,
     };
     this.hnswMinSize = this.config.hnswMinSize;
     this.half = new Uint16Array(1024 * config.dimensions);
@@ -246,7 +254,7 @@ export class VectorStore {
 
   /** Builds the HNSW graph if the store is big enough and has none. */
   maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
-    if (this.hnsw || this.live < this.config.hnswMinSize) return;
+    if (!this.config.graph || this.hnsw || this.live < this.config.hnswMinSize) return;
     this.buildGraph(onProgress);
   }
 
@@ -282,6 +290,7 @@ export class VectorStore {
 
   /** Loads a saved HNSW graph; false (and no graph) when it is unreadable or out of step. */
   loadGraph(path: string): boolean {
+    if (!this.config.graph) return false;
     try {
       const graph = this.newGraph();
       graph.load(path);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -30,8 +30,8 @@ const open = (opts: VectorIndexOptions = {}) =>
   Effect.runSync(VectorIndexes.open(world.db, embedder, opts));
 
 /** A fixed battery of searches whose results the index must reproduce. */
-const battery = (index: VectorIndexes): Array<Array<string>> => {
-  const engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
+const battery = (index: VectorIndexes, exactVectors = false): Array<Array<string>> => {
+  const engine = new RetrievalEngine(world.db, { log: world.log, embedder, index, exactVectors });
   const p = Prng.derive(9, "queries");
   const out: Array<Array<string>> = [];
   for (let npc = 0; npc < 6; npc++) {
@@ -159,6 +159,30 @@ describe("vector index files", () => {
     const third = open(opts);
     expect(third.index.store("memories")!.hasGraph).toBe(true);
     expect(battery(third.index)).toEqual(expected);
+  });
+
+  it("keeps no graph when told not to, ranks exactly the same, and leaves one to be rebuilt", () => {
+    const withGraph = open({ store: { hnswMinSize: 100 } });
+    expect(withGraph.index.store("memories")!.hasGraph).toBe(true);
+    const expected = battery(withGraph.index, true);
+    // A saved graph is neither loaded nor kept, and saving drops its file.
+    const noGraph = open({ store: { hnswMinSize: 100, graph: false } });
+    const report = noGraph.reports.find((r) => r.collection === "memories")!;
+    expect(report).toMatchObject({ outcome: "loaded", graph: false });
+    const store = noGraph.index.store("memories")!;
+    expect(store.hasGraph).toBe(false);
+    expect(battery(noGraph.index, true)).toEqual(expected);
+    world.append(memoryEvents(Prng.derive(2, "more"), 6, 50, 500, "n"));
+    Effect.runSync(noGraph.index.update());
+    expect(store.hasGraph).toBe(false);
+    noGraph.index.save();
+    expect(existsSync(indexPaths(dbPath, "memories").graph)).toBe(false);
+    expect(store.size).toBe(withGraph.index.store("memories")!.size + 50);
+    const exact = battery(noGraph.index, true);
+    // A caller that wants the graph gets it back, built from the vectors.
+    const again = open({ store: { hnswMinSize: 100 } });
+    expect(again.index.store("memories")!.hasGraph).toBe(true);
+    expect(battery(again.index, true)).toEqual(exact);
   });
 
   it("can be disabled: no vectors, search still answers from filters and keywords", () => {

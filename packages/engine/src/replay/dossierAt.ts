@@ -97,7 +97,10 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     present: companyOf({ state } as TickContext, npc.id, npc.locationId),
   };
   const embedder = makeHashingEmbedder();
-  const { index } = Effect.runSync(VectorIndexes.open(refold.scratch.db, embedder));
+  // Ranked exactly, so no approximate graph is built for this one dossier.
+  const { index } = Effect.runSync(
+    VectorIndexes.open(refold.scratch.db, embedder, { store: { graph: false } }),
+  );
   const engine = new RetrievalEngine(refold.scratch.db, {
     log: refold.scratch,
     embedder,
