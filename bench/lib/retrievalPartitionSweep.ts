@@ -7,33 +7,14 @@
  *
  *   node --import tsx bench/lib/retrievalPartitionSweep.ts '[{"lists":128,"probeShare":0.2}]'
  */
-import { readFileSync } from "node:fs";
-import { ids, Prng } from "@hearsay/core";
-import {
-  defaultNearestTuning,
-  KnownMatrices,
-  knownNearest,
-  knownRowids,
-  makeHashingEmbedder,
-  RetrievalEngine,
-  VectorIndexes,
-} from "@hearsay/retrieval";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { Effect } from "effect";
+import { Prng } from "@hearsay/core";
+import { defaultNearestTuning, KnownMatrices, knownNearest, knownRowids } from "@hearsay/retrieval";
 import { exactTop, pct, timed } from "./retrievalBaseline.ts";
-import { worldPath } from "./retrievalRun.ts";
-import { makeWorld, type Npc, sentence, T_QUERY } from "./retrievalWorld.ts";
+import { openBenchWorld } from "./retrievalOpen.ts";
+import { sentence, T_QUERY } from "./retrievalWorld.ts";
 
 const n = 1_000_000;
-const dbPath = worldPath(n);
-const built = JSON.parse(String(readFileSync(`${dbPath}.done`))) as { npcs: Array<Npc> };
-const db = openDatabase(dbPath);
-const log = new SqliteEventLog(db);
-const saveId = ids.save("bench");
-const w = makeWorld(Prng.derive(7, "names"));
-const embedder = makeHashingEmbedder();
-const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { collections: ["memories"] }));
-const engine = new RetrievalEngine(db, { log, embedder, index });
+const { built, db, saveId, w, embedder, index, engine } = openBenchWorld(n);
 const view = engine.view(saveId);
 const store = index.store("memories")!;
 const large = built.npcs.filter((x) => x.tier === "large");

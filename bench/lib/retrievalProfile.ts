@@ -10,16 +10,13 @@
  * Also prints per-query CPU percentiles of the same dossiers, with page faults and GC
  * counts around them, so the wall/CPU gap can be read off directly.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { GCProfiler } from "node:v8";
-import { ids, Prng } from "@hearsay/core";
-import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { Effect } from "effect";
+import { Prng } from "@hearsay/core";
 import { pct, timed } from "./retrievalBaseline.ts";
-import { worldPath } from "./retrievalRun.ts";
-import { makeWorld, NPCS, type Npc, sentence, T_QUERY } from "./retrievalWorld.ts";
+import { openBenchWorld } from "./retrievalOpen.ts";
+import { NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
 
 const arg = (i: number, d: string) => process.argv[2 + i] ?? d;
 const sizeText = arg(0, "1M");
@@ -45,15 +42,7 @@ const post = <T>(s: Session, method: string, params?: object) =>
   });
 
 const main = async () => {
-  const dbPath = worldPath(n);
-  const built = JSON.parse(String(readFileSync(`${dbPath}.done`))) as { npcs: Array<Npc> };
-  const db = openDatabase(dbPath);
-  const log = new SqliteEventLog(db);
-  const saveId = ids.save("bench");
-  const w = makeWorld(Prng.derive(7, "names"));
-  const embedder = makeHashingEmbedder();
-  const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { collections: ["memories"] }));
-  const engine = new RetrievalEngine(db, { log, embedder, index, exactVectors: exact });
+  const { built, db, saveId, w, engine } = openBenchWorld(n, exact);
   const load = timed(() => engine.view(saveId));
   console.error(`view loaded in ${Math.round(load.wall)} ms`);
   const qp = Prng.derive(11, "queries", n);
