@@ -19,32 +19,15 @@ import {
 import { arbEventBatches } from "@hearsay/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendBatches, checkFts, freshStore, newSave, rowCounts, runs } from "./harness.ts";
-
-/** Appends the batches, each cut before every Checkpoint; returns the digest each Checkpoint saw. */
-const appendRecordingCheckpoints = (
-  log: SqliteEventLog,
-  saveId: string,
-  batches: ReadonlyArray<ReadonlyArray<Event>>,
-): Map<string, string> => {
-  const seen = new Map<string, string>();
-  for (const batch of batches) {
-    let part: Array<Event> = [];
-    const flush = () => {
-      if (part.length > 0) log.append(saveId, log.head(saveId), part);
-      part = [];
-    };
-    for (const e of batch) {
-      if (e.type === "Checkpoint") {
-        flush();
-        seen.set(e.id, log.projectionHash(saveId));
-      }
-      part.push(e);
-    }
-    flush();
-  }
-  return seen;
-};
+import {
+  appendBatches,
+  appendRecordingCheckpoints,
+  checkFts,
+  freshStore,
+  newSave,
+  rowCounts,
+  runs,
+} from "./harness.ts";
 
 /** A stored event as it was appended (without seq, save and campaign). */
 const asAppended = (e: StoredEvent): Event =>

@@ -15,7 +15,7 @@ import { type Event, type EventType, type GameTime, ids, makeEvent } from "@hear
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { freshStore, newSave, runs } from "./harness.ts";
+import { appendRecordingCheckpoints, freshStore, newSave, runs } from "./harness.ts";
 
 const npcs = ["ana", "bo", "cy"];
 const memoryIds = ["m1", "m2", "m3"];
@@ -194,30 +194,6 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
   return batches.filter((b) => b.length > 0);
 };
 
-/** Appends the batches, each cut before every Checkpoint; the digest each Checkpoint saw. */
-const appendRecording = (
-  log: SqliteEventLog,
-  batches: ReadonlyArray<ReadonlyArray<Event>>,
-): Map<string, string> => {
-  const seen = new Map<string, string>();
-  for (const batch of batches) {
-    let part: Array<Event> = [];
-    const flush = () => {
-      if (part.length > 0) log.append("s", log.head("s"), part);
-      part = [];
-    };
-    for (const e of batch) {
-      if (e.type === "Checkpoint") {
-        flush();
-        seen.set(e.id, log.projectionHash("s"));
-      }
-      part.push(e);
-    }
-    flush();
-  }
-  return seen;
-};
-
 const importChecking = (target: SqliteEventLog, source: SqliteEventLog) => {
   const seen = new Map<string, string>();
   target.importHistory(source, {
@@ -243,7 +219,7 @@ describe("the SQL share of a bulk fold", () => {
           const source = new SqliteEventLog(openDatabase(path), { snapshotEvery: 5 });
           try {
             newSave(source, "s");
-            const incremental = appendRecording(source, batches);
+            const incremental = appendRecordingCheckpoints(source, "s", batches);
             const hash = source.projectionHash("s");
             const state = source.projectionState("s");
 

@@ -49,3 +49,28 @@ export const rowCounts = (db: SqliteDatabase): Record<string, number> => {
     tables.map((t) => [t, db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]),
   );
 };
+
+/** Appends the batches, each cut before every Checkpoint; returns the digest each Checkpoint saw. */
+export const appendRecordingCheckpoints = (
+  log: SqliteEventLog,
+  saveId: string,
+  batches: ReadonlyArray<ReadonlyArray<Event>>,
+): Map<string, string> => {
+  const seen = new Map<string, string>();
+  for (const batch of batches) {
+    let part: Array<Event> = [];
+    const flush = () => {
+      if (part.length > 0) log.append(saveId, log.head(saveId), part);
+      part = [];
+    };
+    for (const e of batch) {
+      if (e.type === "Checkpoint") {
+        flush();
+        seen.set(e.id, log.projectionHash(saveId));
+      }
+      part.push(e);
+    }
+    flush();
+  }
+  return seen;
+};
