@@ -11,6 +11,7 @@
  *
  *   pnpm bench:run replay                     # 60 NPCs × 30 days, 1,000 NPCs × 7 days
  *   pnpm bench:run replay -- 1000:365 60:30   # NPCs:days pairs
+ *   pnpm bench:run replay -- 1000:365 --keep PATH  # write one log to PATH and keep it
  *   pnpm bench:run replay -- --log PATH [--save ID] [--no-verify]
  *
  * `--log` measures an existing log instead of writing one (save "bench" unless `--save`):
@@ -200,14 +201,24 @@ const measureLog = async (
   };
 };
 
-/** Writes the default world's log at a size, then measures it. */
-const one = async (npcs: number, days: number): Promise<Row> => {
+/** Logs past this many events are refolded into a scratch file, once, not in memory thrice. */
+const BIG_LOG = 2_000_000;
+
+/**
+ * Writes the default world's log at a size, then measures it. With `keep`, the log is
+ * written to that file and left there (for `--log` later) instead of a throwaway one.
+ */
+const one = async (npcs: number, days: number, keep: string | undefined): Promise<Row> => {
   const definition = definitionFor(npcs);
+  if (keep !== undefined && existsSync(keep))
+    throw new Error(`replay bench: --keep ${keep}: the file exists; name a new one`);
   const dir = mkdtempSync(join(tmpdir(), "hearsay-replay-bench-"));
-  const log = new SqliteEventLog(openDatabase(join(dir, "replay.db")), { snapshotEvery: 0 });
+  const file = keep ?? join(dir, "replay.db");
+  const log = new SqliteEventLog(openDatabase(file), { snapshotEvery: 0 });
   const saveId: SaveId = ids.save("bench");
   console.error(`replay bench: writing ${npcs} NPCs × ${days} days …`);
   const start = performance.now();
+  let lastDay = -1;
   await runSimulation({
     ...definition,
     log,
@@ -218,10 +229,26 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     recordBrain: false,
     dossiers: retrievalDossiers,
     resume: false,
+    onProgress: ({ day, startDay, endDay, head }) => {
+      if (day === lastDay || (day - startDay) % 10 !== 0) return;
+      lastDay = day;
+      console.error(
+        `replay bench: day ${day - startDay}/${endDay - startDay}, ${head.toLocaleString("en-US")} events, ${seconds(start).toFixed(0)} s`,
+      );
+    },
   });
   const runSeconds = seconds(start);
+  const big = log.head(saveId) > BIG_LOG;
+  if (keep !== undefined) console.error(`replay bench: the log is kept in ${keep}`);
   try {
-    return await measureLog(log, saveId, { npcs, days, runSeconds }, memoryScratch, definition, 3);
+    return await measureLog(
+      log,
+      saveId,
+      { npcs, days, runSeconds },
+      big ? fileScratch : memoryScratch,
+      definition,
+      big ? 1 : 3,
+    );
   } finally {
     log.db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -268,11 +295,26 @@ const existing = async (path: string, save: string, verify: boolean): Promise<Ro
       { npcs, days, runSeconds: 0 },
       fileScratch,
       verify ? definitionFor(npcs) : null,
-      log.head(saveId) > 2_000_000 ? 1 : 3,
+      log.head(saveId) > BIG_LOG ? 1 : 3,
     );
   } finally {
     log.db.close();
   }
+};
+
+/**
+ * Where the results go: `replay` for the default sizes, `replay-log` for `--log`, and
+ * `replay-<npcs>x<days>[-…]` for sizes given on the command line, so a long one-off run
+ * (a 1,000-NPC year) does not overwrite the default run's results.
+ */
+const resultsName = (logPath: string | undefined): string => {
+  if (logPath !== undefined) return "replay-log";
+  const given = process.argv.slice(3).some((a) => /^\d+:\d+$/.test(a));
+  return given
+    ? `replay-${sizes()
+        .map(([n, d]) => `${n}x${d}`)
+        .join("-")}`
+    : "replay";
 };
 
 /** `--name VALUE` from the command line, or undefined. */
@@ -289,7 +331,10 @@ export default async (): Promise<void> => {
       await existing(logPath, flag("--save") ?? "bench", !process.argv.includes("--no-verify")),
     );
   } else {
-    for (const [npcs, days] of sizes()) rows.push(await one(npcs, days));
+    const keep = flag("--keep");
+    if (keep !== undefined && sizes().length !== 1)
+      throw new Error("replay bench: --keep writes one log: name one NPCs:days pair");
+    for (const [npcs, days] of sizes()) rows.push(await one(npcs, days, keep));
   }
   printTable(
     "replay: refold (every checkpoint checked) and verify (engine re-run, every event compared); baselines: page read, store bulk rebuild, the original run",
@@ -327,7 +372,7 @@ export default async (): Promise<void> => {
       r.verifyOverRun ?? "-",
     ]),
   );
-  const path = writeResults(logPath === undefined ? "replay" : "replay-log", {
+  const path = writeResults(resultsName(logPath), {
     ...(logPath === undefined ? {} : { log: logPath }),
     target: "refold ≥ 100,000 events/s",
     targetMet: rows.every((r) => r.refoldEventsPerSecond >= 100_000),
