@@ -36,6 +36,8 @@ export interface EngineConfig {
   readonly feudRecoverAt: number;
   /** Hours a due happening waits for the people it needs before it expires. */
   readonly happeningGraceHours: number;
+  /** Events per read when a resume folds the log back into the engine's state. */
+  readonly resumePageSize: number;
 }
 
 export const defaultEngineConfig: EngineConfig = {
@@ -57,4 +59,5 @@ export const defaultEngineConfig: EngineConfig = {
   feudBelow: -0.6,
   feudRecoverAt: -0.2,
   happeningGraceHours: 2,
+  resumePageSize: 4096,
 };

@@ -27,6 +27,7 @@ import { EngineState } from "./EngineState.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
+import { historyEvents } from "./replay/readHistory.ts";
 import { elisionEnd, runSkip, type SkipMode } from "./Skips.ts";
 import { runTick } from "./Tick.ts";
 import type { DossierSource, TickContext } from "./TickContext.ts";
@@ -115,7 +116,11 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     });
   }
   if (head > 0) {
-    for (const e of log.read(saveId)) state.apply(e, e.seq);
+    // Page by page: a 1,000-NPC year is ~10M events, which as one array does not fit
+    // Node's default heap (a resume of one died reading it).
+    for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
+      state.apply(e, e.seq);
+    }
     const started = log.read(saveId, { toSeq: 1 })[0];
     if (started?.type !== "SimulationStarted") {
       throw new RunRefused({

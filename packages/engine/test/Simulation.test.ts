@@ -1,7 +1,26 @@
 import { gameTime } from "@hearsay/core";
 import { RunRefused } from "@hearsay/engine";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { describe, expect, it } from "vitest";
 import { freshLog, logHash, logOf, MAIN, ofType, run } from "./harness.ts";
+
+const PAGE = 64;
+
+/** A log that, while `paging`, refuses reads longer than a page and notes the longest. */
+class PageOnlyLog extends SqliteEventLog {
+  paging = false;
+  longest = 0;
+  override read(
+    saveId: string,
+    range: { readonly fromSeq?: number; readonly toSeq?: number } = {},
+  ) {
+    const events = super.read(saveId, range);
+    if (!this.paging) return events;
+    if (events.length > PAGE) throw new Error(`read ${events.length} events at once`);
+    this.longest = Math.max(this.longest, events.length);
+    return events;
+  }
+}
 
 describe("a run", () => {
   it("is reproducible: same world and seed give the same log, byte for byte", async () => {
@@ -34,6 +53,22 @@ describe("a run", () => {
       expect(rest.resumed).toBe(true);
       expect(logHash(broken)).toBe(logHash(whole));
     }
+  });
+
+  it("resumes reading its log a page at a time, never the whole history at once", async () => {
+    const whole = freshLog();
+    await run(whole);
+    // A log that refuses any read longer than a page: a 1,000-NPC year (~10M events)
+    // read as one array does not fit Node's default heap.
+    const pageOnly = new PageOnlyLog(openDatabase(":memory:"));
+    await run(pageOnly, { maxTicks: 40 });
+    expect(pageOnly.head(MAIN)).toBeGreaterThan(4 * PAGE);
+    pageOnly.paging = true;
+    const rest = await run(pageOnly, { resume: true, config: { resumePageSize: PAGE } });
+    pageOnly.paging = false;
+    expect(rest.resumed).toBe(true);
+    expect(pageOnly.longest).toBe(PAGE);
+    expect(logHash(pageOnly)).toBe(logHash(whole));
   });
 
   it("stops at the game day the whole run ends on, and a resumed finished run adds nothing", async () => {
