@@ -20,6 +20,15 @@ export class KnownList {
   private tailTimes: Array<number> = [];
   /** One bit per item held (null: the list is too small to keep one). */
   private bits: Uint8Array | null = null;
+  /** Every item held, in the order it was first added (`size` of them in use). */
+  private order = new Int32Array(0);
+  /** Bumped by `load`, which replaces the list: an earlier position in `order` is void. */
+  private loads = 0;
+
+  /** Changes whenever the list is replaced wholesale (see {@link forEachAddedSince}). */
+  get generation(): number {
+    return this.loads;
+  }
 
   /** Facts held (distinct items). */
   get size(): number {
@@ -68,6 +77,7 @@ export class KnownList {
         return;
       }
     }
+    this.remember(this.size, local);
     this.tailLocals.push(local);
     this.tailTimes.push(t);
     if (this.bits !== null) this.mark(local);
@@ -86,6 +96,16 @@ export class KnownList {
     bits[local >>> 3]! |= 1 << (local & 7);
   }
 
+  /** Puts `local` at position `at` of the first-added order, growing it as needed. */
+  private remember(at: number, local: number): void {
+    if (at >= this.order.length) {
+      const grown = new Int32Array(Math.max(16, this.order.length * 2, at + 1));
+      grown.set(this.order);
+      this.order = grown;
+    }
+    this.order[at] = local;
+  }
+
   /** Replaces everything with the given facts (bulk load; duplicates keep the earliest). */
   load(locals: ArrayLike<number>, times: ArrayLike<number>): void {
     this.tailLocals = Array.from(locals);
@@ -93,6 +113,8 @@ export class KnownList {
     this.locals = new Int32Array(0);
     this.times = new Int32Array(0);
     this.merge();
+    this.order = this.locals.slice();
+    this.loads += 1;
   }
 
   private merge(): void {
@@ -134,6 +156,16 @@ export class KnownList {
       this.bits = new Uint8Array((this.locals[k - 1]! >>> 3) + 1);
       for (let x = 0; x < k; x++) this.mark(this.locals[x]!);
     }
+  }
+
+  /**
+   * Calls `f` for each item added after the first `from` (in the order they were added),
+   * so a copy that has seen `size` items catches up on the new ones alone. Positions hold
+   * until the list's {@link generation} changes.
+   */
+  forEachAddedSince(from: number, f: (local: number) => void): void {
+    const n = this.size;
+    for (let i = Math.max(0, from); i < n; i++) f(this.order[i]!);
   }
 
   /** Calls `f` for every fact (base in item order, then the tail). */

@@ -40,17 +40,18 @@ interface Block {
 
 interface Entry {
   readonly store: VectorStore;
+  /** The known list it copies and that list's generation: another list, or a reloaded one, starts a new copy. */
+  readonly list: KnownList;
+  readonly generation: number;
   /** Rows appended since the last grouping (all rows, when the copy is not grouped). */
   tail: Block;
   /** One block per coarse list once the copy is big enough (null: not grouped). */
   lists: Array<Block> | null;
   /** Rows in `lists`. */
   grouped: number;
-  /** by local: 1 when the row is in the matrix. */
-  included: Uint8Array;
   /** Known items whose vector did not exist yet. */
   late: Array<number>;
-  /** The list size when last synced. */
+  /** How many of the list's items (in the order they were added) are copied or in `late`. */
   synced: number;
 }
 
@@ -120,7 +121,10 @@ export class KnownMatrices {
     const d = e.store.dimensions;
     const b = e.tail;
     if (b.n * d + d > b.rows.length) {
-      const rows = new Int8Array(Math.max(b.rows.length * 2, (b.n + 1) * d, 1024 * d));
+      // Start small and double: a floor of 1,024 rows made every copy ~400 KB, and at a
+      // 1,000-NPC year's end the copies of small known sets alone overran the budget,
+      // so each query evicted another NPC's copy and rebuilt its own.
+      const rows = new Int8Array(Math.max(b.rows.length * 2, (b.n + 1) * d, 64 * d));
       rows.set(b.rows);
       this.bytes += rows.byteLength - b.rows.byteLength;
       b.rows = rows;
@@ -132,12 +136,6 @@ export class KnownMatrices {
       e.late.push(local);
       return;
     }
-    if (local >= e.included.length) {
-      const inc = new Uint8Array(Math.max(local + 1, e.included.length * 2));
-      inc.set(e.included);
-      e.included = inc;
-    }
-    e.included[local] = 1;
     b.locals[b.n++] = local;
   }
 
@@ -149,16 +147,17 @@ export class KnownMatrices {
     list: KnownList,
   ): Entry {
     let e = this.entries.get(key);
-    if (!e || e.store !== store) {
+    if (!e || e.store !== store || e.list !== list || e.generation !== list.generation) {
       if (e) this.bytes -= entryBytes(e);
       e = {
         store,
+        list,
+        generation: list.generation,
         tail: emptyBlock(),
         lists: null,
         grouped: 0,
-        included: new Uint8Array(view.items[c].length + 1),
         late: [],
-        synced: -1,
+        synced: 0,
       };
     }
     this.entries.delete(key); // re-inserted last: most recently used
@@ -168,11 +167,11 @@ export class KnownMatrices {
       e.late = [];
       for (const local of late) this.append(e, view, c, local);
     }
-    if (list.size !== e.synced) {
+    if (list.size > e.synced) {
+      // Only the items added since the last sync, each once: a pass over a known set of
+      // thousands on every query was a third of a tick at the end of a 1,000-NPC year.
       const entry = e;
-      list.forEach((local) => {
-        if (!(entry.included[local] === 1)) this.append(entry, view, c, local);
-      });
+      list.forEachAddedSince(e.synced, (local) => this.append(entry, view, c, local));
       e.synced = list.size;
     }
     this.maybeGroup(e, view, c);

@@ -6,6 +6,8 @@ import { KnownList } from "../src/KnownList.ts";
 
 interface Model {
   readonly facts: Map<number, number>;
+  /** Items in the order they were first added. */
+  readonly order: Array<number>;
 }
 
 class Add implements fc.Command<Model, KnownList> {
@@ -16,6 +18,7 @@ class Add implements fc.Command<Model, KnownList> {
   check = () => true;
   run(m: Model, r: KnownList): void {
     const prior = m.facts.get(this.local);
+    if (prior === undefined) m.order.push(this.local);
     if (prior === undefined || this.t < prior) m.facts.set(this.local, this.t);
     r.add(this.local, this.t);
     expect(r.size).toBe(m.facts.size);
@@ -45,6 +48,18 @@ class Scan implements fc.Command<Model, KnownList> {
   toString = () => "forEach";
 }
 
+class Since implements fc.Command<Model, KnownList> {
+  constructor(readonly from: number) {}
+  check = () => true;
+  run(m: Model, r: KnownList): void {
+    const from = Math.min(this.from, m.order.length);
+    const seen: Array<number> = [];
+    r.forEachAddedSince(from, (l) => seen.push(l));
+    expect(seen).toEqual(m.order.slice(from));
+  }
+  toString = () => `forEachAddedSince(${this.from})`;
+}
+
 describe("KnownList", () => {
   it("behaves like a map of earliest times (model-based)", () => {
     const local = fc.integer({ min: 0, max: 400 });
@@ -52,10 +67,14 @@ describe("KnownList", () => {
       fc.tuple(local, fc.integer({ min: 0, max: 1000 })).map(([l, t]) => new Add(l, t)),
       local.map((l) => new Lookup(l)),
       fc.constant(new Scan()),
+      fc.nat(500).map((n) => new Since(n)),
     ];
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 600 }), (cmds) => {
-        fc.modelRun(() => ({ model: { facts: new Map() }, real: new KnownList() }), cmds);
+        fc.modelRun(
+          () => ({ model: { facts: new Map(), order: [] }, real: new KnownList() }),
+          cmds,
+        );
       }),
       { numRuns: process.env.HEARSAY_DEEP ? 2000 : 60 },
     );
@@ -74,6 +93,7 @@ describe("KnownList", () => {
         .map(([l, t]) => new Add(l, t)),
       local.map((l) => new Lookup(l)),
       fc.constant(new Scan()),
+      fc.nat(1300).map((n) => new Since(n)),
     ];
     const seed = fc.array(fc.tuple(fc.integer({ min: 0, max: 100_000 }), fc.nat(1000)), {
       minLength: 1100,
@@ -91,7 +111,9 @@ describe("KnownList", () => {
           for (const [l, t] of facts) model.set(l, Math.min(t, model.get(l) ?? t));
           // Every loaded item answers from the bitmap too.
           for (const [l] of facts) expect(real.timeOf(l)).toBe(model.get(l));
-          return { model: { facts: model }, real };
+          // A bulk load counts as added in item order.
+          const order = [...model.keys()].sort((a, b) => a - b);
+          return { model: { facts: model, order }, real };
         };
         fc.modelRun(setup, cmds);
       }),

@@ -195,6 +195,75 @@ describe("KnownMatrices", () => {
     expect(CoarseLists.train(new VectorStore({ dimensions: 96 }), 16)).toBeNull();
   });
 
+  it("follows facts learnt after its copy was made, answering as a copy made afresh", () => {
+    // A world of its own: the NPC learns half its memories, its copy is made, then it
+    // learns the rest (in an order unlike the items') and the copy must catch up on them.
+    const w = openWorld();
+    w.append(npcEvents(2));
+    const n = 600;
+    const fact = (i: number, t: number) =>
+      ev("KnowledgeGained", t, {
+        npcId: "npc-0",
+        itemKind: "memory",
+        itemId: `m${i}`,
+        via: "told",
+        fromNpcId: null,
+        confidence: 1,
+      });
+    const early = Array.from({ length: n }, (_, i) => i).filter((i) => i % 2 === 0);
+    w.append([...memoryEvents(Prng.derive(5, "follow"), 2, n), ...early.map((i) => fact(i, 3000))]);
+    const idx = Effect.runSync(
+      VectorIndexes.open(w.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
+    ).index;
+    const store = idx.store("memories")!;
+    const v = SaveView.load(w.db, w.saveId);
+    const npc = v.npcs.find("npc-0");
+    const kept = new KnownMatrices();
+    const ask = (m: KnownMatrices, text: string, k: number) =>
+      knownNearest(
+        v,
+        store,
+        npc,
+        "memories",
+        9000,
+        embedder.embedSync!(text),
+        k,
+        viaMatrix,
+        undefined,
+        m,
+      );
+    const before = ask(kept, words.slice(0, 3).join(" "), 10);
+    expect(before.every((h) => v.knows(npc, "memories", h.local, 9000))).toBe(true);
+    const late = Array.from({ length: n }, (_, i) => n - 1 - i).filter((i) => i % 2 === 1);
+    const from = w.log.head(w.saveId);
+    for (let at = 0; at < late.length; at += 50) {
+      w.append(late.slice(at, at + 50).map((i) => fact(i, 4000 + at)));
+      v.catchUp(w.log.read(w.saveId, { fromSeq: from + 1 }));
+      ask(kept, words[at % words.length]!, 5); // the copy syncs between batches
+    }
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 30 }),
+        (ws, k) => {
+          const got = ask(kept, ws.join(" "), k);
+          const fresh = ask(new KnownMatrices(), ws.join(" "), k);
+          expect(got).toEqual(fresh);
+          // Items learnt late are found: the truth is every memory known now, by cosine.
+          const q = embedder.embedSync!(ws.join(" "));
+          const truth = Array.from({ length: v.items.memories.length }, (_, local) => local)
+            .filter((local) => v.knows(npc, "memories", local, 9000))
+            .map((local) => store.similarity(q, v.items.memories.rowids[local]!))
+            .sort((a, b) => b - a);
+          expect(got.map((h) => h.similarity)).toEqual(
+            truth.slice(0, k).map((x) => expect.closeTo(x, 6)),
+          );
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 400 : 30 },
+    );
+  });
+
   it("SaveView.knower answers exactly as SaveView.knows, for every item, NPC and time", () => {
     for (const c of ["memories", "world_events", "lore", "background_debates"] as const) {
       for (const id of ["npc-0", "npc-1", "npc-2", "npc-3", "nobody"]) {
