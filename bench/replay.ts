@@ -57,15 +57,21 @@ interface Row {
   readonly verifyOverRun: number | null;
 }
 
+/** The NPCs:days pairs named on the command line (none: the default sizes). */
+const givenSizes = (): ReadonlyArray<readonly [number, number]> =>
+  process.argv
+    .slice(3)
+    .filter((a) => /^\d+:\d+$/.test(a))
+    .map((a) => a.split(":").map(Number) as [number, number]);
+
 const sizes = (): ReadonlyArray<readonly [number, number]> => {
-  const args = process.argv.slice(3).filter((a) => /^\d+:\d+$/.test(a));
-  if (args.length === 0) {
-    return [
-      [60, 30],
-      [1000, 7],
-    ];
-  }
-  return args.map((a) => a.split(":").map(Number) as [number, number]);
+  const given = givenSizes();
+  return given.length > 0
+    ? given
+    : [
+        [60, 30],
+        [1000, 7],
+      ];
 };
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -309,12 +315,8 @@ const existing = async (path: string, save: string, verify: boolean): Promise<Ro
  */
 const resultsName = (logPath: string | undefined): string => {
   if (logPath !== undefined) return "replay-log";
-  const given = process.argv.slice(3).some((a) => /^\d+:\d+$/.test(a));
-  return given
-    ? `replay-${sizes()
-        .map(([n, d]) => `${n}x${d}`)
-        .join("-")}`
-    : "replay";
+  const given = givenSizes();
+  return given.length > 0 ? `replay-${given.map(([n, d]) => `${n}x${d}`).join("-")}` : "replay";
 };
 
 /** `--name VALUE` from the command line, or undefined. */

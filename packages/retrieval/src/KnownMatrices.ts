@@ -121,9 +121,8 @@ export class KnownMatrices {
     const d = e.store.dimensions;
     const b = e.tail;
     if (b.n * d + d > b.rows.length) {
-      // Start small and double: a floor of 1,024 rows made every copy ~400 KB, and at a
-      // 1,000-NPC year's end the copies of small known sets alone overran the budget,
-      // so each query evicted another NPC's copy and rebuilt its own.
+      // Start small and double: a floor of 1,024 rows made even a copy of a few dozen
+      // items ~400 KB (at 384 dimensions), counted against the budget.
       const rows = new Int8Array(Math.max(b.rows.length * 2, (b.n + 1) * d, 64 * d));
       rows.set(b.rows);
       this.bytes += rows.byteLength - b.rows.byteLength;
@@ -168,8 +167,8 @@ export class KnownMatrices {
       for (const local of late) this.append(e, view, c, local);
     }
     if (list.size > e.synced) {
-      // Only the items added since the last sync, each once: a pass over a known set of
-      // thousands on every query was a third of a tick at the end of a 1,000-NPC year.
+      // Only the items added since the last sync, each once: the full pass over known
+      // sets of thousands was about a tenth of a resumed tick late in a 1,000-NPC year.
       const entry = e;
       list.forEachAddedSince(e.synced, (local) => this.append(entry, view, c, local));
       e.synced = list.size;
