@@ -66,6 +66,17 @@ export interface BulkFoldOptions {
   readonly wholesale: boolean;
   /** Also drop (and rebuild at the end) these tables' secondary indexes, unique ones too. */
   readonly alsoIndexesOf?: ReadonlyArray<string>;
+  /**
+   * The schema whose event log SQLite folds its share from (default `main`, the fold's
+   * own; an import that copies no event rows names its attached source).
+   */
+  readonly log?: string;
+  /**
+   * The database is thrown away after the fold (a replay that only checks state hashes):
+   * the indexes dropped are not rebuilt and FTS is not indexed. Afterwards only its
+   * projection rows and digests are to be trusted; it must not be queried or appended to.
+   */
+  readonly discard?: boolean;
 }
 
 /** How a knowledge fact fills each digest column of the `knowledge` table. */
@@ -127,7 +138,7 @@ export class BulkFold {
     private readonly projector: Projector,
     private readonly opts: BulkFoldOptions,
   ) {
-    this.sqlFold = SqlFold.open(db);
+    this.sqlFold = SqlFold.open(db, opts.log);
     this.resumeTriggers = pauseDigestTriggers(db);
     if (opts.wholesale) {
       projector.clearAll();
@@ -244,15 +255,18 @@ export class BulkFold {
   }
 
   /**
-   * Ends the fold: settles the last save, rebuilds indexes and FTS, resumes the digest
-   * triggers, and sets the digest of every save folded (of every save, when wholesale).
+   * Ends the fold: settles the last save, rebuilds indexes and FTS (unless the database
+   * is to be discarded), resumes the digest triggers, and sets the digest of every save
+   * folded (of every save, when wholesale).
    */
   end(): void {
     this.endSave();
     this.sqlFold.close();
-    for (const restore of this.restoreIndexes) restore();
-    if (this.opts.wholesale) this.projector.rebuildFts();
-    else for (const saveId of this.digests.keys()) this.projector.indexFts(saveId);
+    if (this.opts.discard !== true) {
+      for (const restore of this.restoreIndexes) restore();
+      if (this.opts.wholesale) this.projector.rebuildFts();
+      else for (const saveId of this.digests.keys()) this.projector.indexFts(saveId);
+    }
     this.resumeTriggers();
     if (this.opts.wholesale) {
       for (const saveId of this.db

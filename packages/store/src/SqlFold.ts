@@ -55,9 +55,6 @@ export const atCurrentVersion = (types: ReadonlyArray<EventType>): string =>
 export const SQL_FOLD_INDEX = "events_type";
 
 const range = "save_id = @src AND seq >= @lo AND seq <= @hi";
-// Without statistics SQLite would rather scan the whole range by primary key.
-const of = (type: EventType) =>
-  `FROM events INDEXED BY ${SQL_FOLD_INDEX} WHERE ${range} AND type = '${type}'`;
 const j = (field: string) => `(payload ->> '$.${field}')`;
 /** A JSON-valued field as its JSON text. */
 const jt = (field: string) => `(payload -> '$.${field}')`;
@@ -75,8 +72,15 @@ const scratchDdl = [
   "CREATE TEMP TABLE hearsay_fold_gone (mid TEXT PRIMARY KEY, t INTEGER, reason TEXT) WITHOUT ROWID",
 ];
 
-const statements = (db: SqliteDatabase) => {
+/**
+ * The fold's statements, reading the log of the database attached as `log` (`main`: the
+ * fold's own; an import that copies no event rows reads its source's).
+ */
+const statements = (db: SqliteDatabase, log: string) => {
   const p = (sql: string): SqliteStatement => db.prepare(sql);
+  // Without statistics SQLite would rather scan the whole range by primary key.
+  const events = `${log}.events AS events INDEXED BY ${SQL_FOLD_INDEX}`;
+  const of = (type: EventType) => `FROM ${events} WHERE ${range} AND type = '${type}'`;
   return {
     clearRecords: p(`DELETE FROM ${RECORDS}`),
     clearExpiries: p(`DELETE FROM ${EXPIRIES}`),
@@ -117,7 +121,7 @@ const statements = (db: SqliteDatabase) => {
       SELECT @save, @camp, ${j("memoryId")}, ${j("ownerNpcId")}, ${j("text")}, ${j("category")},
         ${j("importance")}, events.t, ${j("expiresAt")}, x.t, x.reason, ${j("locationId")}, ${jt("entities")},
         ${j("about.kind")}, ${j("about.id")}
-      FROM ${RECORDS} AS r CROSS JOIN events INDEXED BY ${SQL_FOLD_INDEX} ON r.seq = events.seq AND r.fresh
+      FROM ${RECORDS} AS r CROSS JOIN ${events} ON r.seq = events.seq AND r.fresh
       LEFT JOIN (SELECT e.mid, e.t, e.reason, min(e.seq) FROM ${EXPIRIES} AS e
         JOIN ${RECORDS} AS r2 ON r2.mid = e.mid AND r2.fresh AND e.seq > r2.seq GROUP BY e.mid
       ) AS x ON x.mid = r.mid
@@ -172,10 +176,13 @@ export class SqlFold {
     private readonly s: ReturnType<typeof statements>,
   ) {}
 
-  /** Prepares the fold on `db` with its scratch tables (`close` drops them). */
-  static open(db: SqliteDatabase): SqlFold {
+  /**
+   * Prepares the fold on `db` with its scratch tables (`close` drops them), reading the
+   * event log of the schema `log` (default: `db`'s own).
+   */
+  static open(db: SqliteDatabase, log = "main"): SqlFold {
     for (const ddl of scratchDdl) db.exec(ddl);
-    return new SqlFold(db, statements(db));
+    return new SqlFold(db, statements(db, log));
   }
 
   /** Drops the scratch tables. */

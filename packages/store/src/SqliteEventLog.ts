@@ -299,7 +299,14 @@ export class SqliteEventLog {
         if (this.history.find(from.saveId)) throw new SaveExists({ saveId: from.saveId });
         const alone = this.history.list().length === 0;
         this.insertSave.run(from.saveId, from.campaignId, from.name, null, null, 0);
-        const plan = { wholesale: alone, ...(alone ? { alsoIndexesOf: ["events"] } : {}) };
+        // Discarded, a target whose source is attached gets no event rows (see `discard`).
+        const copyNone = attached !== null && opts.discard === true;
+        const plan = {
+          wholesale: alone,
+          ...(alone && !copyNone ? { alsoIndexesOf: ["events"] } : {}),
+          ...(copyNone ? { log: attached } : {}),
+          ...(opts.discard === true ? { discard: true } : {}),
+        };
         return BulkFold.run(this.db, this.projector, plan, (bulk) => {
           bulk.beginSave(from.saveId, from.campaignId, opts.onCheckpoint !== undefined);
           const result = importEvents(

@@ -58,6 +58,13 @@ export interface ImportOptions {
   readonly onCheckpoint?: (e: CheckpointEvent, probe: CheckpointProbe) => boolean;
   /** Called after each page with the last seq imported and the last seq to import. */
   readonly onProgress?: (seq: number, last: number) => void;
+  /**
+   * The target is thrown away after the import, which is only for its state hashes (a
+   * replay's checks): when the source is a file, no event row is copied (SQLite folds
+   * its share straight from the attached source), and no index or FTS is rebuilt at the
+   * end. The target's projection rows, digest and head are right; it holds no events.
+   */
+  readonly discard?: boolean;
 }
 
 /** What an import did. */
@@ -79,7 +86,8 @@ export interface ImportContext {
   readonly insertEvent: SqliteStatement;
   /**
    * The schema name the source database is attached under on the target's connection,
-   * or null: attached, event rows are copied in one `INSERT … SELECT` per segment.
+   * or null: attached, event rows are copied in one `INSERT … SELECT` per segment
+   * (none at all for an import to discard, whose SQL fold reads the source's).
    */
   readonly attached: string | null;
   readonly stateIO: ProjectionStateIO;
@@ -126,16 +134,19 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
     },
   });
   // Attached, the rows are copied natively first, so SQLite can fold its share of them
-  // from the target's own log (SqlFold.ts); otherwise each is copied as it is read.
-  if (ctx.attached !== null) copyAttached(ctx, last);
+  // from the target's own log (SqlFold.ts), or not at all when the target is discarded
+  // (SQLite folds from the source's log); otherwise each is copied as it is read.
+  const copyNone = ctx.attached !== null && opts.discard === true;
+  if (ctx.attached !== null && !copyNone) copyAttached(ctx, last);
   // SQLite's share is left to it, and inert events to nobody, unless a caller sees (or
   // rewrites) every event.
   const everyEvent = opts.onEvent !== undefined || upcast !== undefined;
+  const sourceSegments = ctx.source.segments(saveId, last);
   const bySql =
     !everyEvent &&
     bulk.foldBySql(
-      [{ saveId, fromSeq: 1, toSeq: last }],
-      sqlFoldable(ctx.sourceDb, ctx.source.segments(saveId, last)),
+      copyNone ? sourceSegments : [{ saveId, fromSeq: 1, toSeq: last }],
+      sqlFoldable(ctx.sourceDb, sourceSegments),
     );
   const leftOut = everyEvent ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes;
   const leftOutVersion = new Map(leftOut.map((t) => [t as string, currentVersions.get(t)]));
@@ -198,6 +209,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   );
   if (!stopped) head = last;
   bulk.endsAt(head);
+  if (copyNone) return { head, stopped };
   if (head < last) {
     ctx.db.prepare("DELETE FROM main.events WHERE save_id = ? AND seq > ?").run(saveId, head);
   }

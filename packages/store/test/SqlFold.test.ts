@@ -194,10 +194,11 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
   return batches.filter((b) => b.length > 0);
 };
 
-const importChecking = (target: SqliteEventLog, source: SqliteEventLog) => {
+const importChecking = (target: SqliteEventLog, source: SqliteEventLog, discard = false) => {
   const seen = new Map<string, string>();
   target.importHistory(source, {
     saveId: ids.save("s"),
+    discard,
     onCheckpoint: (e, probe) => {
       seen.set(e.id, probe.digest());
       return true;
@@ -228,6 +229,12 @@ describe("the SQL share of a bulk fold", () => {
             expect(importChecking(fromDisk.log, source)).toEqual(incremental);
             expect(fromDisk.log.projectionState("s")).toEqual(state);
             expect(fromDisk.log.projectionHash("s")).toBe(hash);
+            // …the same, folding straight from the file into a target to throw away…
+            const checkOnly = freshStore();
+            expect(importChecking(checkOnly.log, source, true)).toEqual(incremental);
+            expect(checkOnly.log.projectionState("s")).toEqual(state);
+            expect(checkOnly.log.projectionHash("s")).toBe(hash);
+            expect(checkOnly.log.db.prepare("SELECT count(*) FROM events").pluck().get()).toBe(0);
             // …and from another connection in memory (rows copied one by one).
             const copy = freshStore();
             copy.log.importHistory(source, { saveId: ids.save("s") });

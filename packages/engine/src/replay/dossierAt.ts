@@ -79,6 +79,7 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     saveId,
     untilSeq: throughSeq,
     checkpoints: false,
+    keepScratch: true,
     onEvent: (e) => state.apply(e, e.seq),
     ...(opts.upcast ? { upcast: opts.upcast } : {}),
   });
@@ -96,13 +97,14 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     locationId: npc.locationId,
     present: companyOf({ state } as TickContext, npc.id, npc.locationId),
   };
+  const scratch = refold.scratch!;
   const embedder = makeHashingEmbedder();
   // Ranked exactly, so no approximate graph is built for this one dossier.
   const { index } = Effect.runSync(
-    VectorIndexes.open(refold.scratch.db, embedder, { store: { graph: false } }),
+    VectorIndexes.open(scratch.db, embedder, { store: { graph: false } }),
   );
-  const engine = new RetrievalEngine(refold.scratch.db, {
-    log: refold.scratch,
+  const engine = new RetrievalEngine(scratch.db, {
+    log: scratch,
     embedder,
     index,
     exactVectors: true,
@@ -115,7 +117,7 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     scene,
     ...(opts.budget === undefined ? {} : { budget: opts.budget }),
   });
-  refold.scratch.db.close();
+  scratch.db.close();
   if (dossier === null) {
     throw new ReplayRefused({
       reason: `NPC "${npc.id}" has no character row in save "${saveId}" at ${formatGameTime(t)}`,

@@ -2,10 +2,16 @@
  * The fast replay: refolds a save's projections from its log into a scratch database
  * (in memory unless given one), checking every Checkpoint's state hash as it passes.
  * The user's database is only read. The store imports the history as one bulk fold
- * (`SqliteEventLog.importHistory`: events copied and folded without the per-row digest
- * triggers or a second Schema decode), and at each Checkpoint hands over the digest of
- * the state folded through the event before it — the same the engine took when it wrote
- * the Checkpoint.
+ * (`SqliteEventLog.importHistory`: folded without the per-row digest triggers or a
+ * second Schema decode), and at each Checkpoint hands over the digest of the state
+ * folded through the event before it — the same the engine took when it wrote the
+ * Checkpoint.
+ *
+ * A refold that only checks (the default) makes a scratch to throw away: a log on disk
+ * is folded from where it lies, with no event row copied, and the scratch's indexes and
+ * full-text search are not rebuilt at the end — on a 1,000-NPC year those were a third
+ * of the refold. `keepScratch` makes a whole store of the refolded save instead, events
+ * and search included, for queries (a dossier at a point in the past).
  *
  * A Checkpoint written before the store kept an incremental digest carries the sha256
  * of the full canonical projection state (64 hex digits); those are checked against the
@@ -35,8 +41,14 @@ export interface RefoldOptions {
   readonly onEvent?: (e: StoredEvent) => void;
   /** Called after each batch with the last seq folded and the last seq to fold. */
   readonly onProgress?: (seq: number, last: number) => void;
-  /** The scratch to fold into (default: a fresh in-memory database); must not hold the save. */
+  /**
+   * The scratch to fold into (default: a fresh in-memory database); must not hold the
+   * save. Unless `keepScratch`, it is left fit only to be thrown away: no events, no
+   * search, secondary indexes dropped.
+   */
   readonly into?: SqliteEventLog;
+  /** Return a whole, queryable store of the refolded save as `scratch` (default false). */
+  readonly keepScratch?: boolean;
 }
 
 /** One Checkpoint, checked. */
@@ -63,8 +75,8 @@ export interface RefoldReport {
   readonly mismatches: ReadonlyArray<CheckpointCheck>;
   /** The scratch save's projection hash at the end. */
   readonly stateHash: string;
-  /** The scratch holding the refolded save (for inspection). */
-  readonly scratch: SqliteEventLog;
+  /** With `keepScratch`, the store holding the refolded save (the caller closes it). */
+  readonly scratch: SqliteEventLog | null;
 }
 
 /** The refold's hash in the scheme the recorded one was written in. */
@@ -82,6 +94,8 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
   const last = Math.min(opts.untilSeq ?? save.head, save.head);
   const scratch = opts.into ?? new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   const check = opts.checkpoints ?? true;
+  const keep = opts.keepScratch === true;
+  const own = opts.into === undefined;
   const mismatches: Array<CheckpointCheck> = [];
   let checked = 0;
   let imported: { readonly head: number };
@@ -89,6 +103,7 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
     imported = scratch.importHistory(log, {
       saveId: save.saveId,
       untilSeq: last,
+      ...(keep ? {} : { discard: true }),
       ...(opts.upcast ? { upcast: opts.upcast } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
@@ -114,7 +129,7 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
         : {}),
     });
   } catch (e) {
-    if (opts.into === undefined) scratch.db.close();
+    if (own) scratch.db.close();
     if (!(e instanceof InvalidEvent)) throw e;
     const seq = e.index + 1;
     const [read] = log.read(saveId, { fromSeq: seq, toSeq: seq });
@@ -124,6 +139,8 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
       fix: "an event written at an older schema version needs its upcaster in core's eventUpcasters; otherwise the log is damaged",
     });
   }
+  const stateHash = scratch.projectionHash(saveId);
+  if (own && !keep) scratch.db.close();
   return {
     saveId,
     throughSeq: imported.head,
@@ -131,7 +148,7 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
     checkpoints: checked,
     mismatch: mismatches[0] ?? null,
     mismatches,
-    stateHash: scratch.projectionHash(saveId),
-    scratch,
+    stateHash,
+    scratch: keep ? scratch : null,
   };
 };

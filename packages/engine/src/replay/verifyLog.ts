@@ -347,7 +347,6 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
       ...(opts.upcast ? { upcast: opts.upcast } : {}),
     });
     expectedHash = { throughSeq: refolded.throughSeq, stateHash: refolded.stateHash };
-    refolded.scratch.db.close();
   } catch (e) {
     // The log itself cannot be folded that far (an event that does not decode).
     const why = e instanceof Error ? e.message : String(e);

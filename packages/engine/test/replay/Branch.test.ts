@@ -3,7 +3,12 @@
  * copied) and, continued with another seed, diverges only after the branch point; the
  * parent is untouched and still verifies; the branch verifies too (segment by segment).
  * A plain resume of a branch reproduces the parent exactly, wherever it was cut.
+ * The first cases keep their log on disk, as `hearsay branch` does, so the branch's
+ * refold folds both segments straight from the file.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gameTime, ids, type StoredEvent } from "@hearsay/core";
 import {
   branchSave,
@@ -14,9 +19,9 @@ import {
   tickBoundaries,
   verifyLog,
 } from "@hearsay/engine";
-import type { SqliteEventLog } from "@hearsay/store";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hamlet, MAIN, memoryLog, runHamlet } from "./fixtures.ts";
 
 const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 7 : n });
@@ -30,8 +35,14 @@ describe("a branch continued with another seed", () => {
   let parentHash: string;
   let parentHead: number;
 
+  const dir = mkdtempSync(join(tmpdir(), "hearsay-branch-test-"));
+  afterAll(() => {
+    log.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   beforeAll(async () => {
-    log = memoryLog();
+    log = new SqliteEventLog(openDatabase(join(dir, "log.db")), { snapshotEvery: 0 });
     await runHamlet(log);
     parentLog = digest(log, MAIN);
     parentHash = log.projectionHash(MAIN);
@@ -76,7 +87,10 @@ describe("a branch continued with another seed", () => {
     expect(child.divergence).toBeNull();
     expect(child.segments).toBe(2);
     expect(child.stateHash).toBe(log.projectionHash(alt));
-    expect(refoldLog({ log, saveId: alt }).mismatch).toBeNull();
+    const refold = refoldLog({ log, saveId: alt });
+    expect(refold.mismatch).toBeNull();
+    expect(refold.checkpoints).toBeGreaterThan(0);
+    expect(refold.stateHash).toBe(log.projectionHash(alt));
   });
 
   it("refuses a seq inside a tick (naming the boundaries around it), a taken name, a seq past the head", () => {
