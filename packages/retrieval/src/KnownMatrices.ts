@@ -9,6 +9,12 @@
  * with `SaveView.knows` at the asked time, and the scan widens until `k` survive.
  * Least recently used matrices are dropped beyond a byte budget.
  *
+ * Items that can never be known again are pruned from a copy once a scan finds them
+ * outnumbering the live ones: removed items and, for memories, those expired or gone.
+ * Late in a 1,000-NPC year an NPC had ~2,000 memory facts and ~50 live memories, so
+ * every scan widened until it had read the whole copy four times. A copy remembers the
+ * time it was pruned at; a query at an earlier time starts a new copy.
+ *
  * Rows are stored at one common scale (`VectorStore.copyScaled`), not each scaled to its
  * own largest component, so the native scan ranks them by a plain inner product — half
  * the work per row of a cosine — and the best few are reranked by cosine from f16.
@@ -53,6 +59,10 @@ interface Entry {
   late: Array<number>;
   /** How many of the list's items (in the order they were added) are copied or in `late`. */
   synced: number;
+  /** The time of the last prune: items gone by then are not in the copy (-inf: none). */
+  prunedAt: number;
+  /** Rows in the copy right after the last prune (the next waits for it to grow by 1/8). */
+  prunedRows: number;
 }
 
 /** How big copies are partitioned (see `CoarseLists`). */
@@ -144,9 +154,16 @@ export class KnownMatrices {
     store: VectorStore,
     c: CollectionName,
     list: KnownList,
+    t: number,
   ): Entry {
     let e = this.entries.get(key);
-    if (!e || e.store !== store || e.list !== list || e.generation !== list.generation) {
+    if (
+      !e ||
+      e.store !== store ||
+      e.list !== list ||
+      e.generation !== list.generation ||
+      t < e.prunedAt
+    ) {
       if (e) this.bytes -= entryBytes(e);
       e = {
         store,
@@ -157,6 +174,8 @@ export class KnownMatrices {
         grouped: 0,
         late: [],
         synced: 0,
+        prunedAt: Number.NEGATIVE_INFINITY,
+        prunedRows: 0,
       };
     }
     this.entries.delete(key); // re-inserted last: most recently used
@@ -229,6 +248,51 @@ export class KnownMatrices {
     e.grouped = total;
     e.tail = emptyBlock();
     this.bytes += entryBytes(e);
+  }
+
+  /**
+   * Drops from the copy every item that no query at `t` or later can return: removed
+   * items and, in a memory collection, memories expired or gone by `t`. Waits until the
+   * copy has grown by an eighth since the last prune, so a copy whose filtered rows are
+   * facts learnt after `t` (a query in the past) is not re-pruned on every scan.
+   */
+  private prune(e: Entry, view: SaveView, c: CollectionName, t: number): void {
+    const rows = e.grouped + e.tail.n;
+    if (rows < 64 || rows - e.prunedRows <= e.prunedRows >>> 3) return;
+    const table = view.items[c];
+    const memory = c === "memories";
+    const gone = (local: number) =>
+      table.dead[local] === true || (memory && !table.aliveAt(local, t));
+    const d = e.store.dimensions;
+    const before = entryBytes(e);
+    /** Keeps a block's rows that can still be returned, in order; returns how many went. */
+    const compact = (b: Block): number => {
+      let to = 0;
+      for (let i = 0; i < b.n; i++) {
+        const local = b.locals[i]!;
+        if (gone(local)) continue;
+        if (to !== i) {
+          b.rows.copyWithin(to * d, i * d, (i + 1) * d);
+          b.locals[to] = local;
+        }
+        to++;
+      }
+      const removed = b.n - to;
+      b.n = to;
+      // Give back most of a block left mostly empty (keeping room to grow).
+      if (b.rows.length > 4 * Math.max(64, to) * d) {
+        const keep = 2 * Math.max(32, to);
+        b.rows = b.rows.slice(0, keep * d);
+        b.locals = b.locals.slice(0, keep);
+      }
+      return removed;
+    };
+    for (const b of e.lists ?? []) e.grouped -= compact(b);
+    compact(e.tail);
+    e.late = e.late.filter((local) => !gone(local));
+    e.prunedAt = t;
+    e.prunedRows = e.grouped + e.tail.n;
+    this.bytes += entryBytes(e) - before;
   }
 
   /**
@@ -307,7 +371,7 @@ export class KnownMatrices {
     k: number,
   ): Array<MatrixHit> {
     const key = `${view.saveId}\u0000${npc}\u0000${c}`;
-    const e = this.sync(key, view, store, c, list);
+    const e = this.sync(key, view, store, c, list, t);
     const q = store.quantize(query);
     const table = view.items[c];
     const knows = view.knower(npc, c, t);
@@ -325,6 +389,8 @@ export class KnownMatrices {
       // cosine, so when most candidates are filtered out (facts learnt after t, expired
       // memories) the k-th known one may sit just past the cut — widen instead.
       if (hits.length >= Math.max(k, first >>> 1) || (exhausted && complete)) {
+        // Mostly filtered out: prune the copy of what can never come back, for next time.
+        if (locals.length - hits.length > hits.length) this.prune(e, view, c, t);
         return hits.sort((a, b) => b.similarity - a.similarity || a.local - b.local).slice(0, k);
       }
       if (exhausted) {

@@ -2,7 +2,8 @@
  * The contiguous known-set copies (`KnownMatrices`) scanned by inner product at one
  * common scale: for random queries, times, k and knowledge, the result is the exact
  * knowledge-filtered top-k by cosine (ties compare by similarity) and never an item the
- * NPC does not know; the copy follows new facts.
+ * NPC does not know; the copy follows new facts, and sheds memories gone for good while
+ * still answering exactly at any time asked, later or earlier.
  */
 import {
   CoarseLists,
@@ -23,6 +24,7 @@ import {
   npcEvents,
   openWorld,
   Prng,
+  sentence,
   type TestWorld,
   topics,
 } from "./fixtures.ts";
@@ -262,6 +264,113 @@ describe("KnownMatrices", () => {
       ),
       { numRuns: process.env.HEARSAY_DEEP ? 400 : 30 },
     );
+  });
+
+  it("sheds memories gone for good as time goes on, and still answers exactly at any time", () => {
+    // One NPC owns 900 memories; most expire or are forgotten between t = 1,000 and
+    // 9,000, so a copy queried late holds mostly rows it can never return.
+    const w = openWorld();
+    w.append(npcEvents(1));
+    const p = Prng.derive(8, "shed");
+    const events = [];
+    const forgotten: Array<{ id: string; t: number }> = [];
+    for (let i = 0; i < 900; i++) {
+      const t = 10 + i;
+      const fate = p.int(0, 9);
+      events.push(
+        ev("MemoryRecorded", t, {
+          memoryId: `m${i}`,
+          ownerNpcId: "npc-0",
+          text: sentence(p, i),
+          category: "observation",
+          importance: p.float(),
+          expiresAt: fate < 5 ? p.int(1000, 9000) : null,
+          locationId: "square",
+          entities: [],
+          about: null,
+        }),
+      );
+      if (fate >= 5 && fate < 8) forgotten.push({ id: `m${i}`, t: p.int(1000, 9000) });
+    }
+    forgotten.sort((a, b) => a.t - b.t);
+    w.append([
+      ...events,
+      ...forgotten.map((f) =>
+        ev("MemoryExpired", f.t, { memoryId: f.id, ownerNpcId: "npc-0", reason: "forgotten" }),
+      ),
+    ]);
+    const idx = Effect.runSync(
+      VectorIndexes.open(w.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
+    ).index;
+    const store = idx.store("memories")!;
+    const v = SaveView.load(w.db, w.saveId);
+    const npc = v.npcs.find("npc-0");
+    const table = v.items.memories;
+    const kept = new KnownMatrices();
+    fc.assert(
+      fc.property(
+        // Mostly forwards, as a run asks; sometimes back in time, as an inspector may.
+        fc.array(
+          fc.record({
+            t: fc.integer({ min: 900, max: 10_000 }),
+            ws: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 6 }),
+            k: fc.integer({ min: 1, max: 25 }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.boolean(),
+        (asks, forwards) => {
+          const order = forwards ? [...asks].sort((a, b) => a.t - b.t) : asks;
+          for (const { t, ws, k } of order) {
+            const q = embedder.embedSync!(ws.join(" "));
+            const got = knownNearest(
+              v,
+              store,
+              npc,
+              "memories",
+              t,
+              q,
+              k,
+              viaMatrix,
+              undefined,
+              kept,
+            );
+            const truth = Array.from({ length: table.length }, (_, local) => local)
+              .filter((local) => v.knows(npc, "memories", local, t))
+              .map((local) => store.similarity(q, table.rowids[local]!))
+              .sort((a, b) => b - a);
+            expect(got.map((h) => h.similarity)).toEqual(
+              truth.slice(0, k).map((x) => expect.closeTo(x, 6)),
+            );
+          }
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
+    );
+    // Asked late, a copy sheds what is gone: it is made with all 900 rows, and after one
+    // scan that finds most of them gone it keeps little more than the live ones.
+    const fresh = new KnownMatrices();
+    const ask = () =>
+      knownNearest(
+        v,
+        store,
+        npc,
+        "memories",
+        9500,
+        embedder.embedSync!("mill"),
+        5,
+        viaMatrix,
+        undefined,
+        fresh,
+      );
+    const first = ask();
+    const live = Array.from({ length: table.length }, (_, l) => l).filter((l) =>
+      v.knows(npc, "memories", l, 9500),
+    ).length;
+    expect(live).toBeGreaterThan(50);
+    expect(live).toBeLessThan(300);
+    expect(fresh.size).toBeLessThanOrEqual(2 * live * store.dimensions);
+    expect(ask()).toEqual(first);
   });
 
   it("SaveView.knower answers exactly as SaveView.knows, for every item, NPC and time", () => {
