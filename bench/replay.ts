@@ -16,6 +16,8 @@
  *   pnpm bench:run replay -- 1000:365 --keep PATH  # write one log to PATH and keep it
  *   pnpm bench:run replay -- --log PATH [--save ID] [--no-verify]
  *
+ * `--no-verify` skips the verify (of a log written here or given by `--log`).
+ *
  * `--log` measures an existing log instead of writing one (save "bench" unless `--save`):
  * the file is opened read-only, and the refold and the rebuild baseline work in a scratch
  * file beside the system's temp dir (a big log does not fit a memory database). Its verify
@@ -216,7 +218,12 @@ const BIG_LOG = 2_000_000;
  * Writes the default world's log at a size, then measures it. With `keep`, the log is
  * written to that file and left there (for `--log` later) instead of a throwaway one.
  */
-const one = async (npcs: number, days: number, keep: string | undefined): Promise<Row> => {
+const one = async (
+  npcs: number,
+  days: number,
+  keep: string | undefined,
+  verify: boolean,
+): Promise<Row> => {
   const definition = definitionFor(npcs);
   if (keep !== undefined && existsSync(keep))
     throw new Error(`replay bench: --keep ${keep}: the file exists; name a new one`);
@@ -254,7 +261,7 @@ const one = async (npcs: number, days: number, keep: string | undefined): Promis
       saveId,
       { npcs, days, runSeconds },
       big ? fileScratch : memoryScratch,
-      definition,
+      verify ? definition : null,
       big ? 1 : 3,
     );
   } finally {
@@ -330,15 +337,14 @@ const flag = (name: string): string | undefined => {
 export default async (): Promise<void> => {
   const rows: Array<Row> = [];
   const logPath = flag("--log");
+  const verify = !process.argv.includes("--no-verify");
   if (logPath !== undefined) {
-    rows.push(
-      await existing(logPath, flag("--save") ?? "bench", !process.argv.includes("--no-verify")),
-    );
+    rows.push(await existing(logPath, flag("--save") ?? "bench", verify));
   } else {
     const keep = flag("--keep");
     if (keep !== undefined && sizes().length !== 1)
       throw new Error("replay bench: --keep writes one log: name one NPCs:days pair");
-    for (const [npcs, days] of sizes()) rows.push(await one(npcs, days, keep));
+    for (const [npcs, days] of sizes()) rows.push(await one(npcs, days, keep, verify));
   }
   printTable(
     "replay: refold (every checkpoint checked) and verify (engine re-run, every event compared); baselines: page read, store bulk rebuild, the original run",
@@ -370,8 +376,7 @@ export default async (): Promise<void> => {
       r.refoldEventsPerSecond,
       r.refoldEventsPerCpuSecond,
       r.runSeconds > 0 ? r.runSeconds : "-",
-      r.verifySeconds ??
-        (logPath !== undefined && process.argv.includes("--no-verify") ? "skipped" : "failed"),
+      r.verifySeconds ?? (verify ? "failed" : "skipped"),
       r.verifyEventsPerSecond ?? "-",
       r.verifyOverRun ?? "-",
     ]),
