@@ -81,6 +81,15 @@ const bruteForce = (npc: number, t: number, q: Float32Array) => {
   return out.sort((a, b) => b - a);
 };
 
+/** A world of a test's own, indexed exactly: its memory vectors, its view and npc-0. */
+const indexedFor = (w: TestWorld) => {
+  const idx = Effect.runSync(
+    VectorIndexes.open(w.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
+  ).index;
+  const v = SaveView.load(w.db, w.saveId);
+  return { store: idx.store("memories")!, v, npc: v.npcs.find("npc-0") };
+};
+
 const words = topics.flat();
 const viaMatrix = { ...defaultNearestTuning, exactMax: 1, matrixMin: 1, graphMax: 1 };
 
@@ -214,12 +223,7 @@ describe("KnownMatrices", () => {
       });
     const early = Array.from({ length: n }, (_, i) => i).filter((i) => i % 2 === 0);
     w.append([...memoryEvents(Prng.derive(5, "follow"), 2, n), ...early.map((i) => fact(i, 3000))]);
-    const idx = Effect.runSync(
-      VectorIndexes.open(w.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
-    ).index;
-    const store = idx.store("memories")!;
-    const v = SaveView.load(w.db, w.saveId);
-    const npc = v.npcs.find("npc-0");
+    const { store, v, npc } = indexedFor(w);
     const kept = new KnownMatrices();
     const ask = (m: KnownMatrices, text: string, k: number) =>
       knownNearest(
@@ -299,12 +303,7 @@ describe("KnownMatrices", () => {
         ev("MemoryExpired", f.t, { memoryId: f.id, ownerNpcId: "npc-0", reason: "forgotten" }),
       ),
     ]);
-    const idx = Effect.runSync(
-      VectorIndexes.open(w.db, embedder, { store: { hnswMinSize: 1_000_000 } }),
-    ).index;
-    const store = idx.store("memories")!;
-    const v = SaveView.load(w.db, w.saveId);
-    const npc = v.npcs.find("npc-0");
+    const { store, v, npc } = indexedFor(w);
     const table = v.items.memories;
     const kept = new KnownMatrices();
     fc.assert(

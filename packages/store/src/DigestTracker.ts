@@ -8,7 +8,7 @@
  * two reads is hashed once. Generic over the tables and columns the digest covers.
  */
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { digestHex, rowLanes, tableLanes } from "./ProjectionDigest.ts";
+import { digestHex, rowLanes } from "./ProjectionDigest.ts";
 
 const LANE = 2 ** 48;
 
@@ -16,31 +16,10 @@ interface Tracked {
   readonly table: string;
   /** The columns that identify a row: `rowid`, or a WITHOUT ROWID table's primary key. */
   readonly keys: ReadonlyArray<string>;
-  /** Each row's lanes (null: the table keeps before-images instead, see `beforeImaged`). */
-  readonly lanes: Map<unknown, readonly [number, number]> | null;
-  /** Digest columns (for a before-imaged table: the number of them). */
-  readonly width: number;
+  readonly lanes: Map<unknown, readonly [number, number]>;
   readonly settle: SqliteStatement;
   readonly reset: SqliteStatement;
 }
-
-/**
- * Tables whose rows a fold almost only inserts (knowledge: 3M rows on a 1,000-NPC year,
- * updated only when an earlier fact turns up; the rest append-only). Keeping a JS map
- * of every such row's lanes, to subtract them on the rare update, cost more than the
- * update: for these, the UPDATE and DELETE triggers save the row as it was at the last
- * digest (its before-image) in the TEMP table instead, and no map is kept.
- */
-const beforeImaged = new Set([
-  "knowledge",
-  "world_events",
-  "conversation_turns",
-  "llm_calls",
-  "background_debates",
-  "warnings",
-]);
-
-const sqlText = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 /** A row's identity in the lanes map: its one key value, or its key values joined. */
 const keyOf = (row: ReadonlyArray<unknown>, n: number): unknown =>
@@ -80,10 +59,6 @@ export class DigestTracker {
     const tracked: Array<Tracked> = [];
     for (const [table, cols] of columns) {
       const keys = isWithoutRowid(db, table) ? primaryKey(db, table) : ["rowid"];
-      if (beforeImaged.has(table)) {
-        tracked.push(this.trackBeforeImages(table, keys, cols));
-        continue;
-      }
       const touched = `hearsay_touched_${table}`;
       const keyCols = keys.map((_, i) => `k${i}`);
       db.exec(
@@ -123,64 +98,11 @@ export class DigestTracker {
         table,
         keys,
         lanes,
-        width: cols.length,
         settle,
         reset: db.prepare(`DELETE FROM ${touched}`),
       });
     }
     this.tracked = tracked;
-  }
-
-  /**
-   * Tracks a table by before-images: the TEMP table holds each row touched since the
-   * last digest, with `existed` and its columns as they were then (the first UPDATE or
-   * DELETE since wins; an INSERT notes a row that was not there). Only rows of the save
-   * are noted. The rows the save already has are hashed once, streamed.
-   */
-  private trackBeforeImages(
-    table: string,
-    keys: ReadonlyArray<string>,
-    cols: ReadonlyArray<string>,
-  ): Tracked {
-    const db = this.db;
-    const touched = `hearsay_before_${table}`;
-    const keyCols = keys.map((_, i) => `k${i}`);
-    const valCols = cols.map((_, i) => `v${i}`);
-    db.exec(
-      keys[0] === "rowid"
-        ? `CREATE TEMP TABLE ${touched} (k0 INTEGER PRIMARY KEY, existed INTEGER NOT NULL, ${valCols.join(", ")})`
-        : `CREATE TEMP TABLE ${touched} (${keyCols.join(", ")}, existed INTEGER NOT NULL, ${valCols.join(", ")}, PRIMARY KEY (${keyCols.join(", ")})) WITHOUT ROWID`,
-    );
-    this.ddlUndo.push(`DROP TABLE temp.${touched}`);
-    const save = sqlText(this.saveId);
-    const inserted = `INSERT INTO ${touched} (${keyCols.join(", ")}, existed) SELECT ${keys.map((k) => `NEW.${k}`).join(", ")}, 0 WHERE NEW.save_id = ${save} ON CONFLICT DO NOTHING;`;
-    const before = `INSERT INTO ${touched} (${keyCols.join(", ")}, existed, ${valCols.join(", ")}) SELECT ${keys.map((k) => `OLD.${k}`).join(", ")}, 1, ${cols.map((c) => `OLD.${c}`).join(", ")} WHERE OLD.save_id = ${save} ON CONFLICT DO NOTHING;`;
-    for (const [what, body] of [
-      ["INSERT", inserted],
-      ["UPDATE", `${before} ${inserted}`],
-      ["DELETE", before],
-    ] as const) {
-      const name = `hearsay_before_${table}_${what.toLowerCase()}`;
-      db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${what} ON ${table} BEGIN ${body} END`);
-      this.ddlUndo.push(`DROP TRIGGER temp.${name}`);
-    }
-    const on = keys.map((k, i) => `t.${k} = tt.k${i}`).join(" AND ");
-    const settle = db
-      .prepare(
-        `SELECT tt.existed, ${valCols.map((v) => `tt.${v}`).join(", ")}, t.${keys[0]} IS NOT NULL, ${cols.map((c) => `t.${c}`).join(", ")}
-         FROM ${touched} tt LEFT JOIN ${table} t ON ${on} AND t.save_id = ?`,
-      )
-      .raw();
-    const [a, b] = tableLanes(db, this.saveId, table, cols);
-    this.add([a, b], 1);
-    return {
-      table,
-      keys,
-      lanes: null,
-      width: cols.length,
-      settle,
-      reset: db.prepare(`DELETE FROM ${touched}`),
-    };
   }
 
   private add(l: readonly [number, number], sign: 1 | -1): void {
@@ -194,15 +116,6 @@ export class DigestTracker {
       const n = t.keys.length;
       const rows = t.settle.all(this.saveId) as Array<Array<unknown>>;
       if (rows.length === 0) continue;
-      if (t.lanes === null) {
-        const w = t.width;
-        for (const row of rows) {
-          if (row[0] === 1) this.add(rowLanes(t.table, row.slice(1, 1 + w)), -1);
-          if (row[1 + w] === 1) this.add(rowLanes(t.table, row.slice(2 + w)), 1);
-        }
-        t.reset.run();
-        continue;
-      }
       for (const row of rows) {
         const key = keyOf(row, n);
         const old = t.lanes.get(key);

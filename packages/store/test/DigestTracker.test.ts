@@ -1,9 +1,10 @@
 /**
- * The digest a bulk fold keeps up along the way (`DigestTracker`): after any mix of
- * inserts, updates (key columns included) and deletes — on a table it tracks by a map of
- * row lanes and on ones it tracks by before-images — in the tracked save and in another,
- * with digests taken at any points between, each digest equals the one recomputed from
- * the save's rows.
+ * The digest a bulk fold keeps up along the way (`DigestTracker`, a map of the save's row
+ * lanes kept current from the keys its TEMP triggers note): after any mix of
+ * inserts, updates (key columns included) and deletes on two tables, in the tracked save
+ * and in another, with digests taken at any points between, each digest equals the one
+ * recomputed from the save's rows. (Rowid tables — memories, expired by updates — are
+ * tracked at every Checkpoint of the SqlFold and BulkFold properties.)
  */
 import { projectionDigestColumns, recomputeDigest } from "@hearsay/store";
 import fc from "fast-check";
@@ -42,7 +43,7 @@ describe("DigestTracker", () => {
           const { db, log } = freshStore();
           for (const s of saves) newSave(log, s);
           const s = {
-            // knowledge is tracked by before-images (WITHOUT ROWID, a 4-column key)…
+            // knowledge: a 4-column key…
             kInsert: db.prepare(
               `INSERT INTO knowledge (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
                VALUES (?, 'c', 'npc', 'memory', ?, ?, 'told', NULL, 1) ON CONFLICT DO NOTHING`,
@@ -54,7 +55,7 @@ describe("DigestTracker", () => {
             kRekey: db.prepare(
               "UPDATE OR IGNORE knowledge SET item_id = item_id || 'x' WHERE save_id = ? AND item_id = ?",
             ),
-            // …and relationships by a map of row lanes.
+            // …and relationships: a 3-column key.
             rInsert: db.prepare(
               `INSERT INTO relationships (save_id, campaign_id, from_id, to_id, trust, respect, suspicion, summary, updated_at)
                VALUES (?, 'c', 'a', ?, 0, 0, 0, 'met', ?) ON CONFLICT DO NOTHING`,
