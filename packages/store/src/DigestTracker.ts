@@ -2,10 +2,16 @@
  * The projection digest of one save kept up during a bulk fold, when the fold must know
  * it at points along the way (a replay checks every Checkpoint) but the per-row digest
  * triggers are paused. Connection-local TEMP triggers on every projection table only
- * note *which* rows were written (a native insert of the row's key, no call into JS);
- * `digest()` then re-reads just those rows, swaps their old lanes for their new ones in
- * a map of the save's row lanes, and returns the sum. A row written many times between
- * two reads is hashed once. Generic over the tables and columns the digest covers.
+ * note *which* of the save's rows were written (a native insert of the row's key, no
+ * call into JS); `digest()` then re-reads just those rows, swaps their old lanes for
+ * their new ones in a map of the save's row lanes, and returns the sum. A row written
+ * many times between two reads is hashed once. Generic over the tables and columns the
+ * digest covers.
+ *
+ * A row is known by its key without `save_id` (every row tracked is the save's):
+ * `rowid`, or a WITHOUT ROWID table's other primary key columns. The re-read takes a
+ * key column from the row itself when the digest covers it, and from the touched table
+ * only when the row is gone, so no key is read into JS twice.
  */
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { digestHex, rowLanes } from "./ProjectionDigest.ts";
@@ -14,16 +20,14 @@ const LANE = 2 ** 48;
 
 interface Tracked {
   readonly table: string;
-  /** The columns that identify a row: `rowid`, or a WITHOUT ROWID table's primary key. */
-  readonly keys: ReadonlyArray<string>;
+  /** How many digest columns the table has (a settled row: exists, columns, keys). */
+  readonly width: number;
+  /** A settled row's identity in `lanes`. */
+  readonly identity: (row: ReadonlyArray<unknown>) => unknown;
   readonly lanes: Map<unknown, readonly [number, number]>;
   readonly settle: SqliteStatement;
   readonly reset: SqliteStatement;
 }
-
-/** A row's identity in the lanes map: its one key value, or its key values joined. */
-const keyOf = (row: ReadonlyArray<unknown>, n: number): unknown =>
-  n === 1 ? row[0] : row.slice(0, n).join("\u0000");
 
 const isWithoutRowid = (db: SqliteDatabase, table: string): boolean =>
   /WITHOUT\s+ROWID\s*$/i.test(
@@ -39,6 +43,9 @@ const primaryKey = (db: SqliteDatabase, table: string): ReadonlyArray<string> =>
     .filter((c) => c.pk > 0)
     .sort((a, b) => a.pk - b.pk)
     .map((c) => c.name);
+
+/** An SQL string literal. */
+const literal = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 export class DigestTracker {
   private readonly tracked: ReadonlyArray<Tracked>;
@@ -57,8 +64,11 @@ export class DigestTracker {
     columns: ReadonlyMap<string, ReadonlyArray<string>>,
   ) {
     const tracked: Array<Tracked> = [];
+    const save = literal(saveId);
     for (const [table, cols] of columns) {
-      const keys = isWithoutRowid(db, table) ? primaryKey(db, table) : ["rowid"];
+      const keys = isWithoutRowid(db, table)
+        ? primaryKey(db, table).filter((k) => k !== "save_id")
+        : ["rowid"];
       const touched = `hearsay_touched_${table}`;
       const keyCols = keys.map((_, i) => `k${i}`);
       db.exec(
@@ -68,7 +78,8 @@ export class DigestTracker {
       );
       this.ddlUndo.push(`DROP TABLE temp.${touched}`);
       const note = (row: "NEW" | "OLD") =>
-        `INSERT INTO ${touched} VALUES (${keys.map((k) => `${row}.${k}`).join(", ")}) ON CONFLICT DO NOTHING;`;
+        `INSERT INTO ${touched} SELECT ${keys.map((k) => `${row}.${k}`).join(", ")}
+         WHERE ${row}.save_id = ${save} ON CONFLICT DO NOTHING;`;
       for (const [what, body] of [
         ["INSERT", note("NEW")],
         ["UPDATE", `${note("OLD")} ${note("NEW")}`],
@@ -78,25 +89,39 @@ export class DigestTracker {
         db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${what} ON ${table} BEGIN ${body} END`);
         this.ddlUndo.push(`DROP TRIGGER temp.${name}`);
       }
+      // A row read back is [exists, ...digest columns, ...keys]; a key the digest
+      // columns hold is only read from `touched` when the row is gone.
+      const width = cols.length;
+      const inRow = keys.map((k) => cols.indexOf(k));
+      const part = (row: ReadonlyArray<unknown>, i: number): unknown =>
+        row[0] !== 1 || inRow[i]! < 0 ? row[1 + width + i] : row[1 + inRow[i]!];
+      const identity =
+        keys.length === 1
+          ? (row: ReadonlyArray<unknown>) => part(row, 0)
+          : (row: ReadonlyArray<unknown>) => keys.map((_, i) => part(row, i)).join("\u0000");
+      const keysRead = keys.map((_, i) =>
+        inRow[i]! < 0 ? `tt.k${i}` : `CASE WHEN t.${keys[0]} IS NULL THEN tt.k${i} END`,
+      );
       const on = keys.map((k, i) => `t.${k} = tt.k${i}`).join(" AND ");
       const settle = db
         .prepare(
-          `SELECT ${keyCols.map((k) => `tt.${k}`).join(", ")}, t.${keys[0]} IS NOT NULL, ${cols.map((c) => `t.${c}`).join(", ")}
-           FROM ${touched} tt LEFT JOIN ${table} t ON ${on} AND t.save_id = ?`,
+          `SELECT t.${keys[0]} IS NOT NULL, ${cols.map((c) => `t.${c}`).join(", ")}, ${keysRead.join(", ")}
+           FROM ${touched} tt LEFT JOIN ${table} t ON t.save_id = ? AND ${on}`,
         )
         .raw();
       const lanes = new Map<unknown, readonly [number, number]>();
       const existing = db
-        .prepare(`SELECT ${keys.join(", ")}, ${cols.join(", ")} FROM ${table} WHERE save_id = ?`)
+        .prepare(`SELECT 1, ${cols.join(", ")}, ${keys.join(", ")} FROM ${table} WHERE save_id = ?`)
         .raw();
       for (const row of existing.iterate(saveId) as IterableIterator<Array<unknown>>) {
-        const l = rowLanes(table, row.slice(keys.length));
-        lanes.set(keyOf(row, keys.length), l);
+        const l = rowLanes(table, row.slice(1, 1 + width));
+        lanes.set(identity(row), l);
         this.add(l, 1);
       }
       tracked.push({
         table,
-        keys,
+        width,
+        identity,
         lanes,
         settle,
         reset: db.prepare(`DELETE FROM ${touched}`),
@@ -113,15 +138,14 @@ export class DigestTracker {
   /** The save's digest now (24 hex digits), from the rows written since the last call. */
   digest(): string {
     for (const t of this.tracked) {
-      const n = t.keys.length;
       const rows = t.settle.all(this.saveId) as Array<Array<unknown>>;
       if (rows.length === 0) continue;
       for (const row of rows) {
-        const key = keyOf(row, n);
+        const key = t.identity(row);
         const old = t.lanes.get(key);
         if (old !== undefined) this.add(old, -1);
-        if (row[n] === 1) {
-          const l = rowLanes(t.table, row.slice(n + 1));
+        if (row[0] === 1) {
+          const l = rowLanes(t.table, row.slice(1, 1 + t.width));
           t.lanes.set(key, l);
           this.add(l, 1);
         } else t.lanes.delete(key);

@@ -14,7 +14,8 @@
  *   memory exists at its seq (recorded before the range, or earlier in it);
  * - knowledge: the earliest `t` wins, on a tie the lower seq, and on a tie with a row
  *   already there, that row (rows go in in key, t, seq order; an update needs a
- *   strictly earlier t).
+ *   strictly earlier t);
+ * - npc_activity, relationships: the last event per key in the range replaces the row.
  * No other event writes these tables, so folding them apart from the rest, range by
  * range, gives the same state at the end of every range. The values SQLite reads from
  * the JSON text are the ones JS would bind: strings and numbers round-trip exactly, and
@@ -37,6 +38,8 @@ export const sqlFoldedTypes: ReadonlyArray<EventType> = [
   "LlmCallRecorded",
   "DebateHeld",
   "SimulationWarning",
+  "NpcActivityChanged",
+  "RelationshipChanged",
 ];
 
 /** Event types the projector folds into nothing (markers and inputs). */
@@ -149,6 +152,31 @@ const statements = (db: SqliteDatabase, log: string) => {
       SELECT @save, @camp, ${j("debateId")}, t, ${j("topic")}, ${jt("participants")}, ${j("locationId")},
         ${j("factionId")}, ${j("summary")}, ${j("outcome")}
       ${of("DebateHeld")} ORDER BY seq ON CONFLICT DO NOTHING`),
+    /**
+     * Each NPC's last activity in the range: the last seq per NPC first (only the id read
+     * from each event), then that event's columns.
+     */
+    activity: p(`INSERT INTO npc_activity
+        (save_id, campaign_id, npc_id, activity, location_id, destination, until, task_id,
+         attending_to, holding, note, t)
+      SELECT @save, @camp, ${j("npcId")}, ${j("activity")}, ${j("locationId")}, ${j("destination")},
+        ${j("until")}, ${j("taskId")}, ${jt("attendingTo")}, ${jt("holding")}, ${j("note")}, events.t
+      FROM (SELECT max(seq) AS last ${of("NpcActivityChanged")} GROUP BY ${j("npcId")}) AS l
+      CROSS JOIN ${log}.events AS events ON events.save_id = @src AND events.seq = l.last
+      WHERE true ON CONFLICT (save_id, npc_id) DO UPDATE SET activity = excluded.activity,
+        location_id = excluded.location_id, destination = excluded.destination, until = excluded.until,
+        task_id = excluded.task_id, attending_to = excluded.attending_to, holding = excluded.holding,
+        note = excluded.note, t = excluded.t`),
+    /** Each pair's last relationship in the range, the same way. */
+    relationships: p(`INSERT INTO relationships
+        (save_id, campaign_id, from_id, to_id, trust, respect, suspicion, summary, updated_at)
+      SELECT @save, @camp, ${j("fromId")}, ${j("toId")}, ${j("trust")}, ${j("respect")},
+        ${j("suspicion")}, ${j("summary")}, events.t
+      FROM (SELECT max(seq) AS last ${of("RelationshipChanged")} GROUP BY ${j("fromId")}, ${j("toId")}) AS l
+      CROSS JOIN ${log}.events AS events ON events.save_id = @src AND events.seq = l.last
+      WHERE true ON CONFLICT (save_id, from_id, to_id) DO UPDATE SET trust = excluded.trust,
+        respect = excluded.respect, suspicion = excluded.suspicion, summary = excluded.summary,
+        updated_at = excluded.updated_at`),
     warnings: p(`INSERT INTO warnings (save_id, campaign_id, seq, t, code, message, npc_id)
       SELECT @save, @camp, seq, t, ${j("code")}, ${j("message")}, ${j("npcId")}
       ${of("SimulationWarning")} ORDER BY seq ON CONFLICT DO NOTHING`),
@@ -221,6 +249,8 @@ export class SqlFold {
       s.llmCalls.run(args);
       s.debates.run(args);
       s.warnings.run(args);
+      s.activity.run(args);
+      s.relationships.run(args);
     }
   }
 }
