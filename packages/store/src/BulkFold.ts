@@ -179,6 +179,20 @@ export class BulkFold {
     return true;
   }
 
+  /**
+   * Takes back from SQLite the share of the current save it has not folded yet (an
+   * event there, at an older version, needs the projector; SqlFold.ts folds a range
+   * whole or not at all): returns the first seq it had not folded, from which the caller
+   * applies every event itself. The rows SQLite did write stay; the projector's merges
+   * treat them as rows already there.
+   */
+  takeBackSql(): number {
+    const from = this.sqlPending[0]?.fromSeq ?? Number.POSITIVE_INFINITY;
+    this.sqlPending = [];
+    this.seeded();
+    return from;
+  }
+
   /** Says the current save's fold ends at `seq`: SQL folds nothing after it. */
   endsAt(seq: number): void {
     this.sqlCap = seq;

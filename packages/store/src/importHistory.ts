@@ -16,6 +16,7 @@
 import {
   currentVersions,
   type Event,
+  type EventType,
   type SaveId,
   type StoredEvent,
   type Upcast,
@@ -25,7 +26,7 @@ import { decodeBatch } from "./decodeBatch.ts";
 import { type EventHistory, type EventRow, type SaveInfo, toStored } from "./EventHistory.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import type { ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
-import { atCurrentVersion, inertTypes, sqlFoldable, sqlFoldedTypes } from "./SqlFold.ts";
+import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
 import { InvalidEvent } from "./StoreError.ts";
 
 /** A Checkpoint event of the imported history. */
@@ -47,7 +48,11 @@ export interface ImportOptions {
   readonly saveId: SaveId;
   /** Import through this seq (default: the head). */
   readonly untilSeq?: number;
-  /** Applied after core's `upcastEvent` to every event (a test's own upgrade steps). */
+  /**
+   * Applied after core's `upcastEvent` to every event read into JS (a test's own upgrade
+   * steps). Like every `Upcast`, it must return an event at its current version as it
+   * is: SQLite's share of the fold is not read into JS unless it holds older ones.
+   */
   readonly upcast?: Upcast;
   /** Sees every event, in seq order, before it is folded (and before a Checkpoint check). */
   readonly onEvent?: (e: StoredEvent) => void;
@@ -138,75 +143,119 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   // (SQLite folds from the source's log); otherwise each is copied as it is read.
   const copyNone = ctx.attached !== null && opts.discard === true;
   if (ctx.attached !== null && !copyNone) copyAttached(ctx, last);
-  // SQLite's share is left to it, and inert events to nobody, unless a caller sees (or
-  // rewrites) every event.
-  const everyEvent = opts.onEvent !== undefined || upcast !== undefined;
+  // SQLite's share is left to it, and inert events to nobody, unless a caller sees every
+  // event. Its share is handed over before anyone knows it is all at the current version:
+  // the page scan below passes every event at an older version to JS, and the first of
+  // SQLite's types met there takes the share back from that range on (`takeBack`), so
+  // the log is not read once more up front to look for them. An upcaster only rewrites
+  // events at older versions (core's `Upcast`), so it leaves SQLite's share as it is.
   const sourceSegments = ctx.source.segments(saveId, last);
-  const bySql =
-    !everyEvent &&
-    bulk.foldBySql(
-      copyNone ? sourceSegments : [{ saveId, fromSeq: 1, toSeq: last }],
-      sqlFoldable(ctx.sourceDb, sourceSegments),
-    );
-  const leftOut = everyEvent ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes;
-  const leftOutVersion = new Map(leftOut.map((t) => [t as string, currentVersions.get(t)]));
+  let bySql =
+    opts.onEvent === undefined &&
+    bulk.foldBySql(copyNone ? sourceSegments : [{ saveId, fromSeq: 1, toSeq: last }], true);
+  const leftOutVersion = new Map<string, number | undefined>();
+  const leaveOut = (types: ReadonlyArray<string>) => {
+    leftOutVersion.clear();
+    for (const t of types) leftOutVersion.set(t, currentVersions.get(t as never));
+  };
+  leaveOut(
+    opts.onEvent !== undefined ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes,
+  );
+  const sqlTypes = new Set<string>(sqlFoldedTypes);
   let head = 0;
   let stopped = false;
   /** Events whose stored form an upcaster changed (copied natively as they were). */
   const rewritten: Array<StoredEvent> = [];
-  ctx.source.forEachRawPage(
-    save,
-    1,
-    last,
-    (rows: ReadonlyArray<EventRow>) => {
-      for (const r of rows) {
-        if (r[0] > last) break;
-        if (ctx.attached === null) {
-          insertEvent.run(
-            saveId,
-            r[0],
-            campaignId,
-            r[1],
-            r[2],
-            Math.floor(r[2] / 1440),
-            r[3],
-            r[4],
-            r[5],
-          );
+  /** Folds one event read from the source; false: the caller's Checkpoint check stops here. */
+  const fold = (r: EventRow): boolean => {
+    const read = toStored(r, save);
+    const e = (upcast ? upcast(read) : read) as StoredEvent;
+    if (currentVersions.get(e.type) !== e.version) {
+      throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
+    }
+    opts.onEvent?.(e);
+    if (e.type === "Checkpoint" && opts.onCheckpoint && !opts.onCheckpoint(e, probeAt(e.seq - 1))) {
+      head = e.seq - 1;
+      stopped = true;
+      return false;
+    }
+    if (e !== read || e.version !== r[4]) rewritten.push(e);
+    try {
+      bulk.apply(e);
+    } catch (cause) {
+      throw refusal(saveId, e, cause);
+    }
+    head = e.seq;
+    return true;
+  };
+  /**
+   * Takes SQLite's share back at `seq`: its events SQLite has not folded before `seq` are
+   * applied here, in order (they write only its tables, so their order among the others
+   * does not matter), and from `seq` on every event is read.
+   */
+  const takeBack = (seq: number): void => {
+    bySql = false;
+    leaveOut(inertTypes);
+    const from = bulk.takeBackSql();
+    if (from >= seq) return;
+    ctx.source.forEachRawPage(
+      save,
+      from,
+      seq - 1,
+      (rows) => {
+        for (const r of rows) fold(r);
+        return true;
+      },
+      `type NOT IN (${sqlFoldedTypes.map((t) => `'${t}'`).join(", ")})`,
+    );
+  };
+  // Attached, the rows left out are not even read (the scan starts again, reading more,
+  // if SQLite's share is taken back); otherwise each is copied as it is read.
+  let from = 1;
+  while (from <= last && !stopped) {
+    let restartAt = 0;
+    ctx.source.forEachRawPage(
+      save,
+      from,
+      last,
+      (rows: ReadonlyArray<EventRow>) => {
+        for (const r of rows) {
+          if (r[0] > last) break;
+          if (ctx.attached === null) {
+            insertEvent.run(
+              saveId,
+              r[0],
+              campaignId,
+              r[1],
+              r[2],
+              Math.floor(r[2] / 1440),
+              r[3],
+              r[4],
+              r[5],
+            );
+          }
+          if (leftOutVersion.get(r[3]) === r[4]) {
+            head = r[0];
+            continue;
+          }
+          if (bySql && sqlTypes.has(r[3])) {
+            takeBack(r[0]);
+            if (ctx.attached !== null) {
+              restartAt = r[0];
+              return false;
+            }
+          }
+          if (!fold(r)) return false;
         }
-        if (leftOutVersion.get(r[3]) === r[4]) {
-          head = r[0];
-          continue;
-        }
-        const read = toStored(r, save);
-        const e = (upcast ? upcast(read) : read) as StoredEvent;
-        if (currentVersions.get(e.type) !== e.version) {
-          throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
-        }
-        opts.onEvent?.(e);
-        if (
-          e.type === "Checkpoint" &&
-          opts.onCheckpoint &&
-          !opts.onCheckpoint(e, probeAt(e.seq - 1))
-        ) {
-          head = e.seq - 1;
-          stopped = true;
-          return false;
-        }
-        if (e !== read || e.version !== r[4]) rewritten.push(e);
-        try {
-          bulk.apply(e);
-        } catch (cause) {
-          throw refusal(saveId, e, cause);
-        }
-        head = e.seq;
-      }
-      opts.onProgress?.(head, last);
-      return true;
-    },
-    // Attached, the rows left out are not even read; otherwise each is copied above.
-    ctx.attached !== null && leftOut.length > 0 ? atCurrentVersion(leftOut) : undefined,
-  );
+        opts.onProgress?.(head, last);
+        return true;
+      },
+      ctx.attached !== null && leftOutVersion.size > 0
+        ? atCurrentVersion([...leftOutVersion.keys()] as Array<EventType>)
+        : undefined,
+    );
+    from = restartAt > 0 ? restartAt : last + 1;
+  }
   if (!stopped) head = last;
   bulk.endsAt(head);
   if (copyNone) return { head, stopped };

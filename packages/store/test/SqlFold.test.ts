@@ -3,7 +3,8 @@
  * event-by-event fold of appends, on logs built to hit its rules' edges: memory ids
  * recorded again (under another owner, earlier in game time), expiries before, between
  * and after records, knowledge of a memory by its own owner at the same time as the
- * record, repeated world event, turn, call and debate keys, floats that do not round-trip
+ * record, repeated world event, turn, call and debate keys, activities and relationships
+ * rewritten within a range and across ranges, floats that do not round-trip
  * through short decimals, JSON text with escapes — and Checkpoints anywhere, so every
  * range boundary is checked. Rebuilds, imports (from memory and from a file on disk) and
  * snapshot restores must give the incremental rows and digest, at every Checkpoint too.
@@ -11,7 +12,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Event, type EventType, type GameTime, ids, makeEvent } from "@hearsay/core";
+import {
+  currentVersions,
+  type Event,
+  type EventType,
+  type GameTime,
+  ids,
+  makeEvent,
+} from "@hearsay/core";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -38,6 +46,9 @@ const arbStep = fc.record({
     "DebateHeld",
     "SimulationWarning",
     "NpcActivityChanged",
+    "NpcActivityChanged",
+    "RelationshipChanged",
+    "RelationshipChanged",
     "Checkpoint",
     "Cut",
   ),
@@ -173,14 +184,27 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
         push(
           ev(type, t, {
             npcId: pick(npcs, a),
-            activity: "idle",
-            locationId: "square",
-            destination: null,
-            until: null,
-            taskId: null,
-            attendingTo: [],
-            holding: [],
+            activity: pick(["idle", "travelling", "working"], b),
+            locationId: pick(["square", "mill"], a + b),
+            destination: b % 2 === 0 ? null : "mill",
+            until: b % 3 === 0 ? null : t + b,
+            taskId: a % 2 === 0 ? null : `task${b % 2}`,
+            attendingTo: b % 2 === 0 ? [] : [pick(npcs, b)],
+            holding: a % 3 === 0 ? [] : [pick(texts, a), "rope"],
             note: pick(texts, b),
+          }),
+        );
+        break;
+      case "RelationshipChanged":
+        push(
+          ev(type, t, {
+            // Two pairs only, so ranges rewrite a pair often.
+            fromId: pick(npcs, a % 2),
+            toId: "cy",
+            trust: pick(floats, a + b),
+            respect: -pick(floats, b),
+            suspicion: pick(floats, a),
+            summary: pick(texts, a + b),
           }),
         );
         break;
@@ -194,11 +218,23 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
   return batches.filter((b) => b.length > 0);
 };
 
-const importChecking = (target: SqliteEventLog, source: SqliteEventLog, discard = false) => {
+/** Brings an event "written at version 0" (see the second property) back to its own. */
+const upcastAged = (raw: unknown): unknown => {
+  const e = raw as { type: EventType; version: number };
+  return e.version === 0 ? { ...e, version: currentVersions.get(e.type) } : e;
+};
+
+const importChecking = (
+  target: SqliteEventLog,
+  source: SqliteEventLog,
+  discard = false,
+  upcast?: (raw: unknown) => unknown,
+) => {
   const seen = new Map<string, string>();
   target.importHistory(source, {
     saveId: ids.save("s"),
     discard,
+    ...(upcast ? { upcast: upcast as never } : {}),
     onCheckpoint: (e, probe) => {
       seen.set(e.id, probe.digest());
       return true;
@@ -208,6 +244,17 @@ const importChecking = (target: SqliteEventLog, source: SqliteEventLog, discard 
 };
 
 const arbLog = fc.array(arbStep, { minLength: 1, maxLength: 50 }).map(build);
+
+/** Longer logs, Checkpoints more often: SQLite has folded ranges before an aged event. */
+const arbLongLog = fc
+  .array(
+    fc.oneof(
+      { arbitrary: arbStep, weight: 5 },
+      { arbitrary: fc.constant<Step>({ type: "Checkpoint", a: 0, b: 0, t: 0 }), weight: 1 },
+    ),
+    { minLength: 20, maxLength: 80 },
+  )
+  .map(build);
 
 describe("the SQL share of a bulk fold", () => {
   it("equals the incremental fold: rebuilds, restores, and imports at every Checkpoint", () => {
@@ -255,6 +302,56 @@ describe("the SQL share of a bulk fold", () => {
             source.db.close();
           }
         }),
+        { numRuns: runs(20) },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("takes SQLite's share back where an event at an older version needs the projector", () => {
+    // The log is the same, but some events are stored at a version 0 the upcaster knows:
+    // from the first such event of SQLite's types on, the projector folds everything.
+    const dir = mkdtempSync(join(tmpdir(), "hearsay-sqlfold-aged-"));
+    let k = 0;
+    try {
+      fc.assert(
+        fc.property(
+          arbLongLog,
+          fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+          (batches, at) => {
+            const onDisk = new SqliteEventLog(openDatabase(join(dir, `source-${++k}.db`)));
+            const inMemory = freshStore().log;
+            try {
+              for (const source of [onDisk, inMemory]) {
+                newSave(source, "s");
+                const incremental = appendRecordingCheckpoints(source, "s", batches);
+                const state = source.projectionState("s");
+                const head = source.head("s");
+                const age = source.db.prepare(
+                  "UPDATE events SET version = 0 WHERE save_id = 's' AND seq = ?",
+                );
+                // Mostly late in the log, after ranges SQLite has folded.
+                for (const x of at) age.run(head - (x % Math.ceil(head / 2)));
+                // Attached (copying the rows, or folding from the file) and read row by row.
+                for (const discard of source === onDisk ? [false, true] : [false]) {
+                  const target = freshStore().log;
+                  expect(importChecking(target, source, discard, upcastAged)).toEqual(incremental);
+                  expect(target.projectionState("s")).toEqual(state);
+                  if (!discard) {
+                    expect(
+                      target.db
+                        .prepare("SELECT count(*) FROM events WHERE version = 0")
+                        .pluck()
+                        .get(),
+                    ).toBe(0);
+                  }
+                }
+              }
+            } finally {
+              onDisk.db.close();
+            }
+          },
+        ),
         { numRuns: runs(20) },
       );
     } finally {
