@@ -21,7 +21,7 @@ export const makeGoodDatabase = async (path: string): Promise<void> => {
       world: sim.world,
       worldHash: sim.worldHash,
       lore: sim.lore,
-      log: new SqliteEventLog(db, { snapshotEvery: 50_000 }),
+      log: new SqliteEventLog(db),
       saveId: ids.save("main"),
       days: 1,
       seed: 7,

@@ -67,7 +67,7 @@ describe("index loss: damaged vector files are rebuilt and answer the same", () 
     dir = mkdtempSync(join(tmpdir(), "hearsay-indexloss-"));
     dbPath = join(dir, "world.db");
     db = openDatabase(dbPath);
-    log = new SqliteEventLog(db, { snapshotEvery: 50_000 });
+    log = new SqliteEventLog(db);
     await run(log, { days: 2 });
   }, 120_000);
 
@@ -171,7 +171,7 @@ describe("index loss: damaged vector files are rebuilt and answer the same", () 
     const older = join(dir, "older.db");
     const olderDb = openDatabase(older);
     try {
-      const olderLog = new SqliteEventLog(olderDb, { snapshotEvery: 50_000 });
+      const olderLog = new SqliteEventLog(olderDb);
       await run(olderLog, { days: 2, maxTicks: 20 });
       openIndex(olderDb, older, {});
       const stale = join(dir, "stale.db");
@@ -193,9 +193,9 @@ describe("index loss: damaged vector files are rebuilt and answer the same", () 
     const broken = join(dir, "broken.db");
     const brokenDb = openDatabase(broken);
     try {
-      const wholeLog = new SqliteEventLog(wholeDb, { snapshotEvery: 50_000 });
+      const wholeLog = new SqliteEventLog(wholeDb);
       await run(wholeLog, { days: 2 });
-      const brokenLog = new SqliteEventLog(brokenDb, { snapshotEvery: 50_000 });
+      const brokenLog = new SqliteEventLog(brokenDb);
       await run(brokenLog, { days: 2, maxTicks: 15 });
       expect(indexSaved(broken), "the interrupted run saved its index").toBe(true);
       damage("a memory vector overwritten").apply(broken);

@@ -7,8 +7,6 @@ export interface EngineConfig {
   readonly memoryCap: number;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
-  /** A store snapshot every N ticks (0: never). */
-  readonly snapshotEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
   readonly rumourChance: number;
   readonly rumourDecay: number;
@@ -43,7 +41,6 @@ export interface EngineConfig {
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
   checkpointEveryTicks: 24,
-  snapshotEveryTicks: 24 * 7,
   rumourChance: 0.35,
   rumourDecay: 0.8,
   rumourFloor: 0.3,
