@@ -22,7 +22,9 @@
  * an array or object comes back as the JSON text `JSON.stringify` wrote.
  *
  * Only events at their type's current version are folded here; a range holding an older
- * one (it needs its upcaster) is left to the projector whole (see `eligible`).
+ * one (it needs its upcaster) is left to the projector whole: a rebuild asks
+ * `sqlFoldable` first, and an import takes the share back from the first older event's
+ * unfolded range on (`BulkFold.takeBackSql`, importHistory.ts).
  */
 import { currentVersions, type EventType } from "@hearsay/core";
 import type { Segment } from "./EventHistory.ts";

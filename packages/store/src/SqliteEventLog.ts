@@ -319,7 +319,6 @@ export class SqliteEventLog {
               db: this.db,
               stateIO: this.stateIO,
               last,
-              sourceDb: source.db,
             },
             opts,
           );

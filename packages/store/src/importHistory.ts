@@ -97,8 +97,6 @@ export interface ImportContext {
   readonly attached: string | null;
   readonly stateIO: ProjectionStateIO;
   readonly last: number;
-  /** The source's connection. */
-  readonly sourceDb: SqliteDatabase;
 }
 
 const strip = (e: StoredEvent): Event =>
