@@ -51,6 +51,8 @@ export class Projector {
   private readonly ftsIndexSave: Record<string, SqliteStatement>;
   private readonly clearSave: ReadonlyArray<SqliteStatement>;
   private readonly lorePurgeFts: SqliteStatement;
+  /** FTS writes of a `live` fold, held until `flushFts`. */
+  private readonly ftsPending: Array<readonly [SqliteStatement, ReadonlyArray<unknown>]> = [];
   /** Knowledge facts of a `bulk` fold, not yet written. */
   private readonly knowledgeBuffer = new KnowledgeBuffer();
   /** Last-write-wins rows of a `bulk` fold, not yet written: per statement, by row key. */
@@ -84,8 +86,9 @@ export class Projector {
   }
 
   /**
-   * Folds one event into the read models of `saveId`. With `fts = false` the FTS tables
-   * are not touched (deferred mode; see `indexFts`). Call inside a transaction.
+   * Folds one event into the read models of `saveId`. In `live` mode its FTS writes are
+   * held until `flushFts`; otherwise the FTS tables are not touched (see `indexFts`). Call
+   * inside a transaction.
    */
   apply(e: StoredEvent, saveId: string, campaignId: string, mode: FoldMode): void {
     if (isNarrativeEvent(e)) {
@@ -176,7 +179,7 @@ export class Projector {
           entities,
         );
         if (fts && r.changes === 1) {
-          this.ftsInsert.world_events_fts!.run(r.lastInsertRowid, p.text, entities);
+          this.ftsLater(this.ftsInsert.world_events_fts!, r.lastInsertRowid, p.text, entities);
         }
         return;
       }
@@ -213,7 +216,7 @@ export class Projector {
           p.about?.id ?? null,
         );
         if (r.changes !== 1) return; // a memory id seen before changes nothing
-        if (fts) this.ftsInsert.memories_fts!.run(r.lastInsertRowid, p.text, entities);
+        if (fts) this.ftsLater(this.ftsInsert.memories_fts!, r.lastInsertRowid, p.text, entities);
         if (mode === "bulk") {
           this.knowledgeBuffer.add(p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
           return;
@@ -258,7 +261,8 @@ export class Projector {
           p.outcome,
         );
         if (fts && r.changes === 1) {
-          this.ftsInsert.background_debates_fts!.run(
+          this.ftsLater(
+            this.ftsInsert.background_debates_fts!,
             r.lastInsertRowid,
             p.topic,
             p.summary,
@@ -287,9 +291,9 @@ export class Projector {
           | { rid: number; summary: string }
           | undefined;
         if (prior) {
-          if (fts) s.summaryFtsDelete.run(prior.rid, prior.summary);
+          if (fts) this.ftsLater(s.summaryFtsDelete, prior.rid, prior.summary);
           s.summaryUpdate.run(p.partnerId, p.throughTurn, p.summary, e.t, prior.rid);
-          if (fts) this.ftsInsert.conversation_summaries_fts!.run(prior.rid, p.summary);
+          if (fts) this.ftsLater(this.ftsInsert.conversation_summaries_fts!, prior.rid, p.summary);
         } else {
           const r = s.summaryInsert.run(
             ...ids,
@@ -300,7 +304,8 @@ export class Projector {
             p.summary,
             e.t,
           );
-          if (fts) this.ftsInsert.conversation_summaries_fts!.run(r.lastInsertRowid, p.summary);
+          if (fts)
+            this.ftsLater(this.ftsInsert.conversation_summaries_fts!, r.lastInsertRowid, p.summary);
         }
         return;
       }
@@ -343,7 +348,11 @@ export class Projector {
       case "LoreImported": {
         const p = e.payload;
         s.loreSource.run(...ids, p.sourceId, p.path, p.contentHash, e.t, p.chunks.length);
-        if (fts) this.lorePurgeFts.run(saveId, p.sourceId);
+        if (fts) {
+          // The purge reads the chunks about to be replaced: the held writes go first.
+          this.flushFts();
+          this.lorePurgeFts.run(saveId, p.sourceId);
+        }
         s.loreChunksDelete.run(saveId, p.sourceId);
         p.chunks.forEach((c, ord) => {
           const entities = json(c.entities);
@@ -358,7 +367,7 @@ export class Projector {
             entities,
           );
           if (fts && r.changes === 1) {
-            this.ftsInsert.lore_chunks_fts!.run(r.lastInsertRowid, c.text, entities);
+            this.ftsLater(this.ftsInsert.lore_chunks_fts!, r.lastInsertRowid, c.text, entities);
           }
         });
         return;
@@ -409,6 +418,27 @@ export class Projector {
         f.confidence,
       ),
     );
+  }
+
+  /**
+   * Runs the FTS writes a `live` fold held back, in order; an append calls it once, after
+   * its other writes. FTS5 moves its pending terms to a new segment on disk whenever a
+   * statement opens a savepoint, and every later projection write with triggers does:
+   * writing each entry as its event was folded made a segment per entry, and the merges
+   * after them cost a memory's fold about 4× its other writes.
+   */
+  flushFts(): void {
+    for (const [stmt, args] of this.ftsPending) stmt.run(...args);
+    this.ftsPending.length = 0;
+  }
+
+  /** Forgets the held FTS writes (their append rolled back). */
+  dropFts(): void {
+    this.ftsPending.length = 0;
+  }
+
+  private ftsLater(stmt: SqliteStatement, ...args: ReadonlyArray<unknown>): void {
+    this.ftsPending.push([stmt, args]);
   }
 
   /** Every knowledge fact the `bulk` fold holds (once flushed, exactly the save's rows). */

@@ -169,36 +169,42 @@ export class SqliteEventLog {
         const seen = new Set<string>();
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
-        for (const e of decoded) {
-          if (
-            seen.has(e.id) ||
-            (ancestors.length > 0 && this.history.containsEventId(ancestors, e.id))
-          ) {
-            continue;
+        try {
+          for (const e of decoded) {
+            if (
+              seen.has(e.id) ||
+              (ancestors.length > 0 && this.history.containsEventId(ancestors, e.id))
+            ) {
+              continue;
+            }
+            seen.add(e.id);
+            // An id already among the save's own events inserts nothing (one statement, not two).
+            const inserted = this.appendEvent.run(
+              saveId,
+              seq + 1,
+              save.campaignId,
+              e.id,
+              e.t,
+              dayOfMinutes(e.t),
+              e.type,
+              e.version,
+              JSON.stringify(e.payload),
+            );
+            if (inserted.changes === 0) continue;
+            seq += 1;
+            const stored = {
+              ...e,
+              seq,
+              saveId: save.saveId,
+              campaignId: save.campaignId,
+            } as StoredEvent;
+            this.projector.apply(stored, saveId, save.campaignId, "live");
+            appended.push(stored);
           }
-          seen.add(e.id);
-          // An id already among the save's own events inserts nothing (one statement, not two).
-          const inserted = this.appendEvent.run(
-            saveId,
-            seq + 1,
-            save.campaignId,
-            e.id,
-            e.t,
-            dayOfMinutes(e.t),
-            e.type,
-            e.version,
-            JSON.stringify(e.payload),
-          );
-          if (inserted.changes === 0) continue;
-          seq += 1;
-          const stored = {
-            ...e,
-            seq,
-            saveId: save.saveId,
-            campaignId: save.campaignId,
-          } as StoredEvent;
-          this.projector.apply(stored, saveId, save.campaignId, "live");
-          appended.push(stored);
+          this.projector.flushFts();
+        } finally {
+          // FTS writes the fold held back go in with their batch, or not at all.
+          this.projector.dropFts();
         }
         let snapshot: SnapshotInfo | null = null;
         if (seq !== save.head) {
