@@ -52,6 +52,10 @@ export const inertTypes: ReadonlyArray<EventType> = [
   "PlayerInput",
 ];
 
+/** An SQL condition true for the events of `types`. */
+export const typeIn = (types: ReadonlyArray<EventType>): string =>
+  `type IN (${types.map((t) => `'${t}'`).join(", ")})`;
+
 /** An SQL condition true for the events of `types` at their current version. */
 export const atCurrentVersion = (types: ReadonlyArray<EventType>): string =>
   `(${types.map((t) => `(type = '${t}' AND version = ${currentVersions.get(t) ?? -1})`).join(" OR ")})`;
@@ -192,9 +196,7 @@ const statements = (db: SqliteDatabase, log: string) => {
 export const sqlFoldable = (db: SqliteDatabase, segments: ReadonlyArray<Segment>): boolean => {
   const older = db
     .prepare(
-      `SELECT 1 FROM events INDEXED BY ${SQL_FOLD_INDEX} WHERE save_id = ? AND seq >= ? AND seq <= ? AND type IN (${sqlFoldedTypes
-        .map((t) => `'${t}'`)
-        .join(", ")}) AND NOT ${atCurrentVersion(sqlFoldedTypes)} LIMIT 1`,
+      `SELECT 1 FROM events INDEXED BY ${SQL_FOLD_INDEX} WHERE save_id = ? AND seq >= ? AND seq <= ? AND ${typeIn(sqlFoldedTypes)} AND NOT ${atCurrentVersion(sqlFoldedTypes)} LIMIT 1`,
     )
     .pluck();
   return segments.every((s) => older.get(s.saveId, s.fromSeq, s.toSeq) === undefined);

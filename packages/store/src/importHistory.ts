@@ -26,7 +26,7 @@ import { decodeBatch } from "./decodeBatch.ts";
 import { type EventHistory, type EventRow, type SaveInfo, toStored } from "./EventHistory.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import type { ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
-import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
+import { atCurrentVersion, inertTypes, sqlFoldedTypes, typeIn } from "./SqlFold.ts";
 import { InvalidEvent } from "./StoreError.ts";
 
 /** A Checkpoint event of the imported history. */
@@ -99,6 +99,10 @@ export interface ImportContext {
   readonly last: number;
 }
 
+/** Each type's current version, by type name (as a stored row names it). */
+const versionsOf = (types: ReadonlyArray<EventType>): ReadonlyMap<string, number | undefined> =>
+  new Map(types.map((t) => [t as string, currentVersions.get(t)]));
+
 const strip = (e: StoredEvent): Event =>
   ({ type: e.type, version: e.version, id: e.id, t: e.t, payload: e.payload }) as Event;
 
@@ -151,14 +155,10 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   let bySql =
     opts.onEvent === undefined &&
     bulk.foldBySql(copyNone ? sourceSegments : [{ saveId, fromSeq: 1, toSeq: last }], true);
-  const leftOutVersion = new Map<string, number | undefined>();
-  const leaveOut = (types: ReadonlyArray<string>) => {
-    leftOutVersion.clear();
-    for (const t of types) leftOutVersion.set(t, currentVersions.get(t as never));
-  };
-  leaveOut(
-    opts.onEvent !== undefined ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes,
-  );
+  /** The event types not read into JS when at their current version. */
+  let leftOut: ReadonlyArray<EventType> =
+    opts.onEvent !== undefined ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes;
+  let leftOutVersion = versionsOf(leftOut);
   const sqlTypes = new Set<string>(sqlFoldedTypes);
   let head = 0;
   let stopped = false;
@@ -193,7 +193,8 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
    */
   const takeBack = (seq: number): void => {
     bySql = false;
-    leaveOut(inertTypes);
+    leftOut = inertTypes;
+    leftOutVersion = versionsOf(leftOut);
     const from = bulk.takeBackSql();
     if (from >= seq) return;
     ctx.source.forEachRawPage(
@@ -204,7 +205,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
         for (const r of rows) fold(r);
         return true;
       },
-      `type NOT IN (${sqlFoldedTypes.map((t) => `'${t}'`).join(", ")})`,
+      `NOT ${typeIn(sqlFoldedTypes)}`,
     );
   };
   // Attached, the rows left out are not even read (the scan starts again, reading more,
@@ -248,9 +249,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
         opts.onProgress?.(head, last);
         return true;
       },
-      ctx.attached !== null && leftOutVersion.size > 0
-        ? atCurrentVersion([...leftOutVersion.keys()] as Array<EventType>)
-        : undefined,
+      ctx.attached !== null && leftOut.length > 0 ? atCurrentVersion(leftOut) : undefined,
     );
     from = restartAt > 0 ? restartAt : last + 1;
   }
