@@ -8,8 +8,9 @@
  *  - keywords: FTS5 bm25 over the query (capped), kept only if known;
  *  - vectors: the known items nearest the query (`knownNearest`).
  *
- * Small known sets are enumerated once and serve both the filters and an exact vector
- * scan; large ones are reached through posting lists (newest first, capped) and HNSW.
+ * Small known sets (counted at t) are enumerated once and serve both the filters and an
+ * exact vector scan; large ones are reached through posting lists (newest first, capped)
+ * and HNSW.
  */
 import type { DossierItemKind } from "@hearsay/core";
 import { type CollectionName, collections } from "./collections.ts";
@@ -74,6 +75,14 @@ export interface SearchHit {
 
 /** Tunables of a search. */
 export interface SearchTuning extends NearestTuning {
+  /**
+   * Known sets of up to this many facts are enumerated at t (default 8,192): when at
+   * most `exactMax` of them are known then (the rest learnt later, or memories expired
+   * or forgotten), the search is exact over those; otherwise it goes through posting
+   * lists. Enumerating costs ~20 ns a fact; one search's posting-list walks cost more
+   * than 8,000 of those.
+   */
+  readonly enumerateMax: number;
   /** Filter hits kept per posting list (default 24). */
   readonly filterHits: number;
   /** Posting entries scanned per list before giving up (default 512). */
@@ -89,6 +98,7 @@ export interface SearchTuning extends NearestTuning {
 
 export const defaultSearchTuning: SearchTuning = {
   ...defaultNearestTuning,
+  enumerateMax: 8192,
   filterHits: 24,
   scanCap: 512,
   keywordLimit: 100,
@@ -196,8 +206,10 @@ export const searchCollection = (
   const cands = new Map<number, Cand>();
   const count = knownCount(view, npc, c);
   if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
-  const small = count <= tuning.exactMax;
-  const known = small ? knownRowids(view, npc, c, t) : null;
+  // The search is exact when what the NPC knows *at t* is few, however many facts it
+  // has: late in a year an NPC has ~2,000 memory facts and ~100 memories still alive.
+  const listed = count <= tuning.enumerateMax ? knownRowids(view, npc, c, t) : null;
+  const known = listed && listed.locals.length <= tuning.exactMax ? listed : null;
   const knows = view.knower(npc, c, t);
 
   // exact filters
