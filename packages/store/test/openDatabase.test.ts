@@ -38,11 +38,12 @@ const counted: ReadonlyArray<Migration> = [
 ];
 
 describe("openDatabase", () => {
-  it("creates the schema with WAL, foreign keys and synchronous=NORMAL", () => {
+  it("creates the schema with WAL, foreign keys, synchronous=NORMAL and a 256 MiB cache", () => {
     const db = openDatabase(join(dir, "a.db"));
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    expect(db.pragma("cache_size", { simple: true })).toBe(-262_144);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT version, name FROM schema_migrations").all()).toEqual(
       migrations.map((m) => ({ version: m.version, name: m.name })),
