@@ -12,16 +12,12 @@
  *   pnpm bench engine -- 1000:30 100:365   # NPCs:days pairs
  */
 import { loadavg } from "node:os";
-import { ids, type SaveId, type StoredEvent } from "@hearsay/core";
-import {
-  type DossierSource,
-  loadSimulation,
-  retrievalDossiers,
-  runSimulation,
-} from "@hearsay/engine";
+import { ids, type StoredEvent } from "@hearsay/core";
+import { loadSimulation, runSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { scaleWorld } from "@hearsay/testkit";
+import { instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
@@ -70,43 +66,8 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const world = scaleWorld(sim.world, npcs);
   const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   let peak = process.memoryUsage().rss;
-  let dossiers = 0;
-  // CPU time by part (µs): a dossier's build, the view's catch-up after an append, the append.
-  const spent = { dossier: 0, refresh: 0, append: 0 };
-  const cpuNow = () => {
-    const u = process.cpuUsage();
-    return u.user + u.system;
-  };
-  const timed = <A extends Array<unknown>, R>(
-    part: keyof typeof spent,
-    f: (...args: A) => R,
-  ): ((...args: A) => R) => {
-    return (...args: A) => {
-      const c0 = cpuNow();
-      try {
-        return f(...args);
-      } finally {
-        spent[part] += cpuNow() - c0;
-      }
-    };
-  };
-  const counted = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
-    const inner = retrievalDossiers(l, saveId);
-    const build = timed("dossier", (r: Parameters<DossierSource["dossier"]>[0]) =>
-      inner.dossier(r),
-    );
-    const refresh = timed("refresh", () => inner.refresh?.());
-    return {
-      dossier: (r) => {
-        dossiers += 1;
-        return build(r);
-      },
-      flush: () => inner.flush?.(),
-      // As `hearsay run` does: the view catches up after every append.
-      refresh,
-    };
-  };
-  log.append = timed("append", log.append.bind(log));
+  const parts = instrument(log);
+  const spent = parts.spent;
   const loadAverage = loadavg()[0] ?? 0;
   const started = performance.now();
   const cpu0 = process.cpuUsage();
@@ -120,7 +81,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     seed: 1,
     brain: ScriptedBrain.make(),
     recordBrain: false,
-    dossiers: counted,
+    dossiers: parts.source,
     resume: false,
     config: { checkpointEveryTicks: 24 },
     onProgress: (p) => {
@@ -165,7 +126,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     eventsPerNpcDay: summary.head / (npcs * days),
     peakRssMiB: Math.round(peak / 2 ** 20),
     brainCalls: summary.brainCalls,
-    dossiers,
+    dossiers: parts.dossiers(),
     loadAverage,
     appendCpuUsPerNpcDay: spent.append / (npcs * days),
     dossierCpuUsPerNpcDay: spent.dossier / (npcs * days),

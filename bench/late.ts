@@ -1,0 +1,261 @@
+/**
+ * Late-run engine bench: a kept log (such as the 1,000-NPC year) resumed for a few more days — what a game day costs once every NPC has a long past.
+ *
+ *   pnpm bench late -- --log PATH [--save ID] [--days N]
+ *
+ * `PATH` is a database a run wrote with the default world at some size (the year:
+ * `pnpm bench replay -- 1000:365 --keep PATH --no-verify`); its NPC count is read from it.
+ * The log is copied first (with its vector files) and the copy resumed for N more days
+ * (default 3) with the scripted brain and real dossiers, as `hearsay run --resume` does;
+ * the original is never written. The first resumed day is reported on its own: it pays
+ * what an uninterrupted run paid along the way (the vector store and known-set copies
+ * built from the log, the code warming up). The days after it are the measurement: wall
+ * and CPU per NPC-day with the engine bench's CPU split (store append, dossier builds,
+ * the retrieval view's catch-up, the engine), events and dossiers per day.
+ *
+ * Baseline, measured in the same run: appending the very same events those days wrote,
+ * tick by tick, to a second copy of the original log — what storage alone costs at that
+ * size. The copies are deleted at the end.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { ids, type SaveId, type StoredEvent } from "@hearsay/core";
+import { loadSimulation, runSimulation } from "@hearsay/engine";
+import { ScriptedBrain } from "@hearsay/mind";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { scaleWorld } from "@hearsay/testkit";
+import { cpuNow, instrument } from "./lib/cpuParts.ts";
+import { printTable } from "./lib/printTable.ts";
+import { writeResults } from "./lib/writeResults.ts";
+
+const MINUTES_PER_DAY = 1440;
+
+interface Options {
+  readonly log: string;
+  readonly save: string;
+  readonly days: number;
+}
+
+const options = (): Options => {
+  const args = process.argv.slice(3);
+  const value = (flag: string): string | undefined => {
+    const i = args.indexOf(flag);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const log = value("--log");
+  if (log === undefined) {
+    throw new Error(
+      "late bench: --log PATH is required (a kept log: see the header of bench/late.ts)",
+    );
+  }
+  if (!existsSync(log)) throw new Error(`late bench: --log ${log}: no such file`);
+  const days = Number(value("--days") ?? 3);
+  if (!Number.isInteger(days) || days < 2) {
+    throw new Error(`late bench: --days ${value("--days")}: give a whole number of at least 2`);
+  }
+  return { log, save: value("--save") ?? "bench", days };
+};
+
+/** Copies the database (with its WAL, if any) and, with `vectors`, its vector files into `dir`. */
+const copyLog = (path: string, dir: string, vectors: boolean): string => {
+  const name = basename(path);
+  const to = join(dir, name);
+  for (const f of readdirSync(dirname(path))) {
+    const sidecar = f === `${name}-wal` || (vectors && f.startsWith(`${name}.`));
+    if (f === name || sidecar) copyFileSync(join(dirname(path), f), join(dir, f));
+  }
+  return to;
+};
+
+/** The log's events after `after`, cut into the batches the engine appended (one per tick). */
+const tickBatches = (
+  log: SqliteEventLog,
+  saveId: SaveId,
+  after: number,
+): Array<Array<StoredEvent>> => {
+  const batches: Array<Array<StoredEvent>> = [];
+  let batch: Array<StoredEvent> = [];
+  for (const e of log.read(saveId, { fromSeq: after + 1 })) {
+    batch.push(e);
+    if (e.type === "ClockAdvanced") {
+      batches.push(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+};
+
+export default async (): Promise<void> => {
+  const opts = options();
+  const saveId = ids.save(opts.save);
+  const work = mkdtempSync(join(dirname(opts.log), ".hearsay-late-bench-"));
+  try {
+    const copyStart = performance.now();
+    const path = copyLog(opts.log, work, true);
+    const copySeconds = (performance.now() - copyStart) / 1000;
+    const log = new SqliteEventLog(openDatabase(path), { snapshotEvery: 0 });
+    const npcs = (
+      log.db.prepare("SELECT count(*) AS n FROM characters WHERE save_id = ?").get(saveId) as {
+        n: number;
+      }
+    ).n;
+    const head0 = log.head(saveId);
+    if (npcs === 0 || head0 === 0) {
+      throw new Error(`late bench: --log ${opts.log}: save '${opts.save}' holds no run`);
+    }
+    const t0 = (
+      log.db.prepare("SELECT t FROM events WHERE save_id = ? AND seq = ?").get(saveId, head0) as {
+        t: number;
+      }
+    ).t;
+    const fromDay = Math.floor(t0 / MINUTES_PER_DAY);
+    const sim = loadSimulation();
+    const world = npcs === sim.world.npcs.length ? sim.world : scaleWorld(sim.world, npcs);
+    console.error(
+      `late bench: ${npcs} NPCs, ${head0.toLocaleString("en-US")} events to day ${fromDay}; copied in ${copySeconds.toFixed(1)} s; resuming for ${opts.days} days …`,
+    );
+
+    const parts = instrument(log);
+    const loadAverage = loadavg()[0] ?? 0;
+    const start = performance.now();
+    let peak = process.memoryUsage().rss;
+    // Marks at each new game day: wall time, CPU, head.
+    const marks: Array<{ day: number; at: number; cpu: number; head: number }> = [];
+    let foldSeconds = 0;
+    let dossiersBefore = 0;
+    let spentBefore = { dossier: 0, refresh: 0, append: 0 };
+    await runSimulation({
+      world,
+      worldHash: sim.worldHash,
+      lore: sim.lore,
+      log,
+      saveId,
+      days: fromDay + opts.days,
+      brain: ScriptedBrain.make(),
+      recordBrain: false,
+      dossiers: parts.source,
+      resume: true,
+      onProgress: ({ day, head }) => {
+        const last = marks.at(-1);
+        if (last === undefined) foldSeconds = (performance.now() - start) / 1000;
+        if (last !== undefined && day === last.day) return;
+        peak = Math.max(peak, process.memoryUsage().rss);
+        marks.push({ day, at: performance.now(), cpu: cpuNow(), head });
+        if (marks.length === 2) {
+          // The first resumed day is over: measure from here.
+          dossiersBefore = parts.dossiers();
+          spentBefore = { ...parts.spent };
+        }
+        console.error(
+          `late bench: day ${day} at ${((performance.now() - start) / 1000).toFixed(1)} s`,
+        );
+      },
+    });
+    const end = { at: performance.now(), cpu: cpuNow(), head: log.head(saveId) };
+    peak = Math.max(peak, process.memoryUsage().rss);
+    log.db.close();
+    if (marks.length < 2) throw new Error("late bench: the run ended before a second day");
+    const first = marks[0]!;
+    const from = marks[1]!;
+    const steadyDays = opts.days - 1;
+    const npcDays = npcs * steadyDays;
+    const seconds = (end.at - from.at) / 1000;
+    const cpuUs = end.cpu - from.cpu;
+    const part = (k: keyof typeof spentBefore) => (parts.spent[k] - spentBefore[k]) / npcDays;
+
+    // Baseline: those days' events appended tick by tick to a fresh copy of the original,
+    // after the first resumed day's (untimed), so the timed ones land where they did.
+    const reread = new SqliteEventLog(openDatabase(path), { snapshotEvery: 0 });
+    const written = tickBatches(reread, saveId, head0);
+    reread.db.close();
+    const baseDir = mkdtempSync(join(work, "baseline-"));
+    const base = new SqliteEventLog(openDatabase(copyLog(opts.log, baseDir, false)), {
+      snapshotEvery: 0,
+    });
+    let head = base.head(saveId);
+    const timedBatches = written.filter((b) => b[0]!.seq > from.head);
+    for (const b of written) if (b[0]!.seq <= from.head) head = base.append(saveId, head, b).head;
+    const baseStart = performance.now();
+    for (const b of timedBatches) head = base.append(saveId, head, b).head;
+    const baselineSeconds = (performance.now() - baseStart) / 1000;
+    base.db.close();
+
+    const row = {
+      log: opts.log,
+      npcs,
+      fromDay,
+      events: head0,
+      copySeconds,
+      foldSeconds,
+      firstDaySeconds: (from.at - first.at) / 1000,
+      steadyDays,
+      seconds,
+      secondsPerDay: seconds / steadyDays,
+      usPerNpcDay: (seconds * 1e6) / npcDays,
+      cpuUsPerNpcDay: cpuUs / npcDays,
+      eventsPerNpcDay: (end.head - from.head) / npcDays,
+      dossiersPerDay: (parts.dossiers() - dossiersBefore) / steadyDays,
+      appendCpuUsPerNpcDay: part("append"),
+      dossierCpuUsPerNpcDay: part("dossier"),
+      refreshCpuUsPerNpcDay: part("refresh"),
+      engineCpuUsPerNpcDay: cpuUs / npcDays - part("append") - part("dossier") - part("refresh"),
+      peakRssMiB: Math.round(peak / 2 ** 20),
+      loadAverage,
+      baselineAppendSeconds: baselineSeconds,
+      overBaseline: seconds / Math.max(1e-9, baselineSeconds),
+    };
+    printTable(
+      `late: ${npcs} NPCs resumed at day ${fromDay} of a kept log (first day apart; baseline: appending the same days' events to a copy of the log)`,
+      [
+        "NPCs",
+        "from day",
+        "fold s",
+        "first day s",
+        "days",
+        "s/day",
+        "µs/NPC-day",
+        "CPU µs/NPC-day",
+        "events/NPC-day",
+        "dossiers/day",
+        "CPU µs/NPC-day: append",
+        "dossier build",
+        "view refresh",
+        "engine",
+        "peak RSS MiB",
+        "baseline s",
+        "× baseline",
+      ],
+      [
+        [
+          row.npcs,
+          row.fromDay,
+          row.foldSeconds,
+          row.firstDaySeconds,
+          row.steadyDays,
+          row.secondsPerDay,
+          row.usPerNpcDay,
+          row.cpuUsPerNpcDay,
+          row.eventsPerNpcDay,
+          row.dossiersPerDay,
+          row.appendCpuUsPerNpcDay,
+          row.dossierCpuUsPerNpcDay,
+          row.refreshCpuUsPerNpcDay,
+          row.engineCpuUsPerNpcDay,
+          row.peakRssMiB,
+          row.baselineAppendSeconds,
+          row.overBaseline,
+        ],
+      ],
+    );
+    const out = writeResults("late", {
+      target: "1,000 NPCs × 365 days at hourly ticks in ≤ 120 s (0.33 ms per NPC-day)",
+      targetMet: row.usPerNpcDay <= 330,
+      rows: [row],
+    });
+    console.log(`results: ${out}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,72 @@
+/**
+ * The engine benches' CPU split: a run's process CPU time divided into appending to the
+ * store (with its projections), building dossiers, catching the retrieval view up after
+ * each append, and everything else (the engine). `instrument` wraps a log's `append` and
+ * hands back a dossier source factory whose builds and catch-ups are timed and counted.
+ */
+import type { SaveId } from "@hearsay/core";
+import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
+import type { SqliteEventLog } from "@hearsay/store";
+
+/** CPU µs spent per part so far, and dossiers built. */
+export interface CpuParts {
+  readonly spent: { dossier: number; refresh: number; append: number };
+  readonly dossiers: () => number;
+  /** The dossier source to give `runSimulation` (as `hearsay run` uses: real retrieval). */
+  readonly source: (log: SqliteEventLog, saveId: SaveId) => DossierSource;
+  /** Zeroes the tallies (to leave a warm-up out). */
+  readonly reset: () => void;
+}
+
+/** This process's CPU time so far, µs (user + system, every thread). */
+export const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** Times `log.append` from now on and returns the tallies and the timed dossier source. */
+export const instrument = (log: SqliteEventLog): CpuParts => {
+  const spent = { dossier: 0, refresh: 0, append: 0 };
+  let dossiers = 0;
+  const timed = <A extends Array<unknown>, R>(
+    part: keyof typeof spent,
+    f: (...args: A) => R,
+  ): ((...args: A) => R) => {
+    return (...args: A) => {
+      const c0 = cpuNow();
+      try {
+        return f(...args);
+      } finally {
+        spent[part] += cpuNow() - c0;
+      }
+    };
+  };
+  log.append = timed("append", log.append.bind(log));
+  const source = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
+    const inner = retrievalDossiers(l, saveId);
+    const build = timed("dossier", (r: Parameters<DossierSource["dossier"]>[0]) =>
+      inner.dossier(r),
+    );
+    const refresh = timed("refresh", () => inner.refresh?.());
+    return {
+      dossier: (r) => {
+        dossiers += 1;
+        return build(r);
+      },
+      flush: () => inner.flush?.(),
+      // As `hearsay run` does: the view catches up after every append.
+      refresh,
+    };
+  };
+  return {
+    spent,
+    dossiers: () => dossiers,
+    source,
+    reset: () => {
+      spent.dossier = 0;
+      spent.refresh = 0;
+      spent.append = 0;
+      dossiers = 0;
+    },
+  };
+};
