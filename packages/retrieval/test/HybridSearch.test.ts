@@ -49,24 +49,41 @@ beforeAll(() => {
 
 const words = [...topics.flat(), "Name1", "Name4", "square", "mill", "chapel"];
 
+/** Random search requests: one of `npcs` NPCs, a time, query words, a limit, a place. */
+const requests = (
+  saveId: string,
+  npcs: number,
+  times: { readonly min: number; readonly max: number },
+  maxLimit: number,
+  present: (npc: number) => string,
+) =>
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: npcs - 1 }),
+      fc.integer(times),
+      fc.array(fc.constantFrom(...words), { maxLength: 6 }),
+      fc.integer({ min: 1, max: maxLimit }),
+      fc.constantFrom(null, "square", "mill"),
+    )
+    .map(([npc, t, ws, limit, locationId]) => ({
+      npc,
+      t,
+      req: {
+        saveId,
+        npcId: `npc-${npc}`,
+        t,
+        query: ws.join(" "),
+        scene: { locationId, present: [present(npc)] },
+        limit,
+      },
+    }));
+
 describe("searchCollection", () => {
   it("gives the same hits whether or not it skips hopeless candidates' cosines", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 6 }),
-        fc.integer({ min: 0, max: 1400 }),
-        fc.array(fc.constantFrom(...words), { maxLength: 6 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.constantFrom(null, "square", "mill"),
-        (npc, t, ws, limit, locationId) => {
-          const req = {
-            saveId: world.saveId,
-            npcId: `npc-${npc}`,
-            t,
-            query: ws.join(" "),
-            scene: { locationId, present: ["npc-1"] },
-            limit,
-          };
+        requests(world.saveId, 7, { min: 0, max: 1400 }, 30, () => "npc-1"),
+        ({ npc, t, req }) => {
           const got = bounded.search(req);
           expect(got).toEqual(everyCosine.search(req));
           for (const h of got) {
@@ -154,20 +171,8 @@ describe("searchCollection over a few live memories among many facts", () => {
     }
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 200, max: 1700 }),
-        fc.array(fc.constantFrom(...words), { maxLength: 6 }),
-        fc.integer({ min: 1, max: 20 }),
-        fc.constantFrom(null, "square", "mill"),
-        (npc, t, ws, limit, locationId) => {
-          const req = {
-            saveId: brief.saveId,
-            npcId: `npc-${npc}`,
-            t,
-            query: ws.join(" "),
-            scene: { locationId, present: [`npc-${(npc + 2) % 4}`] },
-            limit,
-          };
+        requests(brief.saveId, 4, { min: 200, max: 1700 }, 20, (npc) => `npc-${(npc + 2) % 4}`),
+        ({ req }) => {
           expect(counted.search(req)).toEqual(reference.search(req));
         },
       ),
