@@ -12,13 +12,14 @@
  *   pnpm bench engine -- 1000:30 100:365   # NPCs:days pairs
  */
 import { loadavg } from "node:os";
-import { ids, type StoredEvent } from "@hearsay/core";
+import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { scaleWorld } from "@hearsay/testkit";
 import { instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
+import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
 interface Row {
@@ -95,16 +96,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
 
   // Baseline: the same events appended tick by tick to a fresh store.
   const events = log.read(ids.save("bench"));
-  const batches: Array<Array<StoredEvent>> = [];
-  let batch: Array<StoredEvent> = [];
-  for (const e of events) {
-    batch.push(e);
-    if (e.type === "ClockAdvanced" || e.seq === 1) {
-      batches.push(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) batches.push(batch);
+  const batches = tickBatches(events);
   const fresh = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   fresh.createSave({ saveId: ids.save("bench"), campaignId: events[0]!.campaignId, name: "bench" });
   const baseStart = performance.now();

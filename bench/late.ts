@@ -23,16 +23,15 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { ids, type SaveId, type StoredEvent } from "@hearsay/core";
+import { ids, MINUTES_PER_DAY } from "@hearsay/core";
 import { loadSimulation, runSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { scaleWorld } from "@hearsay/testkit";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
+import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
-
-const MINUTES_PER_DAY = 1440;
 
 interface Options {
   readonly log: string;
@@ -69,25 +68,6 @@ const copyLog = (path: string, dir: string, vectors: boolean): string => {
     if (f === name || sidecar) copyFileSync(join(dirname(path), f), join(dir, f));
   }
   return to;
-};
-
-/** The log's events after `after`, cut into the batches the engine appended (one per tick). */
-const tickBatches = (
-  log: SqliteEventLog,
-  saveId: SaveId,
-  after: number,
-): Array<Array<StoredEvent>> => {
-  const batches: Array<Array<StoredEvent>> = [];
-  let batch: Array<StoredEvent> = [];
-  for (const e of log.read(saveId, { fromSeq: after + 1 })) {
-    batch.push(e);
-    if (e.type === "ClockAdvanced") {
-      batches.push(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
 };
 
 export default async (): Promise<void> => {
@@ -182,7 +162,7 @@ export default async (): Promise<void> => {
     // Baseline: those days' events appended tick by tick to a fresh copy of the original,
     // after the first resumed day's (untimed), so the timed ones land where they did.
     const reread = new SqliteEventLog(openDatabase(path), { snapshotEvery: 0 });
-    const written = tickBatches(reread, saveId, head0);
+    const written = tickBatches(reread.read(saveId, { fromSeq: head0 + 1 }));
     reread.db.close();
     const baseDir = mkdtempSync(join(work, "baseline-"));
     const base = new SqliteEventLog(openDatabase(copyLog(opts.log, baseDir, false)), {

@@ -110,9 +110,9 @@ export class BulkFold {
   private sqlUsed = false;
 
   /**
-   * Runs `work` as a bulk fold and ends it, with a page cache large enough that the
-   * fold's writes are not spilled to the journal before commit (the connection's own
-   * setting is back afterwards, whatever happens). Call inside a write transaction.
+   * Runs `work` as a bulk fold and ends it. Call inside a write transaction. (The page
+   * cache `openDatabase` gives every connection, 256 MiB, is large enough that the fold's
+   * writes are not spilled to the journal before commit.)
    */
   static run<A>(
     db: SqliteDatabase,
@@ -120,16 +120,10 @@ export class BulkFold {
     opts: BulkFoldOptions,
     work: (bulk: BulkFold) => A,
   ): A {
-    const cache = db.pragma("cache_size", { simple: true }) as number;
-    db.pragma(`cache_size = ${BULK_CACHE_KIB}`);
-    try {
-      const bulk = new BulkFold(db, projector, opts);
-      const out = work(bulk);
-      bulk.end();
-      return out;
-    } finally {
-      db.pragma(`cache_size = ${Math.trunc(cache)}`);
-    }
+    const bulk = new BulkFold(db, projector, opts);
+    const out = work(bulk);
+    bulk.end();
+    return out;
   }
 
   /** Begins a bulk fold. Call inside a write transaction; `end` (or a rollback) undoes it. */
@@ -295,9 +289,6 @@ export class BulkFold {
 }
 
 const LANE = 2 ** 48;
-
-/** The bulk fold's page cache limit, in the pragma's units (negative: KiB): 256 MiB. */
-const BULK_CACHE_KIB = -262_144;
 
 /** A digest's two lanes back from its 24 hex digits. */
 const lanesOf = (digest: string): [number, number] => [
