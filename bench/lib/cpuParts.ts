@@ -1,11 +1,12 @@
 /**
  * The engine benches' CPU split: a run's process CPU time divided into appending to the
- * store (with its projections), building dossiers, catching the retrieval view up after
+ * store (with its projections), building dossiers (a turn's sections where the brain
+ * reads them), catching the retrieval view up after
  * each append, and everything else (the engine). `instrument` wraps a log's `append` and
  * hands back a dossier source factory whose builds and catch-ups are timed and counted.
  */
-import type { SaveId } from "@hearsay/core";
-import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
+import { type Dossier, type DossierSectionName, deferDossier, type SaveId } from "@hearsay/core";
+import { type DossierAsk, type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import type { SqliteEventLog } from "@hearsay/store";
 
 /** CPU µs spent per part so far, and dossiers built. */
@@ -44,14 +45,36 @@ export const instrument = (log: SqliteEventLog): CpuParts => {
   log.append = timed("append", log.append.bind(log));
   const source = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
     const inner = retrievalDossiers(l, saveId);
-    const build = timed("dossier", (r: Parameters<DossierSource["dossier"]>[0]) =>
-      inner.dossier(r),
-    );
+    const build = timed("dossier", (r: DossierAsk) => inner.dossier(r));
+    const frame = timed("dossier", (r: DossierAsk) => inner.deferred!(r));
+    // A turn's dossier builds its sections as the brain reads them, inside the brain's
+    // time: each section is timed where it is built, through a deferred dossier of its own.
+    const deferred = (r: DossierAsk): Dossier | null => {
+      const d = frame(r);
+      if (d === null) return null;
+      const { sections, totalTokens: _, ...head } = d;
+      const budgets = Object.fromEntries(sections.map((s) => [s.name, s.budget])) as Record<
+        DossierSectionName,
+        number
+      >;
+      return deferDossier(
+        head,
+        budgets,
+        timed("dossier", (name: DossierSectionName) => {
+          const s = sections.find((x) => x.name === name)!;
+          return { name, budget: s.budget, tokens: s.tokens, items: s.items };
+        }),
+      );
+    };
     const refresh = timed("refresh", () => inner.refresh?.());
     return {
       dossier: (r) => {
         dossiers += 1;
         return build(r);
+      },
+      deferred: (r) => {
+        dossiers += 1;
+        return deferred(r);
       },
       flush: () => inner.flush?.(),
       // As `hearsay run` does: the view catches up after every append.

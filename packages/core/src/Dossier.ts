@@ -87,3 +87,76 @@ export const renderDossier = (d: Dossier): string => {
   }
   return parts.join("\n\n");
 };
+
+/** What a deferred dossier is, apart from its sections. */
+export type DossierHead = Omit<Dossier, "sections" | "totalTokens">;
+
+const seals = new WeakMap<Dossier, () => void>();
+
+/**
+ * A dossier whose sections are built one at a time, each on the first read of its
+ * `items` or `tokens` (its `name` and `budget` are known at once); `totalTokens` builds
+ * them all. Sections are cut to their own budgets, independently, so a section built
+ * alone is the one the whole dossier would hold: a brain that reads two sections pays
+ * for two. Reading is all it takes — spreading, rendering or encoding the dossier builds
+ * every section — so to its readers it is an ordinary dossier.
+ *
+ * `build` must give the section named, with `budgets[name]`. Once `sealDossier` is called
+ * (the store is about to move on), reading a section not yet built throws instead of
+ * building it from a later state than the dossier's.
+ */
+export const deferDossier = (
+  head: DossierHead,
+  budgets: Readonly<Record<DossierSectionName, number>>,
+  build: (name: DossierSectionName) => DossierSection,
+): Dossier => {
+  let sealed = false;
+  const section = (name: DossierSectionName): DossierSection => {
+    let built: DossierSection | undefined;
+    const get = (): DossierSection => {
+      if (built !== undefined) return built;
+      if (sealed)
+        throw new Error(
+          `dossier section "${name}" of ${head.npcId} at ${head.t} was read after its turn ended`,
+        );
+      const s = build(name);
+      if (s.name !== name || s.budget !== budgets[name])
+        throw new Error(
+          `dossier section "${name}" was built as "${s.name}" with budget ${s.budget}, not ${budgets[name]}`,
+        );
+      built = s;
+      return s;
+    };
+    return Object.defineProperties({} as DossierSection, {
+      name: { value: name, enumerable: true },
+      budget: { value: budgets[name], enumerable: true },
+      tokens: { get: () => get().tokens, enumerable: true },
+      items: { get: () => get().items, enumerable: true },
+    });
+  };
+  const sections = dossierSectionNames.map(section);
+  const dossier = Object.defineProperties({ ...head } as Dossier, {
+    totalTokens: { get: () => sections.reduce((a, s) => a + s.tokens, 0), enumerable: true },
+    sections: { value: sections, enumerable: true },
+  });
+  seals.set(dossier, () => {
+    sealed = true;
+  });
+  return dossier;
+};
+
+/** Ends a deferred dossier's turn: its unbuilt sections can no longer be read. */
+export const sealDossier = (dossier: Dossier): void => {
+  seals.get(dossier)?.();
+};
+
+/** A plain copy of a dossier, every section built (a deferred one is built in full). */
+export const settleDossier = (dossier: Dossier): Dossier => ({
+  ...dossier,
+  sections: dossier.sections.map((s) => ({
+    name: s.name,
+    budget: s.budget,
+    tokens: s.tokens,
+    items: s.items,
+  })),
+});

@@ -1,12 +1,16 @@
 export {
   type Dossier,
+  type DossierHead,
   type DossierItem,
   type DossierItemKind,
   type DossierSection,
   type DossierSectionName,
+  deferDossier,
   dossierItemKinds,
   dossierSectionNames,
   renderDossier,
+  sealDossier,
+  settleDossier,
 } from "./Dossier.ts";
 export { decodeWorld, parseWorldSource, type WorldSource } from "./decodeWorld.ts";
 export {

@@ -10,7 +10,7 @@ import { type ConversationId, type NpcId, Prng, type WorldEventId } from "@hears
 import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf } from "./Glimpses.ts";
-import { lazyDossier, sealDossiers } from "./lazyDossier.ts";
+import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { capMemories, remember } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
 import { openScene } from "./Scenes.ts";
@@ -114,7 +114,7 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
         input: actInputOf(ctx, talk.b, [talk.a]),
       },
       () =>
-        ctx.dossiers.dossier({
+        turnDossier(ctx.dossiers, {
           npcId: talk.b,
           t: ctx.t,
           query,

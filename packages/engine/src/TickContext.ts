@@ -12,17 +12,26 @@ import type { Routes } from "./Routes.ts";
 import type { TickWriter } from "./TickWriter.ts";
 import type { WorldIndex } from "./WorldIndex.ts";
 
+/** Whose dossier, when, about what and in whose company. */
+export interface DossierAsk {
+  readonly npcId: NpcId;
+  readonly t: GameTime;
+  readonly query: string | null;
+  readonly scene: {
+    readonly locationId: LocationId;
+    readonly present: ReadonlyArray<NpcId>;
+  } | null;
+}
+
 /** What an NPC is handed for a turn; the retrieval service behind it reads the store. */
 export interface DossierSource {
-  dossier(request: {
-    readonly npcId: NpcId;
-    readonly t: GameTime;
-    readonly query: string | null;
-    readonly scene: {
-      readonly locationId: LocationId;
-      readonly present: ReadonlyArray<NpcId>;
-    } | null;
-  }): Dossier | null;
+  dossier(request: DossierAsk): Dossier | null;
+  /**
+   * The same dossier with each section built on its first read (core's `deferDossier`),
+   * for a tick's turns: their brain reads it before anything is appended, and the phase
+   * seals it after (`lazyDossier`). Absent: turns take `dossier`.
+   */
+  deferred?(request: DossierAsk): Dossier | null;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
   /**

@@ -9,7 +9,7 @@ import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
-import { lazyDossier, sealDossiers } from "./lazyDossier.ts";
+import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -74,7 +74,12 @@ export const decide = async (
     return lazyDossier<"act">(
       { purpose: "act", npcId: id, t: ctx.t, seed: ctx.seed, input: actInputOf(ctx, id, present) },
       () =>
-        ctx.dossiers.dossier({ npcId: id, t: ctx.t, query: null, scene: { locationId, present } }),
+        turnDossier(ctx.dossiers, {
+          npcId: id,
+          t: ctx.t,
+          query: null,
+          scene: { locationId, present },
+        }),
     );
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);

@@ -99,4 +99,4 @@ export {
   runSimulation,
   type SimulationSpec,
 } from "./Simulation.ts";
-export type { DossierSource } from "./TickContext.ts";
+export type { DossierAsk, DossierSource } from "./TickContext.ts";

@@ -4,14 +4,25 @@
  * when the NPC speaks; a live model, the recorder (which hashes the rendered dossier)
  * and a recorded brain read it on every call, so for them nothing changes.
  *
+ * The dossier a run's source builds defers each section too (core's `deferDossier`): the
+ * scripted brain reads the dialogue section to reply, or the four sections of things
+ * known to share one, and never the rest.
+ *
  * Deferring is safe for determinism: a phase of a tick fixes all its requests, then asks
  * them, and nothing is appended to the store (which is all a dossier reads) until the
- * tick ends — so the dossier is the same whenever, within the phase, it is first read.
+ * tick ends — so the dossier, and each section, is the same whenever, within the phase,
+ * it is first read.
  */
-import type { Dossier } from "@hearsay/core";
+import { type Dossier, sealDossier } from "@hearsay/core";
 import type { BrainRequest, PurposeName } from "@hearsay/mind";
 
+import type { DossierAsk, DossierSource } from "./TickContext.ts";
+
 const seals = new WeakMap<object, () => void>();
+
+/** A turn's dossier from `source`: deferred section by section when it can be. */
+export const turnDossier = (source: DossierSource, ask: DossierAsk): Dossier | null =>
+  source.deferred ? source.deferred(ask) : source.dossier(ask);
 
 /**
  * `request` with a `dossier` property that calls `build` on first read and remembers the
@@ -35,6 +46,8 @@ export const lazyDossier = <P extends PurposeName>(
   });
   seals.set(lazy, () => {
     sealed = true;
+    // A deferred dossier's unread sections are sealed with it.
+    if (built) sealDossier(built);
   });
   return lazy as unknown as BrainRequest<P>;
 };

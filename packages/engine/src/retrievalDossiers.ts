@@ -14,10 +14,15 @@
  * changes no dossier (and no log).
  */
 import type { SaveId } from "@hearsay/core";
-import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
+import {
+  type DossierRequest,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  VectorIndexes,
+} from "@hearsay/retrieval";
 import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
-import type { DossierSource } from "./TickContext.ts";
+import type { DossierAsk, DossierSource } from "./TickContext.ts";
 
 export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
   const embedder = makeHashingEmbedder();
@@ -29,6 +34,13 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
   );
   const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
+  const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({
+    saveId,
+    npcId,
+    t,
+    query,
+    scene: scene === null ? null : { locationId: scene.locationId, present: scene.present },
+  });
   let warm = false;
   const warmUp = (): void => {
     if (warm) return;
@@ -40,14 +52,9 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
   };
   return {
-    dossier: ({ npcId, t, query, scene }) =>
-      engine.dossier({
-        saveId,
-        npcId,
-        t,
-        query,
-        scene: scene === null ? null : { locationId: scene.locationId, present: scene.present },
-      }),
+    dossier: (ask) => engine.dossier(requestOf(ask)),
+    // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
+    deferred: (ask) => engine.deferredDossier(requestOf(ask)),
     flush: () => {
       engine.view(saveId);
       index.save();

@@ -1,4 +1,4 @@
-import type { Dossier } from "@hearsay/core";
+import { type Dossier, settleDossier } from "@hearsay/core";
 import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import { ScriptedBrain, type SyncBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -15,6 +15,10 @@ const counted = () => {
         built.n += 1;
         return inner.dossier(r);
       },
+      deferred: (r) => {
+        built.n += 1;
+        return inner.deferred!(r);
+      },
       flush: () => inner.flush?.(),
     };
     return source;
@@ -22,13 +26,21 @@ const counted = () => {
   return { built, dossiers };
 };
 
-/** The scripted brain behind a wrapper that reads every act request's dossier `reads` times first. */
+/**
+ * The scripted brain behind a wrapper that reads every act request's dossier `reads`
+ * times first, every section of it.
+ */
 const reading = (reads: number, seen: Array<Dossier | null>): SyncBrain => {
   const scripted = ScriptedBrain.make();
   return {
     ...scripted,
     decideSync: (request) => {
-      if (request.purpose === "act") for (let i = 0; i < reads; i++) seen.push(request.dossier);
+      if (request.purpose === "act")
+        for (let i = 0; i < reads; i++) {
+          const d = request.dossier;
+          if (d !== null) settleDossier(d);
+          seen.push(d);
+        }
       return scripted.decideSync(request);
     },
   };
@@ -91,6 +103,39 @@ describe("dossiers are built when a brain reads them", () => {
     const summary = await run(freshLog(), { dossiers: none.dossiers, days: 1, brain: resting });
     expect(summary.brainCallsByPurpose.act ?? 0).toBeGreaterThan(0);
     expect(none.built.n).toBe(0);
+  });
+
+  it("builds only the sections a brain reads, and none of the rest after the turn", async () => {
+    const kept: Array<{ readonly dossier: Dossier | null }> = [];
+    const scripted = ScriptedBrain.make();
+    const keeping: SyncBrain = {
+      ...scripted,
+      decideSync: (request) => {
+        if (request.purpose === "act") kept.push(request);
+        return scripted.decideSync(request);
+      },
+    };
+    await run(freshLog(), { dossiers: counted().dossiers, days: 2, brain: keeping });
+    // After the run, the dossiers the scripted brain opened (to speak) hold what it read:
+    // the dialogue to reply, or the four sections of things known to share one. It never
+    // reads threads, so no dossier has them, and reading them now cannot build them.
+    const opened = kept.map((r) => r.dossier).filter((d): d is Dossier => d !== null);
+    expect(opened.length).toBeGreaterThan(0);
+    const section = (d: Dossier, name: string) => d.sections.find((s) => s.name === name)!;
+    for (const d of opened)
+      expect(() => section(d, "threads").items).toThrow(/read after its turn ended/);
+    const readable = (d: Dossier, name: string): boolean => {
+      try {
+        void section(d, name).items;
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const replied = opened.filter((d) => readable(d, "dialogue") && !readable(d, "memories"));
+    const shared = opened.filter((d) => readable(d, "memories") && readable(d, "world_events"));
+    expect(replied.length).toBeGreaterThan(0);
+    expect(shared.length).toBeGreaterThan(0);
   });
 
   it("a dossier not read while its turn was decided is never built later, from a later store", async () => {

@@ -8,7 +8,7 @@
  */
 import type { Dossier, StoredEvent } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
-import { buildDossier, type DossierRequest } from "./buildDossier.ts";
+import { buildDossier, type DossierRequest, deferredDossier } from "./buildDossier.ts";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { DossierSource } from "./DossierSource.ts";
 import type { EmbedderShape } from "./Embedder.ts";
@@ -225,6 +225,14 @@ export class RetrievalEngine {
   /** The NPC's dossier at t (null when the save has no such NPC). */
   dossier(req: DossierRequest): Dossier | null {
     return buildDossier(this, this.view(req.saveId), req);
+  }
+
+  /**
+   * The NPC's dossier at t with each section built on first read (see `deferredDossier`):
+   * for a caller that may read only some sections, before anything is appended to the save.
+   */
+  deferredDossier(req: DossierRequest): Dossier | null {
+    return deferredDossier(this, this.view(req.saveId), req);
   }
 
   /**

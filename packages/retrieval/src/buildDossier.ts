@@ -8,17 +8,17 @@
  */
 import {
   type Dossier,
-  type DossierSection,
   type DossierSectionName,
   dayOf,
-  dossierSectionNames,
+  deferDossier,
   formatGameTime,
   type GameTime,
   type NpcId,
   type SaveId,
+  settleDossier,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
-import type { SearchHit } from "./HybridSearch.ts";
+import type { SearchContext, SearchHit } from "./HybridSearch.ts";
 import type { RetrievalEngine } from "./RetrievalEngine.ts";
 import { requestTime } from "./requestTime.ts";
 import type { SaveView } from "./SaveView.ts";
@@ -141,8 +141,14 @@ export const dossierFrame = (engine: RetrievalEngine, view: SaveView, req: Dossi
   return { character, t, tasks, activity, location, present, presentNames, nameOf, queryText };
 };
 
-/** Builds the dossier, or null when the save has no such NPC. */
-export const buildDossier = (
+/**
+ * The dossier, or null when the save has no such NPC, with each section built when it is
+ * first read (core's `deferDossier`). What every section needs is fixed here — the time,
+ * the NPC's open tasks, activity and place, the query — and the search context is built
+ * once, by the first searched section. Sections must be read before the store moves on
+ * (`sealDossier` makes a later read throw); `buildDossier` builds them all at once.
+ */
+export const deferredDossier = (
   engine: RetrievalEngine,
   view: SaveView,
   req: DossierRequest,
@@ -153,15 +159,19 @@ export const buildDossier = (
   const { character, t, tasks, activity, location, present, presentNames, nameOf, queryText } =
     frame;
   const budgets = resolveBudgets(req.budget, engine.budgets);
-  const ctx = engine.context(view, {
-    npcId,
-    t,
-    queryText: [queryText, ...presentNames, location].join(" "),
-    ftsText: req.query ?? null,
-    queryVector: req.queryVector ?? engine.embedQuery(queryText),
-    location,
-    activeTaskIds: tasks.map((k) => k.task_id),
-  });
+  let context: SearchContext | undefined;
+  const search = (c: CollectionName, limit: number): Array<SearchHit> => {
+    context ??= engine.context(view, {
+      npcId,
+      t,
+      queryText: [queryText, ...presentNames, location].join(" "),
+      ftsText: req.query ?? null,
+      queryVector: req.queryVector ?? engine.embedQuery(queryText),
+      location,
+      activeTaskIds: tasks.map((k) => k.task_id),
+    });
+    return engine.searchIn(context, c, limit);
+  };
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.flatMap((h) => {
@@ -169,82 +179,104 @@ export const buildDossier = (
       return text === null ? [] : [{ kind: h.kind, id: h.id, score: h.score, text }];
     });
 
-  const candidates: Record<DossierSectionName, Array<SectionCandidate>> = {
-    profile: [
-      {
-        kind: "profile",
-        id: npcId,
-        score: 100,
-        text: profileText(character, engine.source.profile(saveId, npcId)),
-      },
-    ],
-    relationships: engine.source
-      .edges(saveId, npcId, t)
-      .map((e) => ({
-        kind: "relationship" as const,
-        id: `${npcId}->${e.to_id}`,
-        score:
-          (present.includes(e.to_id) ? 100 : 0) +
-          10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
-        text: `${nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
-      }))
-      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
-    lore: fromHits(engine.searchIn(ctx, "lore", 5)),
-    memories: fromHits(
-      [
-        ...engine.searchIn(ctx, "memories", 8),
-        ...engine.searchIn(ctx, "conversation_summaries", 3),
-      ].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)),
-    ),
-    world_events: fromHits(engine.searchIn(ctx, "world_events", 5)),
-    debates: fromHits(engine.searchIn(ctx, "background_debates", 3)),
-    tasks: tasks.map((k, i) => ({
-      kind: "task" as const,
-      id: k.task_id,
-      score: 100 - i,
-      text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
-    })),
-    threads: threadCandidates(engine.source.threads, saveId, npcId, t, present),
-    scene: [
-      {
-        kind: "scene",
-        id: location,
-        score: 100,
-        text: [
-          `It is ${formatGameTime(t)}. You are at ${location}${activity ? `, ${activity.activity}` : ""}.`,
-          activity?.note ? activity.note : "",
-          presentNames.length > 0
-            ? `With you: ${presentNames.join(", ")}.`
-            : "Nobody else is here.",
-        ]
-          .filter(Boolean)
-          .join(" "),
-      },
-    ],
-    dialogue: recentTurns(engine, view, npcId, t).map((turn, i) => ({
-      kind: "dialogue" as const,
-      id: `${turn.conversation_id}#${turn.turn_index}`,
-      score: 100 - i,
-      text: `${nameOf(turn.speaker_id)}: ${turn.text}`,
-    })),
+  const candidates = (name: DossierSectionName): Array<SectionCandidate> => {
+    switch (name) {
+      case "profile":
+        return [
+          {
+            kind: "profile",
+            id: npcId,
+            score: 100,
+            text: profileText(character, engine.source.profile(saveId, npcId)),
+          },
+        ];
+      case "relationships":
+        return engine.source
+          .edges(saveId, npcId, t)
+          .map((e) => ({
+            kind: "relationship" as const,
+            id: `${npcId}->${e.to_id}`,
+            score:
+              (present.includes(e.to_id) ? 100 : 0) +
+              10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
+            text: `${nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
+          }))
+          .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+      case "lore":
+        return fromHits(search("lore", 5));
+      case "memories":
+        return fromHits(
+          [...search("memories", 8), ...search("conversation_summaries", 3)].sort(
+            (a, b) => b.score - a.score || a.id.localeCompare(b.id),
+          ),
+        );
+      case "world_events":
+        return fromHits(search("world_events", 5));
+      case "debates":
+        return fromHits(search("background_debates", 3));
+      case "tasks":
+        return tasks.map((k, i) => ({
+          kind: "task" as const,
+          id: k.task_id,
+          score: 100 - i,
+          text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
+        }));
+      case "threads":
+        return threadCandidates(engine.source.threads, saveId, npcId, t, present);
+      case "scene":
+        return [
+          {
+            kind: "scene",
+            id: location,
+            score: 100,
+            text: [
+              `It is ${formatGameTime(t)}. You are at ${location}${activity ? `, ${activity.activity}` : ""}.`,
+              activity?.note ? activity.note : "",
+              presentNames.length > 0
+                ? `With you: ${presentNames.join(", ")}.`
+                : "Nobody else is here.",
+            ]
+              .filter(Boolean)
+              .join(" "),
+          },
+        ];
+      case "dialogue":
+        return recentTurns(engine, view, npcId, t).map((turn, i) => ({
+          kind: "dialogue" as const,
+          id: `${turn.conversation_id}#${turn.turn_index}`,
+          score: 100 - i,
+          text: `${nameOf(turn.speaker_id)}: ${turn.text}`,
+        }));
+    }
   };
 
-  const sections: Array<DossierSection> = dossierSectionNames.map((name) => {
-    const cut = cutSection(name, budgets[name], candidates[name]);
-    // Dialogue is chosen newest-first but read oldest-first.
-    return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;
-  });
-  return {
-    saveId: saveId as SaveId,
-    npcId: npcId as NpcId,
-    npcName: character.name,
-    t,
-    day: dayOf(t),
-    query: req.query ?? null,
-    budget: totalBudget(budgets),
-    totalTokens: sections.reduce((a, s) => a + s.tokens, 0),
-    sections,
-  };
+  return deferDossier(
+    {
+      saveId: saveId as SaveId,
+      npcId: npcId as NpcId,
+      npcName: character.name,
+      t,
+      day: dayOf(t),
+      query: req.query ?? null,
+      budget: totalBudget(budgets),
+    },
+    budgets,
+    (name) => {
+      const cut = cutSection(name, budgets[name], candidates(name));
+      // Dialogue is chosen newest-first but read oldest-first.
+      return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;
+    },
+  );
+};
+
+/** Builds the dossier, every section at once (null when the save has no such NPC). */
+export const buildDossier = (
+  engine: RetrievalEngine,
+  view: SaveView,
+  req: DossierRequest,
+): Dossier | null => {
+  const deferred = deferredDossier(engine, view, req);
+  return deferred === null ? null : settleDossier(deferred);
 };
 
 /** The NPC's last few dialogue turns at or before t, newest first. */

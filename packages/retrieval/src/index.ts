@@ -2,7 +2,12 @@
  * @hearsay/retrieval — embedders (hashing, Ollama), the vector index, knowledge-filtered
  * hybrid search, the dossier builder and the markdown lore importer.
  */
-export { buildDossier, type DossierRequest, dossierFrame } from "./buildDossier.ts";
+export {
+  buildDossier,
+  type DossierRequest,
+  deferredDossier,
+  dossierFrame,
+} from "./buildDossier.ts";
 export { CoarseLists } from "./CoarseLists.ts";
 export { CollectionIndex, type IndexChange, type IndexProgress } from "./CollectionIndex.ts";
 export { type ChunkLoreOptions, chunkLore } from "./chunkLore.ts";

@@ -1,4 +1,4 @@
-import { dossierSectionNames, estimateTokens, renderDossier } from "@hearsay/core";
+import { dossierSectionNames, estimateTokens, renderDossier, settleDossier } from "@hearsay/core";
 import {
   importLore,
   makeHashingEmbedder,
@@ -6,6 +6,7 @@ import {
   VectorIndexes,
 } from "@hearsay/retrieval";
 import { Effect } from "effect";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ev, openWorld, type TestWorld } from "./fixtures.ts";
 
@@ -251,8 +252,37 @@ describe("dossier", () => {
     );
   });
 
+  it("built a section at a time, in any order, holds what the whole dossier holds", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("ada", "bram", "cora"),
+        fc.integer({ min: 0, max: 1500 }),
+        fc.constantFrom(null, "storm", "the guild's debt"),
+        fc.shuffledSubarray([...dossierSectionNames]),
+        (npcId, t, query, order) => {
+          const req = {
+            saveId: world.saveId,
+            npcId,
+            t,
+            query,
+            scene: { locationId: "square", present: ["bram"] },
+          };
+          const deferred = engine.deferredDossier(req)!;
+          const whole = engine.dossier(req)!;
+          for (const name of order)
+            expect(deferred.sections.find((s) => s.name === name)!.items).toEqual(
+              whole.sections.find((s) => s.name === name)!.items,
+            );
+          expect(settleDossier(deferred)).toEqual(whole);
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
+    );
+  });
+
   it("is null for an NPC the save does not have", () => {
     expect(engine.dossier({ saveId: world.saveId, npcId: "nobody", t: 10 })).toBeNull();
+    expect(engine.deferredDossier({ saveId: world.saveId, npcId: "nobody", t: 10 })).toBeNull();
   });
 
   it("picks up events appended after it was built", () => {

@@ -3,7 +3,7 @@
  * dossier the engine handed the NPC then (built from the log as it stood when that tick
  * began, not from the head), and every item's id is the id the export uses for it.
  */
-import { type Dossier, dayOf, hourOf, type StoredEvent } from "@hearsay/core";
+import { type Dossier, dayOf, hourOf, type StoredEvent, settleDossier } from "@hearsay/core";
 import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -25,23 +25,24 @@ beforeAll(async () => {
   log = memoryLog();
   const dossiers: SimulationSpec["dossiers"] = (l, s) => {
     const real = retrievalDossiers(l, s);
-    return {
-      ...real,
-      dossier: (req) => {
-        const d = real.dossier(req);
+    const spied =
+      (build: typeof real.dossier): typeof real.dossier =>
+      (req) => {
+        const d = build(req);
         if (d !== null)
           seen.push({ npcId: req.npcId, t: req.t, query: req.query, scene: req.scene, dossier: d });
         return d;
-      },
-    };
+      };
+    return { ...real, dossier: spied(real.dossier), deferred: spied(real.deferred!) };
   };
-  // Dossiers are built when a brain reads them; the scripted brain reads one only to
-  // speak, so this one reads every turn's (as a live model does) to see them all.
+  // Dossiers are built when a brain reads them, section by section; the scripted brain
+  // reads a few only to speak, so this one reads every turn's in full (as a live model
+  // does) to see them all.
   const scripted = ScriptedBrain.make();
   const brain = {
     ...scripted,
     decideSync: ((request) => {
-      void request.dossier;
+      if (request.dossier !== null) settleDossier(request.dossier);
       return scripted.decideSync(request);
     }) as typeof scripted.decideSync,
   };

@@ -123,20 +123,19 @@ describe("a replay that cannot match its log", () => {
     let tampered = false;
     const dossiers: SimulationSpec["dossiers"] = (l, s) => {
       const real = retrievalDossiers(l, s);
-      return {
-        ...real,
-        dossier: (req) => {
-          const d = real.dossier(req);
-          if (d === null || tampered || req.npcId !== victim.payload.npcId || req.t !== victim.t)
-            return d;
-          tampered = true;
-          const [first, ...rest] = d.sections;
-          const items = first!.items.map((item, i) =>
-            i === 0 ? { ...item, text: `${item.text} (changed)` } : item,
-          );
-          return { ...d, sections: [{ ...first!, items }, ...rest] };
-        },
+      const tamper: typeof real.dossier = (req) => {
+        const d = real.dossier(req);
+        if (d === null || tampered || req.npcId !== victim.payload.npcId || req.t !== victim.t)
+          return d;
+        tampered = true;
+        const [first, ...rest] = d.sections;
+        const items = first!.items.map((item, i) =>
+          i === 0 ? { ...item, text: `${item.text} (changed)` } : item,
+        );
+        return { ...d, sections: [{ ...first!, items }, ...rest] };
       };
+      // Turns take deferred dossiers when the source has them; this one's are tampered too.
+      return { ...real, dossier: tamper, deferred: tamper };
     };
     const report = await verifyLog({
       log,
