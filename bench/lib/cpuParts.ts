@@ -52,7 +52,17 @@ export const instrument = (log: SqliteEventLog): CpuParts => {
     const deferred = (r: DossierAsk): Dossier | null => {
       const d = frame(r);
       if (d === null) return null;
-      const { sections, totalTokens: _, ...head } = d;
+      // The head field by field: reading `totalTokens` (or spreading) would build every section.
+      const { sections } = d;
+      const head = {
+        saveId: d.saveId,
+        npcId: d.npcId,
+        npcName: d.npcName,
+        t: d.t,
+        day: d.day,
+        query: d.query,
+        budget: d.budget,
+      };
       const budgets = Object.fromEntries(sections.map((s) => [s.name, s.budget])) as Record<
         DossierSectionName,
         number
