@@ -46,6 +46,20 @@ const reading = (reads: number, seen: Array<Dossier | null>): SyncBrain => {
   };
 };
 
+/** The scripted brain, keeping every act request it is asked (to read their dossiers after). */
+const keepingRequests = () => {
+  const kept: Array<{ readonly dossier: Dossier | null }> = [];
+  const scripted = ScriptedBrain.make();
+  const keeping: SyncBrain = {
+    ...scripted,
+    decideSync: (request) => {
+      if (request.purpose === "act") kept.push(request);
+      return scripted.decideSync(request);
+    },
+  };
+  return { kept, keeping };
+};
+
 describe("dossiers are built when a brain reads them", () => {
   it("a brain that reads every dossier writes the same log as the scripted brain, which reads few", async () => {
     const lazy = counted();
@@ -106,15 +120,7 @@ describe("dossiers are built when a brain reads them", () => {
   });
 
   it("builds only the sections a brain reads, and none of the rest after the turn", async () => {
-    const kept: Array<{ readonly dossier: Dossier | null }> = [];
-    const scripted = ScriptedBrain.make();
-    const keeping: SyncBrain = {
-      ...scripted,
-      decideSync: (request) => {
-        if (request.purpose === "act") kept.push(request);
-        return scripted.decideSync(request);
-      },
-    };
+    const { kept, keeping } = keepingRequests();
     await run(freshLog(), { dossiers: counted().dossiers, days: 2, brain: keeping });
     // After the run, the dossiers the scripted brain opened (to speak) hold what it read:
     // the dialogue to reply, or the four sections of things known to share one. It never
@@ -140,15 +146,7 @@ describe("dossiers are built when a brain reads them", () => {
 
   it("a dossier not read while its turn was decided is never built later, from a later store", async () => {
     const late = counted();
-    const kept: Array<{ readonly dossier: Dossier | null }> = [];
-    const scripted = ScriptedBrain.make();
-    const keeping: SyncBrain = {
-      ...scripted,
-      decideSync: (request) => {
-        if (request.purpose === "act") kept.push(request);
-        return scripted.decideSync(request);
-      },
-    };
+    const { kept, keeping } = keepingRequests();
     await run(freshLog(), { dossiers: late.dossiers, days: 1, brain: keeping });
     const builtDuringRun = late.built.n;
     const unread = kept.filter((r) => r.dossier === null).length;
