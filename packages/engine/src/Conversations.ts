@@ -11,7 +11,7 @@ import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/m
 import { Result } from "effect";
 import { actInputOf } from "./Glimpses.ts";
 import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
-import { capMemories, remember } from "./Memories.ts";
+import { capMemories, rememberKept } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
 import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -162,7 +162,7 @@ const remembered = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise
     if (!outcome.ok) continue;
     const other = self === talk.a ? talk.b : talk.a;
     for (const m of outcome.answer.output.memories) {
-      remember(ctx, self, {
+      rememberKept(ctx, self, {
         text: m.text,
         category: m.category,
         importance: m.importance,

@@ -7,7 +7,7 @@
  */
 import type { NpcId } from "@hearsay/core";
 import { companyOf } from "./Glimpses.ts";
-import { remember } from "./Memories.ts";
+import { rememberKept } from "./Memories.ts";
 import type { OpenScene, SceneExchange } from "./NarrativeLedger.ts";
 import type { TickContext } from "./TickContext.ts";
 
@@ -44,7 +44,7 @@ export const rememberLeaving = (ctx: TickContext, scene: OpenScene, self: NpcId)
     .filter((id) => ctx.state.npcs.has(id))
     .sort();
   const names = there.map((id) => ctx.names.npcName(id));
-  remember(ctx, self, {
+  rememberKept(ctx, self, {
     text:
       names.length === 0 ? `I was at ${place}.` : `I was at ${place}; ${listNames(names)} there.`,
     category: "location",
@@ -79,7 +79,7 @@ export const rememberLeaving = (ctx: TickContext, scene: OpenScene, self: NpcId)
         : toMe !== undefined
           ? `At ${place}, ${name} said to me: "${clip(toMe.text)}"`
           : `At ${place}, I spent time with ${name}.`;
-    remember(ctx, self, {
+    rememberKept(ctx, self, {
       text,
       category: "observation",
       importance: 0.35,

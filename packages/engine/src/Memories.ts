@@ -3,6 +3,11 @@
  * memories — the engine records them on its behalf), expiring memories whose time has
  * come, and keeping each NPC under its cap by dropping the least important, oldest first.
  * Identity memories are pinned: a cap never drops who an NPC is.
+ *
+ * A memory the next cap would drop as soon as it arrives is not recorded at all
+ * (`rememberKept`): an NPC at its cap does not note a passing thing that matters less
+ * to it than everything it already holds. The survivors after the cap are the same as if
+ * it had been recorded and dropped; the log is spared the pair of events.
  */
 import {
   type GameTime,
@@ -34,13 +39,61 @@ export const remember = (ctx: TickContext, owner: NpcId, draft: MemoryDraft): Me
     ownerNpcId: owner,
     text: draft.text,
     category: draft.category,
-    importance: Math.min(1, Math.max(0, draft.importance)),
+    importance: importanceOf(draft),
     expiresAt: minutes === null ? null : ((ctx.t + minutes) as GameTime),
     locationId: draft.locationId ?? null,
     entities: draft.entities ?? [],
     about: draft.about ?? null,
   });
   return id;
+};
+
+/** Clamps a draft's importance the way `remember` records it. */
+const importanceOf = (draft: Pick<MemoryDraft, "importance">): number =>
+  Math.min(1, Math.max(0, draft.importance));
+
+/**
+ * Whether the next cap would drop `draft` on arrival, so recording it changes nothing
+ * that survives the cap. True when the owner holds at least its cap and the draft
+ * matters strictly less than every memory a cap may drop; then, however many memories
+ * arrive after it before the cap, the cap's excess reaches it (a memory recorded now
+ * is the newest, and only later arrivals can rank below it). An owner over its cap
+ * must already be due a cap in this batch, or a lowered cap would first trim it when
+ * the memory arrives. Identity memories are pinned and always recorded.
+ */
+export const droppedOnArrival = (
+  npc: {
+    readonly memories: ReadonlyMap<
+      MemoryId,
+      { readonly pinned: boolean; readonly importance: number }
+    >;
+  },
+  cap: number,
+  dueACap: boolean,
+  draft: Pick<MemoryDraft, "category" | "importance">,
+): boolean => {
+  if (draft.category === "identity") return false;
+  const size = npc.memories.size;
+  if (size < cap || (size > cap && !dueACap)) return false;
+  const importance = importanceOf(draft);
+  for (const m of npc.memories.values()) if (!m.pinned && m.importance <= importance) return false;
+  return true;
+};
+
+/**
+ * Records a memory unless the next cap would drop it on arrival (`droppedOnArrival`);
+ * returns its id, or null when it was not recorded. For memories nothing refers to by
+ * id afterwards: scene, leaving, conversation and world memories.
+ */
+export const rememberKept = (
+  ctx: TickContext,
+  owner: NpcId,
+  draft: MemoryDraft,
+): MemoryId | null => {
+  const npc = ctx.state.npcs.get(owner);
+  if (npc && droppedOnArrival(npc, ctx.config.memoryCap, ctx.writer.recordedFor(owner), draft))
+    return null;
+  return remember(ctx, owner, draft);
 };
 
 /** MemoryExpired for every memory whose lifetime ended by now, in id order. */

@@ -15,7 +15,7 @@ import { type BrainRequest, type SceneLine, validateAnswer } from "@hearsay/mind
 import { Result } from "effect";
 import { glimpseOf, selfOf } from "./Glimpses.ts";
 import { rememberLeaving } from "./LeaveMemories.ts";
-import { remember } from "./Memories.ts";
+import { rememberKept } from "./Memories.ts";
 import type { OpenScene } from "./NarrativeLedger.ts";
 import type { TickContext } from "./TickContext.ts";
 import { warn } from "./Turns.ts";
@@ -156,7 +156,7 @@ export const summarizeScenes = async (
       warn(ctx, self, "scene_summary_failed", `scene ${scene.sceneId}: ${answer.why}`);
       continue;
     }
-    remember(ctx, self, {
+    rememberKept(ctx, self, {
       text: answer.output.summary,
       category: "scene",
       importance: answer.output.importance,

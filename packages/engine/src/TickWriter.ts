@@ -17,6 +17,8 @@ import type { EngineState } from "./EngineState.ts";
 
 export class TickWriter {
   private readonly events: Array<Event> = [];
+  /** Owners of the memories recorded in this batch, in first-recorded order. */
+  private readonly owners = new Set<string>();
   private n = 0;
   private minted = 0;
 
@@ -47,6 +49,8 @@ export class TickWriter {
     } as Omit<EventOf<T>, "type" | "version">);
     this.state.apply(event);
     this.events.push(event);
+    if (type === "MemoryRecorded")
+      this.owners.add((payload as EventOf<"MemoryRecorded">["payload"]).ownerNpcId);
     return event;
   }
 
@@ -57,9 +61,12 @@ export class TickWriter {
 
   /** Owners of the memories recorded so far this tick. */
   memoryOwners(): ReadonlyArray<string> {
-    const owners = new Set<string>();
-    for (const e of this.events) if (e.type === "MemoryRecorded") owners.add(e.payload.ownerNpcId);
-    return [...owners];
+    return [...this.owners];
+  }
+
+  /** Whether `owner` has recorded a memory in this batch (so the batch's cap reaches it). */
+  recordedFor(owner: string): boolean {
+    return this.owners.has(owner);
   }
 
   get size(): number {
@@ -67,6 +74,7 @@ export class TickWriter {
   }
 
   drain(): ReadonlyArray<Event> {
+    this.owners.clear();
     return this.events.splice(0, this.events.length);
   }
 }

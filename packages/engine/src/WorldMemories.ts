@@ -8,7 +8,7 @@
  * second pass adds nothing.
  */
 import type { NpcId, Via } from "@hearsay/core";
-import { remember } from "./Memories.ts";
+import { rememberKept } from "./Memories.ts";
 import type { TickContext } from "./TickContext.ts";
 
 const heardHow: Readonly<Record<Via, string>> = {
@@ -34,7 +34,7 @@ export const rememberWorldChanges = (ctx: TickContext): void => {
       .filter(([id]) => !change.participants.includes(id) && ctx.state.npcs.has(id))
       .sort(([a], [b]) => (a < b ? -1 : 1));
     for (const [npcId, via] of knowers) {
-      remember(ctx, npcId as NpcId, {
+      rememberKept(ctx, npcId as NpcId, {
         text: `${heardHow[via]} ${change.text}`,
         category: "world",
         importance: change.importance,
