@@ -40,6 +40,7 @@ export interface TaskRow {
   readonly status: string;
   readonly deadline: number | null;
   readonly location_id: string | null;
+  readonly proposed_at: number;
 }
 
 export interface TurnRow {
@@ -58,6 +59,19 @@ const textSql: Readonly<Record<CollectionName, string>> = {
     "SELECT summary, partner_id, t FROM conversation_summaries WHERE rowid = ?",
   background_debates: "SELECT topic, summary, outcome, t FROM background_debates WHERE rowid = ?",
 };
+
+/**
+ * A dossier's open tasks: the NPC's as holder or proposer, proposed or active, proposed by
+ * t, newest first, at most 16. Two index lookups (tasks_assignee, tasks_proposer) joined,
+ * not one scan of every open task in the world; UNION drops a task the NPC both proposed
+ * and holds. Parameters: `saveId`, `npcId`, `t`.
+ */
+export const OPEN_TASKS_SQL = `SELECT task_id, title, description, status, deadline, location_id, proposed_at FROM tasks
+  WHERE save_id = @saveId AND assignee = @npcId AND status IN ('proposed', 'active') AND proposed_at <= @t
+  UNION
+  SELECT task_id, title, description, status, deadline, location_id, proposed_at FROM tasks
+  WHERE save_id = @saveId AND proposed_by = @npcId AND status IN ('proposed', 'active') AND proposed_at <= @t
+  ORDER BY proposed_at DESC, task_id LIMIT 16`;
 
 export class DossierSource {
   private readonly s: Record<string, Statement>;
@@ -78,9 +92,7 @@ export class DossierSource {
       edges: p(
         "SELECT to_id, trust, respect, suspicion, summary FROM relationships WHERE save_id = ? AND from_id = ? AND updated_at <= ? ORDER BY to_id",
       ),
-      tasks: p(`SELECT task_id, title, description, status, deadline, location_id FROM tasks
-        WHERE save_id = ? AND (assignee = ? OR proposed_by = ?) AND status IN ('proposed', 'active') AND proposed_at <= ?
-        ORDER BY proposed_at DESC, task_id LIMIT 16`),
+      tasks: p(OPEN_TASKS_SQL),
       turn: p(
         "SELECT conversation_id, turn_index, speaker_id, text, t FROM conversation_turns WHERE rowid = ?",
       ),
@@ -108,7 +120,7 @@ export class DossierSource {
   }
 
   openTasks(saveId: string, npcId: string, t: number): Array<TaskRow> {
-    return this.s.tasks!.all(saveId, npcId, npcId, t) as Array<TaskRow>;
+    return this.s.tasks!.all({ saveId, npcId, t }) as Array<TaskRow>;
   }
 
   turn(rowid: number): TurnRow | undefined {

@@ -414,6 +414,13 @@ export const migrations: ReadonlyArray<Migration> = [
     name: "threads and planned happenings",
     sql: `${schemaV3}\n${digestTriggersSql(v3DigestColumns)}`,
   },
+  {
+    version: 4,
+    // A dossier's open tasks are the NPC's as assignee or as proposer: with this index
+    // both halves are index lookups, instead of a scan of every open task in the world.
+    name: "open tasks by proposer",
+    sql: "CREATE INDEX tasks_proposer ON tasks(save_id, proposed_by, status);",
+  },
 ];
 
 /** The schema version this build writes; a database newer than this is refused. */
