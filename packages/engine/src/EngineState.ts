@@ -10,6 +10,7 @@ import type {
   FactionId,
   GameTime,
   LocationId,
+  MemoryCategory,
   MemoryId,
   NpcId,
   TaskId,
@@ -44,6 +45,9 @@ export interface NpcRuntime {
   /** Items it could pass on as rumours: world event id → confidence it holds. */
   readonly rumours: Map<WorldEventId, number>;
 }
+
+/** Identity memories are who the NPC is: no cap ever drops them. */
+export const isPinned = (category: MemoryCategory): boolean => category === "identity";
 
 export interface MemoryLife {
   /** Identity memories are who the NPC is: no cap ever drops them. */
@@ -217,7 +221,7 @@ export class EngineState {
         const npc = this.npcs.get(p.ownerNpcId);
         if (!npc) return;
         npc.memories.set(p.memoryId, {
-          pinned: p.category === "identity",
+          pinned: isPinned(p.category),
           importance: p.importance,
           recordedAt: event.t,
           expiresAt: p.expiresAt,

@@ -18,6 +18,7 @@ import {
   type MemoryId,
   type NpcId,
 } from "@hearsay/core";
+import { isPinned, type MemoryLife } from "./EngineState.ts";
 import type { TickContext } from "./TickContext.ts";
 
 export interface MemoryDraft {
@@ -49,8 +50,7 @@ export const remember = (ctx: TickContext, owner: NpcId, draft: MemoryDraft): Me
 };
 
 /** Clamps a draft's importance the way `remember` records it. */
-const importanceOf = (draft: Pick<MemoryDraft, "importance">): number =>
-  Math.min(1, Math.max(0, draft.importance));
+const importanceOf = (draft: MemoryDraft): number => Math.min(1, Math.max(0, draft.importance));
 
 /**
  * Whether the next cap would drop `draft` on arrival, so recording it changes nothing
@@ -61,22 +61,17 @@ const importanceOf = (draft: Pick<MemoryDraft, "importance">): number =>
  * must already be due a cap in this batch, or a lowered cap would first trim it when
  * the memory arrives. Identity memories are pinned and always recorded.
  */
-export const droppedOnArrival = (
-  npc: {
-    readonly memories: ReadonlyMap<
-      MemoryId,
-      { readonly pinned: boolean; readonly importance: number }
-    >;
-  },
+const droppedOnArrival = (
+  memories: ReadonlyMap<MemoryId, MemoryLife>,
   cap: number,
   dueACap: boolean,
-  draft: Pick<MemoryDraft, "category" | "importance">,
+  draft: MemoryDraft,
 ): boolean => {
-  if (draft.category === "identity") return false;
-  const size = npc.memories.size;
+  if (isPinned(draft.category)) return false;
+  const size = memories.size;
   if (size < cap || (size > cap && !dueACap)) return false;
   const importance = importanceOf(draft);
-  for (const m of npc.memories.values()) if (!m.pinned && m.importance <= importance) return false;
+  for (const m of memories.values()) if (!m.pinned && m.importance <= importance) return false;
   return true;
 };
 
@@ -91,7 +86,10 @@ export const rememberKept = (
   draft: MemoryDraft,
 ): MemoryId | null => {
   const npc = ctx.state.npcs.get(owner);
-  if (npc && droppedOnArrival(npc, ctx.config.memoryCap, ctx.writer.recordedFor(owner), draft))
+  if (
+    npc &&
+    droppedOnArrival(npc.memories, ctx.config.memoryCap, ctx.writer.recordedFor(owner), draft)
+  )
     return null;
   return remember(ctx, owner, draft);
 };
