@@ -4,6 +4,8 @@
  * and an empty token on a public bind. Only loopback addresses are used; the "other
  * address" is 127.0.0.2 talking to a server bound to 0.0.0.0.
  */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { ids } from "@hearsay/core";
 import { loadSimulation, TalkWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
@@ -11,7 +13,7 @@ import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { httpRequest, rawHttp } from "@hearsay/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServe } from "../src/serve/startServe.ts";
-import { hearsayWith } from "./runCli.ts";
+import { hearsayWith, ROOT } from "./runCli.ts";
 import { tinyPath, tinyWorldDb } from "./talkFixture.ts";
 
 const sim = loadSimulation(tinyPath);
@@ -192,5 +194,80 @@ describe("serve: an empty token is no token", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toMatch(/--host 0\.0\.0\.0.*--token/);
     }
+  }, 60_000);
+});
+
+describe("the real `hearsay serve` process on 0.0.0.0, called from 127.0.0.2", () => {
+  it("answers only its own addresses and allowed names, with the token, JSON writes only, 400 for malformed requests", async () => {
+    const db = await tinyWorldDb(2);
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join("packages", "cli", "src", "main.ts"), "serve", "--db", db].concat([
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--token",
+        "s3cret",
+        "--allow-host",
+        "box.lan",
+        "--simulation",
+        tinyPath,
+      ]),
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((ok) => child.on("close", (code) => ok(code)));
+    try {
+      const port = await new Promise<number>((ok, fail) => {
+        let out = "";
+        const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 30_000);
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString("utf8");
+          const m = /listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(out);
+          if (m !== null) {
+            clearTimeout(timer);
+            ok(Number(m[1]));
+          }
+        });
+      });
+      const from2 = (line: string, headers: Record<string, string>, body = "") =>
+        rawHttp(port, httpRequest(line, headers, body), {
+          host: "127.0.0.2",
+          localAddress: "127.0.0.2",
+        });
+      const auth = { Authorization: "Bearer s3cret" };
+      const own = `127.0.0.2:${port}`;
+      expect((await from2("GET /saves HTTP/1.1", { Host: own })).status).toBe(401);
+      expect((await from2("GET /saves HTTP/1.1", { Host: own, ...auth })).status).toBe(200);
+      const named = await from2("GET /saves/main/export HTTP/1.1", {
+        Host: `box.lan:${port}`,
+        ...auth,
+      });
+      expect(named.status, named.body.slice(0, 300)).toBe(200);
+      const rebound = await from2("GET /saves/main/export HTTP/1.1", {
+        Host: "attacker.example",
+        ...auth,
+      });
+      expect(rebound.status).toBe(403);
+      expect(rebound.body).not.toContain("WorldCreated");
+      const crossSite = await from2(
+        "POST /saves/main/tick HTTP/1.1",
+        { Host: own, ...auth, Origin: "http://attacker.example", "Content-Type": "text/plain" },
+        tick,
+      );
+      expect(crossSite.status).toBe(403);
+      const form = await from2(
+        "POST /saves/main/npcs/ada/turn HTTP/1.1",
+        { Host: own, ...auth, "Content-Type": "application/x-www-form-urlencoded" },
+        "message=Hello",
+      );
+      expect(form.status).toBe(415);
+      for (const line of ["GET http://[ HTTP/1.1", "GET /%E0%A4%A HTTP/1.1"])
+        expect((await from2(line, { Host: own, ...auth })).status, line).toBe(400);
+      expect((await from2("GET /saves HTTP/1.1", { Host: own, ...auth })).status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
   }, 60_000);
 });
