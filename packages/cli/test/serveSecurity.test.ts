@@ -11,6 +11,7 @@ import { loadSimulation, TalkWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { httpRequest, rawHttp } from "@hearsay/testkit";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServe } from "../src/serve/startServe.ts";
 import { hearsayWith, ROOT } from "./runCli.ts";
@@ -270,4 +271,65 @@ describe("the real `hearsay serve` process on 0.0.0.0, called from 127.0.0.2", (
     }
     expect(await exited).toBe(0);
   }, 60_000);
+});
+
+describe("serve: no request is a 500", () => {
+  const id = fc.oneof(
+    fc.constantFrom("main", "ada", "bram", "mill", "nope", "x", "%E0%A4%A", "%00", "..", "%2F"),
+    fc.string({ unit: "grapheme-ascii", maxLength: 6 }).map(encodeURIComponent),
+  );
+  const tail = fc.constantFrom(
+    ["turn"],
+    ["dossier"],
+    ["memories"],
+    ["conversations", "c1", "end"],
+    [],
+    ["x", "y", "z"],
+  );
+  const path = fc.oneof(
+    fc.tuple(id, id, tail).map(([save, npc, t]) => ["saves", save, "npcs", npc, ...t]),
+    fc
+      .tuple(id, fc.constantFrom("tick", "actions", "export", "npcs", ""))
+      .map(([save, r]) => ["saves", save, r]),
+    fc.array(id, { maxLength: 3 }),
+  );
+  const query = fc.constantFrom("", "?stream=1", "?about=player", "?about=x", "?query=mill");
+  const body = fc.oneof(
+    fc.json({ maxDepth: 2 }),
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom(
+      JSON.stringify({ message: "Hello there." }),
+      JSON.stringify({ message: "Hi", conversationId: "nope", end: true }),
+      tick,
+      JSON.stringify({ events: [] }),
+      JSON.stringify({ taskId: "fix-wheel", outcome: "completed" }),
+      JSON.stringify({ taskId: "nope", outcome: "accepted" }),
+      "",
+    ),
+  );
+
+  it("answers any route, method and body with a status other than 500, and keeps serving", async () => {
+    const host = `127.0.0.1:${server.port}`;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("GET", "POST", "PUT", "DELETE"),
+        path,
+        query,
+        body,
+        async (method, segments, q, b) => {
+          const target = `/${segments.join("/")}${q}`;
+          const r = await send(
+            `${method} ${target} HTTP/1.1`,
+            { Host: host, "Content-Type": "application/json" },
+            method === "GET" ? "" : b,
+          );
+          expect(r.status, `${method} ${target} ${b}: ${r.body.slice(0, 200)}`).not.toBe(500);
+          expect(r.status).toBeGreaterThanOrEqual(200);
+          expect(r.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect((await send("GET /saves HTTP/1.1", { Host: host })).status).toBe(200);
+  }, 120_000);
 });
