@@ -29,3 +29,37 @@ export const hearsay = (...args: ReadonlyArray<string>): Promise<CliResult> =>
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+
+/**
+ * As `hearsay`, with extra environment variables, killed after `timeoutMs` (a command
+ * that should have refused to start but serves instead ends with code null).
+ */
+export const hearsayWith = (
+  o: { readonly env?: Readonly<Record<string, string>>; readonly timeoutMs: number },
+  ...args: ReadonlyArray<string>
+): Promise<CliResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join("packages", "cli", "src", "main.ts"), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1", ...o.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString("utf8");
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });

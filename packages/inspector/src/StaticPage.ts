@@ -33,9 +33,9 @@ export class StaticPage {
     if (!existsSync(join(this.root, "index.html"))) throw new PageNotBuilt({ dir: this.root });
   }
 
-  /** Answers a GET for `pathname`. */
-  serve(pathname: string, res: ServerResponse): void {
-    const wanted = normalize(join(this.root, decodeURIComponent(pathname)));
+  /** Answers a GET for the path of these (already percent-decoded) segments. */
+  serve(segments: ReadonlyArray<string>, res: ServerResponse): void {
+    const wanted = normalize(join(this.root, ...segments));
     const inside = wanted === this.root || wanted.startsWith(this.root + sep);
     const file =
       inside && existsSync(wanted) && statSync(wanted).isFile()

@@ -5,6 +5,16 @@
  */
 export type * from "./ApiTypes.ts";
 export { nonTurnNotes, routineNotes, type TurnKind, turnKind } from "./Gating.ts";
+export {
+  type Bind,
+  hostAllowed,
+  isHostName,
+  isJsonType,
+  isLoopbackHost,
+  originAllowed,
+  parseHost,
+} from "./HostGuard.ts";
+export { HttpFailure } from "./HttpFailure.ts";
 export type { DossierFactory } from "./Inspection.ts";
 export {
   BadRequest,
@@ -16,6 +26,12 @@ export {
 export { openReadOnly } from "./openReadOnly.ts";
 export { routes } from "./routes.ts";
 export { defaultPageDir } from "./StaticPage.ts";
+export {
+  type GuardedRequest,
+  type GuardedServer,
+  type GuardedServerOptions,
+  startGuardedServer,
+} from "./startGuardedServer.ts";
 export {
   DEFAULT_PORT,
   type Inspector,

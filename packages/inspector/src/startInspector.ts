@@ -1,18 +1,21 @@
 /**
  * `startInspector`: opens a recorded simulation read-only, indexes the chosen save, and
- * serves the web page and its JSON API on a loopback address until closed. Only GET (and
- * HEAD) are answered, and only for a loopback Host header, so a web page elsewhere cannot
- * reach it through DNS rebinding.
+ * serves the web page and its JSON API on a loopback address until closed, behind the
+ * guard every local server runs behind (startGuardedServer.ts): read-only (GET and HEAD),
+ * the Host must name this server and an Origin be its own (no DNS rebinding, no other
+ * site's page reading the log), and every bad request is a status, never a crash.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { resolve } from "node:path";
+import { isLoopbackHost } from "./HostGuard.ts";
+import { HttpFailure } from "./HttpFailure.ts";
 import { type DossierFactory, Inspection } from "./Inspection.ts";
 import { BadRequest, NoSuchSave, NotLoopback } from "./InspectorError.ts";
 import { openReadOnly } from "./openReadOnly.ts";
 import { Params } from "./Params.ts";
 import { routes } from "./routes.ts";
 import { defaultPageDir, StaticPage } from "./StaticPage.ts";
+import { startGuardedServer } from "./startGuardedServer.ts";
 
 export interface InspectorOptions {
   /** The hearsay database to inspect (opened read-only). */
@@ -43,16 +46,6 @@ export interface Inspector {
 /** The default port of `hearsay inspect`. */
 export const DEFAULT_PORT = 7420;
 
-const loopback = (host: string): boolean =>
-  host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-
-/** The host part of a Host header (`[::1]:80` → `::1`). */
-const hostOf = (header: string | undefined): string => {
-  const h = header ?? "";
-  if (h.startsWith("[")) return h.slice(1, h.indexOf("]"));
-  return h.split(":")[0] ?? "";
-};
-
 const send = (res: ServerResponse, status: number, body: unknown): void => {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
@@ -61,12 +54,19 @@ const send = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(JSON.stringify(body));
 };
 
+/** A view's error as a status: a bad parameter or unknown id is the caller's, not a 500. */
+const failureOf = (e: unknown): HttpFailure => {
+  if (e instanceof BadRequest) return new HttpFailure(e.status, "BadRequest", e.message);
+  if (e instanceof NoSuchSave) return new HttpFailure(404, "NoSuchSave", e.message);
+  return new HttpFailure(500, "InternalError", e instanceof Error ? e.message : String(e));
+};
+
 /**
  * Starts the inspector. @throws NotLoopback, NotInspectable, NoSuchSave, PageNotBuilt
  */
 export const startInspector = async (options: InspectorOptions): Promise<Inspector> => {
   const host = options.host ?? "127.0.0.1";
-  if (!loopback(host)) throw new NotLoopback({ host });
+  if (!isLoopbackHost(host)) throw new NotLoopback({ host });
   const page =
     options.pageDir === null ? null : new StaticPage(options.pageDir ?? defaultPageDir());
   const dbPath = resolve(options.dbPath);
@@ -82,50 +82,35 @@ export const startInspector = async (options: InspectorOptions): Promise<Inspect
     }
     const inspection = new Inspection(db, options.dbPath, saveId, options.dossiers ?? null);
     const head = inspection.index(saveId).head;
-    /** The API's answer to a request, or null for a page path. */
-    const answer = (req: IncomingMessage, url: URL): readonly [number, unknown] | null => {
-      if (!loopback(hostOf(req.headers.host))) return [403, { error: "loopback Host only" }];
-      if (req.method !== "GET" && req.method !== "HEAD")
-        return [405, { error: "read-only: GET only" }];
-      if (!url.pathname.startsWith("/api/")) {
-        return page ? null : [404, { error: "this inspector serves the API only" }];
-      }
-      const route = routes[url.pathname];
-      if (!route) return [404, { error: `no API route ${url.pathname}` }];
-      try {
-        return [200, route(inspection, new Params(url.searchParams))];
-      } catch (e) {
-        if (e instanceof BadRequest) return [e.status, { error: e.message }];
-        if (e instanceof NoSuchSave) return [404, { error: e.message }];
-        return [500, { error: e instanceof Error ? e.message : String(e) }];
-      }
-    };
-    const handle = (req: IncomingMessage, res: ServerResponse): void => {
-      const url = new URL(req.url ?? "/", "http://inspector.local");
-      const result = answer(req, url);
-      if (result) send(res, result[0], result[1]);
-      else page?.serve(url.pathname, res);
-    };
-    const server = createServer(handle);
-    await new Promise<void>((ok, fail) => {
-      server.once("error", fail);
-      server.listen(options.port ?? DEFAULT_PORT, host, () => ok());
+    const server = await startGuardedServer({
+      host,
+      port: options.port ?? DEFAULT_PORT,
+      readOnly: true,
+      failureOf,
+      // The page shows `error` as the line to read.
+      render: (f) => ({ error: f.message }),
+      handle: ({ pathname, segments, query, res }) => {
+        if (!pathname.startsWith("/api/")) {
+          if (page === null)
+            throw new HttpFailure(404, "NoPage", "this inspector serves the API only");
+          return page.serve(segments, res);
+        }
+        const route = routes[pathname];
+        if (!route) throw new HttpFailure(404, "NoRoute", `no API route ${pathname}`);
+        send(res, 200, route(inspection, new Params(query)));
+      },
     });
-    const port = (server.address() as AddressInfo).port;
+    const port = server.port;
     const shown = host.includes(":") ? `[${host}]` : host;
     return {
       url: `http://${shown}:${port}/`,
       port,
       saveId,
       head,
-      close: () =>
-        new Promise<void>((ok) => {
-          server.closeAllConnections();
-          server.close(() => {
-            db.close();
-            ok();
-          });
-        }),
+      close: async () => {
+        await server.close();
+        db.close();
+      },
     };
   } catch (e) {
     db.close();

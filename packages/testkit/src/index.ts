@@ -15,6 +15,12 @@ export {
   type SmallWorld,
   smallWorld,
 } from "./arbitraries/SmallWorld.ts";
+export {
+  httpRequest,
+  type RawAnswer,
+  type RawHttpOptions,
+  rawHttp,
+} from "./http/rawHttp.ts";
 export { type AnswerKind, chatAnswer, readPrompt } from "./ollama/chatAnswer.ts";
 export {
   type ChatBehaviour,

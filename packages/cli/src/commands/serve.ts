@@ -1,8 +1,9 @@
 /**
- * `hearsay serve --db PATH [--port N] [--host H] [--token T]`: the local HTTP/JSON service
- * a game mod talks to (see ../serve/startServe.ts and /openapi.json). It listens on
- * loopback unless told otherwise, and runs until interrupted; every write it makes is an
- * event in the database's log, as `hearsay run` and `chat` make them.
+ * `hearsay serve --db PATH [--port N] [--host H] [--token T] [--allow-host NAMES]`: the
+ * local HTTP/JSON service a game mod talks to (see ../serve/startServe.ts and
+ * /openapi.json). It listens on loopback unless told otherwise — beyond it only with a
+ * non-blank token — and runs until interrupted; every write it makes is an event in the
+ * database's log, as `hearsay run` and `chat` make them.
  */
 import { ids } from "@hearsay/core";
 import { TalkWorld } from "@hearsay/engine";
@@ -11,7 +12,7 @@ import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { brainFor, openLog, simulationOf } from "../serve/openTalkWorld.ts";
-import { startServe } from "../serve/startServe.ts";
+import { serveRefusal, startServe, tokenOf } from "../serve/startServe.ts";
 
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65_535 }));
 const Bytes = Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 64 * 1024 * 1024 }));
@@ -35,6 +36,12 @@ export const serveCommand = Command.make(
       ),
       Flag.optional,
     ),
+    allowHost: Flag.String("allow-host").pipe(
+      Flag.withDescription(
+        "Host names to answer besides the bound address, comma-separated (e.g. a LAN name of this machine)",
+      ),
+      Flag.withDefault(""),
+    ),
     maxBody: Flag.Int("max-body").pipe(
       Flag.withSchema(Bytes),
       Flag.withDescription("Largest body accepted, in bytes (default 65536)"),
@@ -54,6 +61,14 @@ export const serveCommand = Command.make(
     ),
   },
   Effect.fn(function* (args) {
+    // Blank is no token; refused before the database is touched.
+    const token = tokenOf(Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN);
+    const allowHosts = args.allowHost
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h !== "");
+    const refusal = serveRefusal({ host: args.host, token, allowHosts });
+    if (refusal !== null) return yield* Effect.fail(new CliFailure({ message: refusal }));
     const log = yield* openLog(args.db);
     const brain = yield* brainFor({
       brain: args.brain,
@@ -61,14 +76,6 @@ export const serveCommand = Command.make(
       configPath: Option.getOrUndefined(args.config),
       quiet: true,
     });
-    const token = Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN ?? null;
-    const loopback = args.host === "127.0.0.1" || args.host === "::1" || args.host === "localhost";
-    if (!loopback && token === null)
-      return yield* Effect.fail(
-        new CliFailure({
-          message: `--host ${args.host} listens beyond this machine: set --token too`,
-        }),
-      );
     const simulation = Option.getOrUndefined(args.simulation);
     const server = yield* Effect.tryPromise({
       try: () =>
@@ -77,6 +84,7 @@ export const serveCommand = Command.make(
           host: args.host,
           port: args.port,
           token,
+          allowHosts,
           maxBodyBytes: args.maxBody,
           open: (save) => {
             const saveId = ids.save(save);

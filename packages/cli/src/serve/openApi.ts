@@ -25,8 +25,13 @@ const param = (name: string, where: "path" | "query" = "path", required = where 
 const errors = {
   "400": { description: "A body or parameter that does not decode; `field` names it" },
   "401": { description: "Missing or wrong bearer token" },
+  "403": {
+    description:
+      "The Host header does not name this server's address, or the Origin is another site's",
+  },
   "404": { description: "Unknown save, NPC, conversation or task" },
   "413": { description: "Body larger than the server's limit" },
+  "415": { description: "A POST without `Content-Type: application/json`" },
 };
 
 const body = (s: Schema.Top) => ({
@@ -40,7 +45,7 @@ export const openApiDocument = (maxBodyBytes: number): Record<string, unknown> =
   info: {
     title: "hearsay serve",
     version: "0.1.0",
-    description: `A local service for a game: talk to NPCs, tell the world what happened, report what became of proposed actions. Bodies are JSON of at most ${maxBodyBytes} bytes; with a token set, every request needs \`Authorization: Bearer <token>\`. Writes to one save are applied one at a time, in arrival order.`,
+    description: `A local service for a game: talk to NPCs, tell the world what happened, report what became of proposed actions. Bodies are JSON of at most ${maxBodyBytes} bytes; with a token set, every request needs \`Authorization: Bearer <token>\`. Every POST needs \`Content-Type: application/json\`; the Host header must name the address the server listens on, and a browser's Origin must be the server's own. Writes to one save are applied one at a time, in arrival order.`,
   },
   components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
   security: [{ bearer: [] }],

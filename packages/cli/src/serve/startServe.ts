@@ -1,16 +1,25 @@
 /**
- * The HTTP side of `hearsay serve`: a node:http server on loopback (by default) that
- * checks the bearer token, bounds and decodes every body, routes to the save's
+ * The HTTP side of `hearsay serve`: a server on loopback (by default), behind the guard
+ * every local server runs behind (@hearsay/inspector's startGuardedServer: Host must name
+ * the bound address, an Origin must be its own, writes must be JSON, and any error is a
+ * status, never a crash). It checks the bearer token — refusing to start beyond loopback
+ * without one — bounds and decodes every body, routes to the save's
  * TalkWorld — one per save, the one writer for it, which applies that save's writes one
  * at a time in arrival order — and maps typed failures to status codes (400 naming the
  * field, 401, 404, 409, 413, 502). A turn can stream its reply as NDJSON; a client that
  * goes away before the turn is stored abandons it, and nothing of it is written.
  */
-import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderDossier } from "@hearsay/core";
 import { applyActionResult, applyWorldTick, exportJsonl, type TalkWorld } from "@hearsay/engine";
+import {
+  type GuardedRequest,
+  HttpFailure,
+  isHostName,
+  isLoopbackHost,
+  startGuardedServer,
+} from "@hearsay/inspector";
 import type { SqliteEventLog } from "@hearsay/store";
 import { Result, type Schema } from "effect";
 import { openApiDocument } from "./openApi.ts";
@@ -23,8 +32,13 @@ export interface ServeOptions {
   readonly host?: string;
   /** 0 (the default) picks a free port. */
   readonly port?: number;
-  /** When set, every request needs `Authorization: Bearer <token>`. */
+  /**
+   * When set, every request needs `Authorization: Bearer <token>`. Blank is no token;
+   * a host beyond loopback refuses to start without one.
+   */
   readonly token?: string | null;
+  /** Host names answered besides the bound address (e.g. a LAN name for this machine). */
+  readonly allowHosts?: ReadonlyArray<string>;
   readonly maxBodyBytes?: number;
 }
 
@@ -34,13 +48,31 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** An answer with a status: thrown by handlers, sent by the server. */
-class HttpFailure {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-  ) {}
-}
+/** Why `startServe` would not start: one line naming the option and the fix. */
+export class ServeRefused extends Error {}
+
+/** The token to require: null when none was given or it is blank (blank is no token). */
+export const tokenOf = (given: string | null | undefined): string | null => {
+  const t = given?.trim() ?? "";
+  return t === "" ? null : t;
+};
+
+/**
+ * Why these options cannot be served, or null: beyond loopback, a token is required;
+ * an allowed host must be a bare name or address.
+ */
+export const serveRefusal = (o: {
+  host: string;
+  token?: string | null;
+  allowHosts?: ReadonlyArray<string>;
+}): string | null => {
+  if (!isLoopbackHost(o.host) && tokenOf(o.token) === null)
+    return `--host ${o.host} listens beyond this machine: set a non-empty --token (or HEARSAY_TOKEN)`;
+  const bad = (o.allowHosts ?? []).find((h) => !isHostName(h));
+  return bad === undefined
+    ? null
+    : `--allow-host ${JSON.stringify(bad)}: expected a host name or address without a port`;
+};
 
 const statusByTag: Record<string, number> = {
   NpcNotFound: 404,
@@ -54,12 +86,6 @@ const statusByTag: Record<string, number> = {
 };
 
 const sendJson = (res: ServerResponse, status: number, body: unknown): void => {
-  if (res.headersSent) {
-    // A stream already under way ends with the failure as its last line.
-    if (!res.writableEnded)
-      res.end(`${JSON.stringify({ type: "error", status, ...(body as object) })}\n`);
-    return;
-  }
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
@@ -68,15 +94,16 @@ const sendJson = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(text);
 };
 
+/** A typed failure from the engine as a status: unknown ids 404, conflicts 409. */
 const failureOf = (e: unknown): HttpFailure => {
-  if (e instanceof HttpFailure) return e;
   const tag = (e as { _tag?: unknown })?._tag;
   const message = (e as { message?: unknown })?.message;
   const status = typeof tag === "string" ? (statusByTag[tag] ?? 500) : 500;
-  return new HttpFailure(status, {
-    error: typeof tag === "string" ? tag : "InternalError",
-    message: typeof message === "string" ? message : String(e),
-  });
+  return new HttpFailure(
+    status,
+    typeof tag === "string" ? tag : "InternalError",
+    typeof message === "string" ? message : String(e),
+  );
 };
 
 /** Reads at most `max` bytes of body and parses it as JSON. */
@@ -84,10 +111,7 @@ const readJson = (req: IncomingMessage, max: number): Promise<unknown> =>
   new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? Number.NaN);
     const tooBig = () =>
-      new HttpFailure(413, {
-        error: "BodyTooLarge",
-        message: `the body is over ${max} bytes: send less`,
-      });
+      new HttpFailure(413, "BodyTooLarge", `the body is over ${max} bytes: send less`);
     if (declared > max) {
       req.resume();
       reject(tooBig());
@@ -109,11 +133,12 @@ const readJson = (req: IncomingMessage, max: number): Promise<unknown> =>
         resolve(JSON.parse(text));
       } catch (e) {
         reject(
-          new HttpFailure(400, {
-            error: "BadJson",
-            field: "(body)",
-            message: `the body is not JSON (${(e as Error).message}): send a JSON object`,
-          }),
+          new HttpFailure(
+            400,
+            "BadJson",
+            `the body is not JSON (${(e as Error).message}): send a JSON object`,
+            { field: "(body)" },
+          ),
         );
       }
     });
@@ -122,61 +147,50 @@ const readJson = (req: IncomingMessage, max: number): Promise<unknown> =>
 const decoded = <S extends Schema.Top>(schema: S, json: unknown): S["Type"] => {
   const r = decodeBody(schema, json);
   if (Result.isSuccess(r)) return r.success;
-  throw new HttpFailure(400, {
-    error: "BadBody",
+  throw new HttpFailure(400, "BadBody", `${r.failure.field}: ${r.failure.problem}`, {
     field: r.failure.field,
-    message: `${r.failure.field}: ${r.failure.problem}`,
   });
 };
 
+const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
+
+/** Compares digests, so the time taken says nothing about the token, its length included. */
 const authorised = (req: IncomingMessage, token: string): boolean => {
-  const header = req.headers.authorization ?? "";
-  const m = /^Bearer (.+)$/.exec(header);
-  if (m === null) return false;
-  const given = Buffer.from(m[1]!);
-  const want = Buffer.from(token);
-  return given.length === want.length && timingSafeEqual(given, want);
+  const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? "");
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
 };
 
+/** @throws ServeRefused when the options cannot be served safely (see serveRefusal) */
 export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
+  const host = o.host ?? "127.0.0.1";
+  const refusal = serveRefusal({ host, token: o.token ?? null, allowHosts: o.allowHosts ?? [] });
+  if (refusal !== null) throw new ServeRefused(refusal);
+  const token = tokenOf(o.token);
   const max = o.maxBodyBytes ?? 64 * 1024;
   const worlds = new Map<string, TalkWorld>();
   const worldOf = (save: string): TalkWorld => {
     let w = worlds.get(save);
     if (w !== undefined) return w;
     if (!o.log.saves().some((s) => s.saveId === save))
-      throw new HttpFailure(404, {
-        error: "SaveNotFound",
-        message: `no save "${save}" in this database`,
-      });
+      throw new HttpFailure(404, "SaveNotFound", `no save "${save}" in this database`);
     w = o.open(save);
     worlds.set(save, w);
     return w;
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const parts = url.pathname
-      .split("/")
-      .filter((p) => p.length > 0)
-      .map(decodeURIComponent);
-    const method = req.method ?? "GET";
-    if (method === "GET" && url.pathname === "/openapi.json")
+  const handle = async (r: GuardedRequest): Promise<void> => {
+    const { req, res, method, segments: parts, query } = r;
+    const noRoute = () =>
+      new HttpFailure(404, "NoSuchRoute", `${method} ${r.pathname}: see /openapi.json`);
+    if (method === "GET" && r.pathname === "/openapi.json")
       return sendJson(res, 200, openApiDocument(max));
-    if (o.token && !authorised(req, o.token))
-      throw new HttpFailure(401, {
-        error: "Unauthorized",
-        message: "send Authorization: Bearer <token>",
-      });
-    if (method === "GET" && url.pathname === "/saves")
+    if (token !== null && !authorised(req, token))
+      throw new HttpFailure(401, "Unauthorized", "send Authorization: Bearer <token>");
+    if (method === "GET" && r.pathname === "/saves")
       return sendJson(res, 200, {
         saves: o.log.saves().map((s) => ({ saveId: s.saveId, head: s.head })),
       });
-    if (parts[0] !== "saves" || parts[1] === undefined)
-      throw new HttpFailure(404, {
-        error: "NoSuchRoute",
-        message: `${method} ${url.pathname}: see /openapi.json`,
-      });
+    if (parts[0] !== "saves" || parts[1] === undefined) throw noRoute();
     const save = parts[1];
     const rest = parts.slice(2).join("/");
     const npcRoute = parts[2] === "npcs" && parts[3] !== undefined ? parts[3] : null;
@@ -190,7 +204,7 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
       res.on("close", () => {
         if (!res.writableFinished) abort.abort();
       });
-      const stream = url.searchParams.get("stream") === "1";
+      const stream = query.get("stream") === "1";
       if (stream) res.writeHead(200, { "content-type": "application/x-ndjson" });
       const line = (o2: unknown) => {
         if (stream && !res.destroyed) res.write(`${JSON.stringify(o2)}\n`);
@@ -266,16 +280,14 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
       return sendJson(res, 200, r);
     }
     if (method === "GET" && npcRoute !== null && tail === "dossier") {
-      const d = worldOf(save).dossier(npcRoute, url.searchParams.get("query"));
+      const d = worldOf(save).dossier(npcRoute, query.get("query"));
       return sendJson(res, 200, { dossier: d, text: d === null ? "" : renderDossier(d) });
     }
     if (method === "GET" && npcRoute !== null && tail === "memories") {
-      const about = url.searchParams.get("about");
+      const about = query.get("about");
       if (about !== null && about !== "player")
-        throw new HttpFailure(400, {
-          error: "BadQuery",
+        throw new HttpFailure(400, "BadQuery", 'about: expected "player" or nothing', {
           field: "about",
-          message: 'about: expected "player" or nothing',
         });
       return sendJson(res, 200, {
         npcId: npcRoute,
@@ -289,32 +301,16 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
       res.end();
       return;
     }
-    throw new HttpFailure(404, {
-      error: "NoSuchRoute",
-      message: `${method} ${url.pathname}: see /openapi.json`,
-    });
+    throw noRoute();
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      const f = failureOf(e);
-      if (f.status === 413) res.setHeader("connection", "close");
-      sendJson(res, f.status, f.body);
-    });
+  const server = await startGuardedServer({
+    host,
+    port: o.port ?? 0,
+    allowHosts: o.allowHosts ?? [],
+    readOnly: false,
+    handle,
+    failureOf,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = o.host ?? "127.0.0.1";
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, port: server.port, close: () => server.close() };
 };
