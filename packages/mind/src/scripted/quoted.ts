@@ -15,7 +15,6 @@ export const snippet = (text: string, max = 160): string => {
 };
 
 const DOUBLE_QUOTE = /["\u201c\u201d\u201e\u00ab\u00bb]/;
-const QUOTED_SPAN = /["\u201c\u201e\u00ab][^"\u201c\u201d\u201e\u00ab\u00bb]*["\u201d\u00bb]?/g;
 
 /** The sentences of a text. */
 export const sentencesOf = (text: string): ReadonlyArray<string> =>
@@ -25,19 +24,17 @@ export const sentencesOf = (text: string): ReadonlyArray<string> =>
     .split(/(?<=[.!?…]["\u201d]?)\s+/)
     .filter((s) => s.length > 0);
 
-/** A sentence with any quotation in it taken out, and the punctuation it leaves tidied. */
-const withoutQuotes = (sentence: string): string =>
-  sentence
-    .replace(QUOTED_SPAN, " ")
-    .replace(/\s+([,.;:!?…])/g, "$1")
-    .replace(/^[\s,;:—–-]+|[\s,;:—–-]+$/g, "")
+/** `text` with every double quote in it made a single one, for text quoted whole. */
+export const unquotedText = (text: string): string =>
+  text
+    .replace(/["\u201c\u201d\u201e\u00ab\u00bb]/g, "'")
     .replace(/\s+/g, " ")
     .trim();
 
 /**
  * What a quotation of `text` says: its first sentence that quotes nothing (or the first
- * that `prefer` matches, when one does), else the first sentence with its quotation taken
- * out; cut to `max` characters. Null when nothing but quotation is left.
+ * that `prefer` matches, when one does); else its first sentence, with what that sentence
+ * quotes (a title, mostly) in single quotes; cut to `max` characters. Null when empty.
  */
 export const quotable = (text: string, max = 160, prefer?: RegExp): string | null => {
   const all = sentencesOf(text);
@@ -45,16 +42,9 @@ export const quotable = (text: string, max = 160, prefer?: RegExp): string | nul
   const pick =
     (prefer === undefined ? undefined : clean.find((s) => prefer.test(s))) ??
     clean[0] ??
-    all.map(withoutQuotes).find((s) => /\w/.test(s));
+    (all[0] === undefined ? undefined : unquotedText(all[0]));
   return pick === undefined || !/\w/.test(pick) ? null : snippet(pick, max);
 };
-
-/** `text` with every double quote in it made a single one, for text quoted whole. */
-export const unquotedText = (text: string): string =>
-  text
-    .replace(/["\u201c\u201d\u201e\u00ab\u00bb]/g, "'")
-    .replace(/\s+/g, " ")
-    .trim();
 
 /** `text` quoted as one sentence in double quotes: `"Well met."`; `"…"` if nothing is left. */
 export const quoted = (text: string, max = 160, prefer?: RegExp): string =>
