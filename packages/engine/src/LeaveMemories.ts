@@ -6,21 +6,13 @@
  * first, then those it dealt with, then those only spoken of, each in id order.
  */
 import type { NpcId } from "@hearsay/core";
+import { quoted } from "@hearsay/mind";
 import { companyOf } from "./Glimpses.ts";
 import { rememberKept } from "./Memories.ts";
 import type { OpenScene, SceneExchange } from "./NarrativeLedger.ts";
 import type { TickContext } from "./TickContext.ts";
 
 const NAMES_SHOWN = 5;
-
-/** First sentence of a line, at most `max` characters, cut at a word. */
-const clip = (text: string, max = 100): string => {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max);
-  const space = cut.lastIndexOf(" ");
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
-};
 
 const listNames = (names: ReadonlyArray<string>): string => {
   const shown = names.slice(0, NAMES_SHOWN);
@@ -30,6 +22,10 @@ const listNames = (names: ReadonlyArray<string>): string => {
     ? (shown[0] ?? "")
     : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
 };
+
+/** Matches a sentence that names `name`. */
+const nameIn = (name: string): RegExp =>
+  new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
 
 /** Records the leaver's memories of the scene's place. */
 export const rememberLeaving = (ctx: TickContext, scene: OpenScene, self: NpcId): void => {
@@ -75,9 +71,9 @@ export const rememberLeaving = (ctx: TickContext, scene: OpenScene, self: NpcId)
     const toMe = [...heard].reverse().find((l) => l.speakerId === id);
     const text =
       mention !== undefined
-        ? `At ${place}, ${mention.speakerId === self ? "I" : ctx.names.npcName(mention.speakerId)} spoke of ${name}: "${clip(mention.text)}"`
+        ? `At ${place}, ${mention.speakerId === self ? "I" : ctx.names.npcName(mention.speakerId)} spoke of ${name}: ${quoted(mention.text, 100, nameIn(name))}`
         : toMe !== undefined
-          ? `At ${place}, ${name} said to me: "${clip(toMe.text)}"`
+          ? `At ${place}, ${name} said to me: ${quoted(toMe.text, 100)}`
           : `At ${place}, I spent time with ${name}.`;
     rememberKept(ctx, self, {
       text,

@@ -123,8 +123,9 @@ describe("dossiers are built when a brain reads them", () => {
     const { kept, keeping } = keepingRequests();
     await run(freshLog(), { dossiers: counted().dossiers, days: 2, brain: keeping });
     // After the run, the dossiers the scripted brain opened (to speak) hold what it read:
-    // the dialogue to reply, or the four sections of things known to share one. It never
-    // reads threads, so no dossier has them, and reading them now cannot build them.
+    // the dialogue to reply, or the sections of news (world events, debates, lore) to pass
+    // one on. It never reads threads or its memories to speak, so no dossier has them, and
+    // reading them now cannot build them.
     const opened = kept.map((r) => r.dossier).filter((d): d is Dossier => d !== null);
     expect(opened.length).toBeGreaterThan(0);
     const section = (d: Dossier, name: string) => d.sections.find((s) => s.name === name)!;
@@ -139,7 +140,8 @@ describe("dossiers are built when a brain reads them", () => {
       }
     };
     const replied = opened.filter((d) => readable(d, "dialogue") && !readable(d, "memories"));
-    const shared = opened.filter((d) => readable(d, "memories") && readable(d, "world_events"));
+    const shared = opened.filter((d) => readable(d, "world_events") && readable(d, "lore"));
+    expect(opened.some((d) => readable(d, "memories"))).toBe(false);
     expect(replied.length).toBeGreaterThan(0);
     expect(shared.length).toBeGreaterThan(0);
   });

@@ -131,6 +131,7 @@ export {
   type SyncBrain,
 } from "./ScriptedBrain.ts";
 export type { ActTuning } from "./scripted/chooseAction.ts";
+export { quoted } from "./scripted/quoted.ts";
 export { validateAnswer } from "./validateAnswer.ts";
 export {
   answeredCall,

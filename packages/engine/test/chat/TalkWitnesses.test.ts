@@ -70,13 +70,13 @@ describe("witnesses and the one-writer batch", () => {
     const about = ofType(log, "MemoryRecorded").filter((e) => e.payload.about?.kind === "player");
     const own = about.filter((e) => e.payload.ownerNpcId === npcId);
     expect(own.find((e) => e.payload.category === "secret")?.payload.text).toBe(
-      "The player told me in confidence that they stole the mayor's seal.",
+      "The player told me in confidence: they stole the mayor's seal.",
     );
     for (const w of witnesses) {
       const theirs = about.filter((e) => e.payload.ownerNpcId === w);
       const secret = theirs.find((e) => e.payload.category === "secret")!;
       expect(secret.payload.text).toMatch(
-        /^The player told .+ in confidence that they stole the mayor's seal\.$/,
+        /^The player told .+ in confidence: they stole the mayor's seal\.$/,
       );
       expect(secret.payload.importance).toBeLessThan(
         own.find((e) => e.payload.category === "secret")!.payload.importance,

@@ -5,17 +5,8 @@
  * only ever repeats what it may know), mentions its task, or makes small talk.
  */
 import type { Dossier, DossierItem, Prng } from "@hearsay/core";
+import { quotable, quoted, snippet, unquotedText } from "./quoted.ts";
 import { fill, type Voice } from "./Voice.ts";
-
-/** First sentence of a text, cut at a word boundary to at most `max` characters. */
-export const snippet = (text: string, max = 160): string => {
-  const clean = text.replace(/\s+/g, " ").trim();
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
-  if (sentence.length <= max) return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
-  const cut = sentence.slice(0, max);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
-};
 
 /**
  * A dossier item's text as something said aloud: without the dossier's time stamp
@@ -51,6 +42,14 @@ export interface LineContext {
   readonly dossier: Dossier | null;
 }
 
+/**
+ * What a line may pass on: what happened, what was debated, what everyone knows. Not its
+ * memories: those are of talk (quoting or retelling someone) or of itself (in the first
+ * person), and retold they read as one template inside another ("I have it on good
+ * authority: I talked with …").
+ */
+const NEWS: ReadonlyArray<string> = ["world_events", "debates", "lore"];
+
 /** How a line's body is chosen: one draw, before the dossier is looked at. */
 const REPLY_SHARE = 0.5;
 const SHARE = 0.65;
@@ -67,7 +66,7 @@ export const composeLine = (ctx: LineContext): string => {
   const slots: Record<string, string> = {
     name: ctx.partnerName,
     place: ctx.placeName,
-    task: ctx.taskTitle ?? "my work",
+    task: ctx.taskTitle === null ? "my work" : `"${unquotedText(ctx.taskTitle)}"`,
   };
   const wantsReply = prng.chance(REPLY_SHARE);
   const wantsShare = prng.chance(SHARE);
@@ -75,18 +74,15 @@ export const composeLine = (ctx: LineContext): string => {
   const needsDossier = wantsReply || wantsShare;
   const dossier = needsDossier ? ctx.dossier : null;
   const last = wantsReply ? itemsOf(dossier, ["dialogue"]).at(-1) : undefined;
-  const facts =
-    last === undefined && wantsShare
-      ? itemsOf(dossier, ["world_events", "memories", "debates", "lore"])
-      : [];
+  const facts = last === undefined && wantsShare ? itemsOf(dossier, NEWS) : [];
+  const said = last === undefined ? null : quotable(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
   let body: string;
-  if (last !== undefined) {
-    const said = snippet(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
-    body = fill(prng.pick(book.reply), { ...slots, said: `"${said}"` });
+  if (said !== null) {
+    body = fill(prng.pick(book.reply), { ...slots, said: quoted(said, 120) });
   } else if (facts.length > 0) {
     body = fill(prng.pick(book.share), {
       ...slots,
-      fact: snippet(spoken(pickTop(prng, facts).text)),
+      fact: snippet(unquotedText(spoken(pickTop(prng, facts).text))),
     });
   } else if (wantsTask) {
     body = fill(prng.pick(book.task), slots);

@@ -13,19 +13,20 @@ import type {
   SummarizeDebateInput,
   SummarizeDebateOutput,
 } from "../purposes/DebatePurposes.ts";
-import { snippet } from "./composeLine.ts";
+import { quoted } from "./quoted.ts";
+import { sentence, topicRef } from "./topicRef.ts";
 import { fill, type Voice } from "./Voice.ts";
 
 const argue: Record<Stance, ReadonlyArray<string>> = {
   for: [
-    "I say we do it: {topic}. Waiting only makes it harder.",
-    "On {topic}, I am for it, and I will say so to anyone.",
+    "On {topic}, I say yes. Waiting only makes it harder.",
+    "I am for it, on {topic}, and I will say so to anyone.",
     "We have talked enough about {topic}. I back it.",
   ],
   against: [
-    "No. {topic} would cost us more than it gives.",
-    "I stand against {topic}; we have seen where such things lead.",
-    "Count me against {topic}. There is a better way.",
+    "On {topic}, no. It would cost us more than it gives.",
+    "I stand against it, on {topic}; we have seen where such things lead.",
+    "Count me against it, on {topic}. There is a better way.",
   ],
   undecided: [
     "I cannot decide on {topic} yet. Convince me.",
@@ -34,10 +35,11 @@ const argue: Record<Stance, ReadonlyArray<string>> = {
   ],
 };
 
+/** `{said}` is the opponent's words, quoted, always a sentence of its own. */
 const rebut = [
-  "{name}, you said {said} I cannot agree.",
+  "{said} So says {name}, and I cannot agree.",
   "With respect, {name}: {said} That is not the whole of it.",
-  "{name} says {said} I see it otherwise.",
+  "{said} So {name} says. I see it otherwise.",
 ];
 
 const majority = (lines: ReadonlyArray<DebateLine>): Stance | null => {
@@ -60,7 +62,7 @@ export const debateTurnByRule = (
   const room = majority(input.previous.filter((l) => l.speakerId !== input.self.id));
   if (room !== null && room !== stance && prng.chance(stance === "undecided" ? 0.5 : 0.12))
     stance = room;
-  const topic = input.topic.replace(/[.!?]+$/, "");
+  const topic = topicRef(input.topic);
   const opponent = [...input.previous]
     .reverse()
     .find(
@@ -74,7 +76,7 @@ export const debateTurnByRule = (
     parts.push(
       fill(prng.pick(rebut), {
         name: opponent.speakerName,
-        said: `"${snippet(opponent.text, 100)}"`,
+        said: quoted(opponent.text, 100),
       }),
     );
   parts.push(fill(prng.pick(argue[stance]), { topic }));
@@ -89,7 +91,7 @@ export const debateTurnByRule = (
 
 /** The debate's summary and outcome, from the last stance of each speaker. */
 export const summarizeByRule = (input: SummarizeDebateInput): SummarizeDebateOutput => {
-  const topic = input.topic.replace(/[.!?]+$/, "");
+  const topic = topicRef(input.topic);
   const last = new Map<string, DebateLine>();
   for (const line of input.turns) last.set(line.speakerId, line);
   const finals = [...last.values()];
@@ -100,16 +102,22 @@ export const summarizeByRule = (input: SummarizeDebateInput): SummarizeDebateOut
   const unsure = named("undecided");
   if (finals.length === 0)
     return { summary: `The debate on ${topic} drew no speakers.`, outcome: "Nothing was decided." };
-  const sentences: Array<string> = [];
-  if (pro.length > 0) sentences.push(`${pro.slice(0, 3).join(", ")} argued for ${topic}.`);
-  if (con.length > 0) sentences.push(`${con.slice(0, 3).join(", ")} spoke against it.`);
+  const sentences: Array<string> = [sentence(`The debate was on ${topic}`)];
+  if (pro.length > 0) sentences.push(`${listNames(pro)} argued for it.`);
+  if (con.length > 0) sentences.push(`${listNames(con)} spoke against it.`);
   if (unsure.length > 0) sentences.push(`${unsure.length} remained undecided.`);
   sentences.push(`${input.turns.length} lines were spoken over the debate.`);
   const outcome =
     pro.length > con.length
-      ? `Carried: ${topic} (${pro.length} for, ${con.length} against).`
+      ? sentence(`Carried, ${pro.length} for and ${con.length} against, on ${topic}`)
       : con.length > pro.length
-        ? `Rejected: ${topic} (${con.length} against, ${pro.length} for).`
+        ? `Rejected, ${con.length} against and ${pro.length} for, on ${topic}.`
         : `No decision on ${topic}; the room was split.`;
   return { summary: sentences.join(" "), outcome };
+};
+
+/** Up to three names: "A", "A and B", "A, B and C". */
+const listNames = (names: ReadonlyArray<string>): string => {
+  const few = names.slice(0, 3);
+  return few.length <= 1 ? (few[0] ?? "") : `${few.slice(0, -1).join(", ")} and ${few.at(-1)}`;
 };

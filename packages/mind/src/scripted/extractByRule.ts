@@ -6,46 +6,55 @@
  */
 import type { Lifetime, MemoryCategory } from "@hearsay/core";
 import type { ExtractMemoriesInput, MemoryDraft } from "../purposes/ExtractMemoriesPurpose.ts";
-import { snippet } from "./composeLine.ts";
+import { promiseIn } from "./factsByRule.ts";
+import { quoted, sentencesOf } from "./quoted.ts";
 
 interface Rule {
-  readonly test: RegExp;
+  /** Whether a sentence, in the speaker's own words (one that quotes nobody), fits. */
+  readonly test: (sentence: string) => boolean;
   readonly category: MemoryCategory;
   readonly importance: number;
   readonly lifetime: Lifetime;
+  /** The memory: who said it and the sentence that fitted, already quoted. */
   readonly frame: (speaker: string, said: string) => string;
 }
 
+const matches = (re: RegExp) => (sentence: string) => re.test(sentence);
+
 const rules: ReadonlyArray<Rule> = [
   {
-    test: /\b(secret|don't tell|between us|quiet|didn't hear it from me)\b/i,
+    test: matches(/\b(secret|don't tell|between us|keep this quiet|didn't hear it from me)\b/i),
     category: "secret",
     importance: 0.8,
     lifetime: "30d",
-    frame: (s, x) => `${s} told me in confidence: "${x}"`,
+    frame: (s, x) => `${s} told me in confidence: ${x}`,
   },
   {
-    test: /\b(I will|I'll|promise|swear|I shall)\b/i,
+    test: (sentence) => promiseIn(sentence) !== null,
     category: "promise",
     importance: 0.7,
     lifetime: "7d",
-    frame: (s, x) => `${s} promised: "${x}"`,
+    frame: (s, x) => `${s} promised: ${x}`,
   },
   {
-    test: /\b(task|work on|finish|help|lend a hand|job)\b/i,
+    test: matches(/\b(task|work on|finish|help|lend a hand|job)\b/i),
     category: "task",
     importance: 0.55,
     lifetime: "7d",
-    frame: (s, x) => `${s} spoke of work to be done: "${x}"`,
+    frame: (s, x) => `${s} spoke of work to be done: ${x}`,
   },
   {
-    test: /\b(heard|word is|news|did you know|have you heard|they say)\b/i,
+    test: matches(/\b(heard|word is|news|did you know|have you heard|they say)\b/i),
     category: "known_info",
     importance: 0.6,
     lifetime: "7d",
-    frame: (s, x) => `${s} passed on news: "${x}"`,
+    frame: (s, x) => `${s} passed on news: ${x}`,
   },
 ];
+
+/** The sentences of a line the speaker said in its own words: none that quote someone. */
+const ownSentences = (text: string): ReadonlyArray<string> =>
+  sentencesOf(text).filter((s) => !/["\u201c\u201d]/.test(s));
 
 /** Up to four memories, most important first. */
 export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<MemoryDraft> => {
@@ -53,9 +62,11 @@ export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<Memory
   const seen = new Set<string>();
   for (const turn of input.turns) {
     if (turn.speakerId === input.self.id) continue;
+    const own = ownSentences(turn.text);
     for (const rule of rules) {
-      if (!rule.test.test(turn.text)) continue;
-      const text = rule.frame(turn.speakerName, snippet(turn.text, 200));
+      const hit = own.find(rule.test);
+      if (hit === undefined) continue;
+      const text = rule.frame(turn.speakerName, quoted(hit, 200));
       if (seen.has(text)) break;
       seen.add(text);
       found.push({
@@ -72,8 +83,7 @@ export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<Memory
   const withWhom = others.length === 0 ? "myself" : others.join(" and ");
   const longTalk = input.turns.length >= 6;
   const heard = input.turns.find((t) => t.speakerId !== input.self.id);
-  const gist =
-    heard === undefined ? "" : ` ${heard.speakerName} said: "${snippet(heard.text, 120)}"`;
+  const gist = heard === undefined ? "" : ` ${heard.speakerName} said: ${quoted(heard.text, 120)}`;
   found.push({
     text: `I talked with ${withWhom}${where}.${gist}`,
     category: "conversation",

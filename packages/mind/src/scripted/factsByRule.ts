@@ -9,6 +9,7 @@
 import type { Lifetime, MemoryCategory } from "@hearsay/core";
 import type { MemoryDraft } from "../purposes/ExtractMemoriesPurpose.ts";
 import type { ExtractFactsInput } from "../purposes/PlayerTalkPurposes.ts";
+import { asClause, isCommand, sentencesOf } from "./quoted.ts";
 
 /** Whose point of view a fact is told from. */
 export interface Viewpoint {
@@ -17,14 +18,6 @@ export interface Viewpoint {
   /** Whom it was said to; null when the one remembering is the listener. */
   readonly listener: string | null;
 }
-
-/** The sentences of a text. */
-export const sentencesOf = (text: string): ReadonlyArray<string> =>
-  text
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(?<=[.!?])\s+/)
-    .filter((s) => s.length > 0);
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const possessive = (name: string): string => (name.endsWith("s") ? `${name}'` : `${name}'s`);
@@ -75,9 +68,10 @@ export const promiseIn = (sentence: string): string | null => {
     const action = trimEnd(rest);
     return action.length > 0 ? action : "keep their word";
   }
-  const will = /\bI(?:'ll|\s+will|\s+shall)\s+(?!not\b|never\b|think\b|see\b|try\b)(.+)$/i.exec(
-    sentence,
-  );
+  const will =
+    /\bI(?:'ll|\s+will|\s+shall)\s+(?!not\b|never\b|think\b|see\b|try\b|remember\b|bet\b|wager\b|say\b|tell you\b|admit\b|grant\b|manage\b)(.+)$/i.exec(
+      sentence,
+    );
   return will ? trimEnd(will[1]!) || null : null;
 };
 
@@ -93,16 +87,21 @@ export const factOf = (sentence: string, view: Viewpoint): Found | null => {
   const who = capitalise(view.speaker);
   const toWhom = view.listener ?? "me";
   const secret =
-    /\b(secret|don't tell|do not tell|between us|in confidence|keep (?:it|this) quiet)\b/i;
+    /\b((?:here'?s|I'll tell you) a secret|(?:it'?s|it is) a secret|the secret is|a secret:|don't tell|do not tell|between us|in confidence|keep (?:it|this) quiet)\b/i;
+  if (isCommand(sentence)) return null;
   if (secret.test(sentence)) {
     const content = trimEnd(
       sentence.replace(
-        /^(?:(?:here'?s|I'll tell you) a secret|(?:just )?between (?:you and me|us)|in confidence|don't tell anyone(?: but)?|keep (?:it|this) quiet(?: but)?)[,:]?\s*/i,
+        /^(?:(?:here'?s|I'll tell you) a secret|(?:just )?between (?:you and me|us)|in confidence|don't tell anyone(?: I said so| I told you| but)?|keep (?:it|this) quiet(?: but)?)[,:]?\s*/i,
         "",
       ),
     );
+    // A confidence with nothing in it ("don't tell anyone I said so") or one that is an
+    // order is not a secret worth keeping.
+    const words = content.split(/\s+/).filter((w) => /\w/.test(w)).length;
+    if (words < 3 || /\b(?:said|told \w+) so$/i.test(content) || isCommand(content)) return null;
     return {
-      text: `${who} told ${toWhom} in confidence that ${retell(content, view)}.`,
+      text: `${who} told ${toWhom} in confidence: ${asClause(retell(content, view))}.`,
       category: "secret",
       importance: 0.85,
       lifetime: "permanent",
@@ -112,7 +111,7 @@ export const factOf = (sentence: string, view: Viewpoint): Found | null => {
   if (promised !== null) {
     const to = view.listener === null ? "" : ` ${view.listener}`;
     return {
-      text: `${who} promised${to} to ${retell(promised, view)}.`,
+      text: `${who} promised${to} to ${asClause(retell(promised, view))}.`,
       category: "promise",
       importance: 0.8,
       lifetime: "30d",
@@ -160,7 +159,7 @@ export const factOf = (sentence: string, view: Viewpoint): Found | null => {
     );
   if (feel) {
     return {
-      text: `${who} said they ${feel[1]!.toLowerCase()} ${retell(trimEnd(feel[2]!), view)}.`,
+      text: `${who} said they ${feel[1]!.toLowerCase()} ${asClause(retell(trimEnd(feel[2]!), view))}.`,
       category: "relationship",
       importance: 0.6,
       lifetime: "30d",
@@ -171,19 +170,20 @@ export const factOf = (sentence: string, view: Viewpoint): Found | null => {
   );
   if (ask) {
     return {
-      text: `${who} asked ${toWhom} to ${retell(trimEnd(ask[1] ?? ask[2]!), view)}.`,
+      text: `${who} asked ${toWhom} to ${asClause(retell(trimEnd(ask[1] ?? ask[2]!), view))}.`,
       category: "task",
       importance: 0.55,
       lifetime: "7d",
     };
   }
   const news =
-    /\b(?:I(?:'ve)? heard|word is|they say|have you heard|did you know)\b[,:]?\s*(?:that\s+)?(.+)$/i.exec(
+    /\b(?:I(?:'ve)? heard|word is|they say|have you heard|did you know)\b(?:\s+(?:this|it))?[,:?—-]?\s*(?:that\s+)?(.+)$/i.exec(
       sentence,
     );
-  if (news) {
+  const told = news === null ? "" : trimEnd(news[1]!);
+  if (news && /\w/.test(told) && !isCommand(told)) {
     return {
-      text: `${who} said that ${retell(trimEnd(news[1]!), view)}.`,
+      text: `${who} passed on news: ${asClause(retell(told, view))}.`,
       category: "known_info",
       importance: 0.6,
       lifetime: "7d",
@@ -212,7 +212,8 @@ export const factsByRule = (input: ExtractFactsInput): ReadonlyArray<MemoryDraft
       : turn.speakerId === input.npc.id
         ? input.player.name
         : input.npc.name;
-    for (const sentence of sentencesOf(turn.text)) {
+    // Only what the speaker says in its own words: a sentence quoting someone is theirs.
+    for (const sentence of sentencesOf(turn.text).filter((x) => !/["\u201c\u201d]/.test(x))) {
       const fact = factOf(sentence, { speaker: turn.speakerName, listener });
       if (fact === null || seen.has(fact.text)) continue;
       seen.add(fact.text);

@@ -1,7 +1,8 @@
 /**
  * The scripted brain's phrase tables, one per tone of voice. Templates take `{name}`
- * (the listener), `{fact}` (something the speaker knows), `{said}` (what was just said
- * to it), `{task}` (a task title) and `{place}`. Many short variants per slot, combined
+ * (the listener), `{fact}` (something the speaker knows, a sentence of its own: it only
+ * ever follows a colon or a sentence's end), `{said}` (what was just said to it, quoted,
+ * always a sentence of its own), `{task}` (a task title) and `{place}`. Many short variants per slot, combined
  * with a seeded choice of topic, keep a scripted town from sounding like one sentence.
  */
 import type { Tone } from "./Voice.ts";
@@ -22,13 +23,10 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
     greet: ["{name}, good to see you.", "Ah, {name}! Come, sit a while.", "There you are, {name}."],
     share: [
       "I heard something you should know: {fact}",
-      "It has been on my mind all day — {fact}",
+      "It has been on my mind all day: {fact}",
       "Between us, friend: {fact}",
     ],
-    reply: [
-      "You said {said} — I've been thinking the same.",
-      "I hear you. {said} That's no small thing.",
-    ],
+    reply: ["{said} I've been thinking the same.", "I hear you. {said} That's no small thing."],
     task: ["I'm seeing to {task}; could you lend a hand later?", "{task} is nearly done, I hope."],
     small: [
       "How have you been keeping, truly?",
@@ -40,7 +38,11 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   },
   gruff: {
     greet: ["{name}.", "Hm. {name}.", "You again, {name}."],
-    share: ["Word is {fact}", "Heard this: {fact} Make of it what you will.", "{fact} That's all."],
+    share: [
+      "Word is this: {fact}",
+      "Heard this: {fact} Make of it what you will.",
+      "{fact} That's all.",
+    ],
     reply: ["{said} So you say.", "Hm. {said} We'll see."],
     task: ["Busy. {task}.", "{task} won't do itself.", "Got {task} to finish. Don't slow me."],
     small: ["Cold one today.", "Nothing to say about {place} that you don't know.", "Keep moving."],
@@ -50,11 +52,11 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   formal: {
     greet: ["Good day, {name}.", "{name}, well met.", "A word, {name}, if you would."],
     share: [
-      "You may wish to know that {fact}",
+      "You may wish to know this: {fact}",
       "I have it on good authority: {fact}",
-      "It is worth noting — {fact}",
+      "It is worth noting: {fact}",
     ],
-    reply: ["You said {said} I take your point.", "Indeed. {said} A fair observation."],
+    reply: ["{said} I take your point.", "Indeed. {said} A fair observation."],
     task: ["I am occupied with {task} at present.", "{task} requires my attention, I am afraid."],
     small: [
       "The order of things in {place} holds, for now.",
@@ -67,9 +69,9 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   sly: {
     greet: ["Well, well, {name}.", "{name}, just the person.", "Psst — {name}."],
     share: [
-      "Keep this quiet, but {fact}",
+      "Keep this quiet: {fact}",
       "You didn't hear it from me: {fact}",
-      "Funny thing — {fact} Makes you wonder who gains.",
+      "Funny thing. {fact} Makes you wonder who gains.",
     ],
     reply: ["{said} Interesting. And who told you that?", "Oh? {said} I'll remember that."],
     task: ["{task} — a small matter, and a useful one.", "I've taken on {task}. For now."],
@@ -84,11 +86,11 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   pious: {
     greet: ["Blessings, {name}.", "Peace on you, {name}.", "{name}, the day keeps you well."],
     share: [
-      "I pray it means nothing, but {fact}",
+      "I pray it means nothing. {fact}",
       "A sign, perhaps: {fact}",
-      "We should keep this in our prayers — {fact}",
+      "We should keep this in our prayers: {fact}",
     ],
-    reply: ["{said} May wisdom guide us.", "You say {said} Then we must be patient."],
+    reply: ["{said} May wisdom guide us.", "{said} Then we must be patient."],
     task: ["I am bound to {task}; it is a duty.", "{task} — by evening, with grace."],
     small: [
       "Even in {place} there is much to be thankful for.",
@@ -101,9 +103,9 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   anxious: {
     greet: ["Oh — {name}, you startled me.", "{name}? Is everything all right?", "Hello, {name}…"],
     share: [
-      "I can't stop worrying — {fact}",
+      "I can't stop worrying. {fact}",
       "Did you hear? {fact} What if it gets worse?",
-      "Don't tell anyone I said, but {fact}",
+      "Don't tell anyone I said so: {fact}",
     ],
     reply: ["{said} Are you sure? That frightens me.", "Oh. {said} I hadn't thought of that."],
     task: ["I must finish {task} or there'll be trouble.", "{task} — I hope I'm doing it right."],
@@ -118,7 +120,7 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   jovial: {
     greet: ["{name}! Just who I hoped to see!", "Ho, {name}!", "{name}, my friend!"],
     share: [
-      "You'll never guess — {fact}",
+      "You'll never guess: {fact}",
       "Best news of the day, or worst: {fact}",
       "Have you heard? {fact} Ha!",
     ],
@@ -134,7 +136,7 @@ export const phrasebooks: Record<Tone, Phrasebook> = {
   },
   plain: {
     greet: ["Hello, {name}.", "{name}.", "Evening, {name}."],
-    share: ["I heard {fact}", "Did you know? {fact}", "Something I learned: {fact}"],
+    share: ["I heard this: {fact}", "Did you know? {fact}", "Something I learned: {fact}"],
     reply: ["{said} I see.", "Right. {said}"],
     task: ["I'm working on {task}.", "{task} is what I'm at today."],
     small: ["Quiet day in {place}.", "How's the work going?", "Weather's turning."],

@@ -8,8 +8,8 @@
  */
 import type { Dossier, Prng } from "@hearsay/core";
 import type { ProposedAction, ReplyInput, ReplyOutput } from "../purposes/ReplyPurpose.ts";
-import { snippet } from "./composeLine.ts";
-import { promiseIn, sentencesOf } from "./factsByRule.ts";
+import { promiseIn } from "./factsByRule.ts";
+import { sentencesOf, snippet } from "./quoted.ts";
 import type { Tone, Voice } from "./Voice.ts";
 
 const openers: Record<Tone, ReadonlyArray<string>> = {

@@ -10,7 +10,8 @@ import type {
   SummarizeSceneInput,
   SummarizeSceneOutput,
 } from "../purposes/SummarizeScenePurpose.ts";
-import { snippet } from "./composeLine.ts";
+import { quoted, snippet } from "./quoted.ts";
+import { sentence, topicRef } from "./topicRef.ts";
 import { fill, type Tone, type Voice } from "./Voice.ts";
 
 interface ScenePhrases {
@@ -29,16 +30,16 @@ interface ScenePhrases {
 const phrases: Record<Tone, ScenePhrases> = {
   warm: {
     opener: ["A good while at {place} with {names}.", "I spent time at {place} with {names}."],
-    heard: ['{speaker} told me, "{said}"', '{speaker} confided, "{said}"'],
-    told: ['I said to {listener}, "{said}"', 'I told {listener}, "{said}"'],
+    heard: ["{speaker} told me, {said}", "{speaker} confided, {said}"],
+    told: ["I said to {listener}, {said}", "I told {listener}, {said}"],
     fond: ["It warmed me to see {name}.", "{name} is dear to me, and it showed."],
     wary: ["I worry about {name}, truth be told.", "Something troubles me about {name}."],
     plain: ["I'll keep it in mind.", "It was good to talk."],
   },
   gruff: {
     opener: ["{place}. {names}. Talk.", "Was at {place}. {names} there."],
-    heard: ['{speaker}: "{said}"', '{speaker} said "{said}" Hm.'],
-    told: ['Told {listener}: "{said}"', 'I said "{said}" to {listener}.'],
+    heard: ["{speaker}: {said}", "{speaker} said {said} Hm."],
+    told: ["Told {listener}: {said}", "I said {said} to {listener}."],
     fond: ["{name}'s all right.", "{name} can be trusted. Mostly."],
     wary: ["Don't like {name}.", "I'll watch {name}."],
     plain: ["That's all.", "Nothing more to it."],
@@ -48,16 +49,16 @@ const phrases: Record<Tone, ScenePhrases> = {
       "I attended at {place} in the company of {names}.",
       "At {place} I conferred with {names}.",
     ],
-    heard: ['{speaker} remarked, "{said}"', '{speaker} observed, "{said}"'],
-    told: ['I advised {listener}: "{said}"', 'I put it to {listener}: "{said}"'],
+    heard: ["{speaker} remarked, {said}", "{speaker} observed, {said}"],
+    told: ["I advised {listener}: {said}", "I put it to {listener}: {said}"],
     fond: ["{name} conducted themself creditably.", "I think well of {name}."],
     wary: ["I have reservations about {name}.", "{name} warrants caution."],
     plain: ["I note it for the record.", "The matter bears consideration."],
   },
   sly: {
     opener: ["At {place}, {names} talked — and I listened.", "{place}, with {names}. Useful."],
-    heard: ['{speaker} let slip, "{said}"', '{speaker} said, "{said}" Interesting.'],
-    told: ['I let {listener} believe, "{said}"', 'I told {listener}, "{said}"'],
+    heard: ["{speaker} let slip, {said}", "{speaker} said, {said} Interesting."],
+    told: ["I let {listener} believe, {said}", "I told {listener}, {said}"],
     fond: ["{name} may prove useful.", "{name} trusts me. Good."],
     wary: ["{name} knows more than they say.", "I must keep an eye on {name}."],
     plain: ["Worth remembering.", "Every word has its price."],
@@ -67,8 +68,8 @@ const phrases: Record<Tone, ScenePhrases> = {
       "At {place}, by grace, I was with {names}.",
       "I kept company with {names} at {place}.",
     ],
-    heard: ['{speaker} said, "{said}"', '{speaker} spoke: "{said}"'],
-    told: ['I counselled {listener}: "{said}"', 'I said to {listener}, "{said}"'],
+    heard: ["{speaker} said, {said}", "{speaker} spoke: {said}"],
+    told: ["I counselled {listener}: {said}", "I said to {listener}, {said}"],
     fond: ["Bless {name}.", "{name} has a good heart."],
     wary: ["I will pray for {name}.", "{name} strays, I fear."],
     plain: ["It is in other hands now.", "So it was."],
@@ -78,27 +79,24 @@ const phrases: Record<Tone, ScenePhrases> = {
       "I was at {place} with {names}, and I kept thinking.",
       "At {place}, {names} — so many.",
     ],
-    heard: ['{speaker} said, "{said}" — what did they mean?', '{speaker} told me, "{said}"'],
-    told: [
-      'I told {listener}, "{said}" — I hope that was right.',
-      'I said to {listener}, "{said}"',
-    ],
+    heard: ["{speaker} said, {said} — what did they mean?", "{speaker} told me, {said}"],
+    told: ["I told {listener}, {said} — I hope that was right.", "I said to {listener}, {said}"],
     fond: ["At least {name} was kind.", "I felt safer with {name} there."],
     wary: ["{name} frightens me a little.", "I don't think {name} likes me."],
     plain: ["I hope nothing comes of it.", "I keep turning it over."],
   },
   jovial: {
     opener: ["What a time at {place} with {names}!", "Good fun at {place} with {names}."],
-    heard: ['{speaker} piped up, "{said}"', '{speaker} said, "{said}" Ha!'],
-    told: ['I told {listener}, "{said}"', 'I said to {listener}, "{said}"'],
+    heard: ["{speaker} piped up, {said}", "{speaker} said, {said} Ha!"],
+    told: ["I told {listener}, {said}", "I said to {listener}, {said}"],
     fond: ["{name} is a treasure.", "Nobody tells it like {name}."],
     wary: ["{name} was in a sour mood.", "Couldn't get a laugh out of {name}."],
     plain: ["Quite a day.", "I'll dine out on that."],
   },
   plain: {
     opener: ["I was at {place} with {names}.", "At {place} I talked with {names}."],
-    heard: ['{speaker} said, "{said}"', '{speaker} told me, "{said}"'],
-    told: ['I told {listener}, "{said}"', 'I said to {listener}, "{said}"'],
+    heard: ["{speaker} said, {said}", "{speaker} told me, {said}"],
+    told: ["I told {listener}, {said}", "I said to {listener}, {said}"],
     fond: ["I get on with {name}.", "{name} was good company."],
     wary: ["I'm not sure about {name}.", "{name} was hard to read."],
     plain: ["That was that.", "I'll remember it."],
@@ -149,19 +147,18 @@ export const summarizeSceneByRule = (
   ];
   for (const line of quotable(heard)) {
     sentences.push(
-      fill(prng.pick(book.heard), { speaker: line.speakerName, said: snippet(line.text, 110) }),
+      fill(prng.pick(book.heard), { speaker: line.speakerName, said: quoted(line.text, 110) }),
     );
   }
   const own = said[said.length - 1];
   if (own !== undefined) {
     const to = own.listenerIds.map((id) => nameOf.get(id)).find((n) => n !== undefined);
     sentences.push(
-      fill(prng.pick(book.told), { listener: to ?? "them", said: snippet(own.text, 90) }),
+      fill(prng.pick(book.told), { listener: to ?? "them", said: quoted(own.text, 90) }),
     );
   }
   for (const d of input.debates.slice(0, 2)) {
-    const topic = d.topic.replace(/[.!?]+$/, "");
-    sentences.push(`We argued over ${topic}. ${snippet(d.outcome, 160)}`);
+    sentences.push(`${sentence(`We argued over ${topicRef(d.topic)}`)} ${snippet(d.outcome, 160)}`);
   }
   const seen = input.happenings[0];
   if (seen !== undefined) sentences.push(`I saw it myself: ${snippet(seen, 160)}`);

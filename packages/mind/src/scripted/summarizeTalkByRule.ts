@@ -5,7 +5,8 @@
  * what was said — promises and kind words warm it, threats and insults sour it.
  */
 import type { SummarizeTalkInput, SummarizeTalkOutput } from "../purposes/PlayerTalkPurposes.ts";
-import { factOf, sentencesOf } from "./factsByRule.ts";
+import { factOf } from "./factsByRule.ts";
+import { sentencesOf } from "./quoted.ts";
 
 const MAX_SUMMARY = 1400;
 
