@@ -15,7 +15,7 @@ import { EventHistory, type SaveInfo, type Segment, toStored } from "./EventHist
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { readDigest, withDigest } from "./ProjectionDigest.ts";
+import { readDigest, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
@@ -224,6 +224,16 @@ export class SqliteEventLog {
       },
       true,
     );
+  }
+
+  /**
+   * Runs `work` as one transaction: every append it makes (to any save) is committed
+   * together when it resolves, and none of them when it throws. The file stays
+   * write-locked until then, so no other writer's batch can land between its appends
+   * (theirs wait, and fail after the busy timeout, as a stale writer's would).
+   */
+  atomically<A>(work: () => Promise<A>): Promise<A> {
+    return withDigestAsync(this.db, work);
   }
 
   /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */

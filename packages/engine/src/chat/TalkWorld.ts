@@ -16,7 +16,7 @@
  * in force and how many events the change wrote after it, so replay verification can
  * make the very same change again (see redoInput.ts). A change that writes nothing
  * writes no PlayerInput either. A skip's PlayerInput is a batch of its own, before the
- * engine's ticks.
+ * engine's ticks — all of them committed in one transaction with it, or none.
  */
 import {
   type ConversationId,
@@ -222,23 +222,37 @@ export class TalkWorld {
     f: (ctx: TickContext) => Promise<A> | A,
     signal?: AbortSignal,
   ): Promise<A> {
-    const run = async (): Promise<A> => {
-      this.catchUp();
+    return this.change(async () => {
       const writer = new TickWriter(this.state, this.state.t, this.known);
+      writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
+      const value = await f(this.context(writer));
+      if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
+      const events = writer.drain();
+      if (events.length > 1)
+        this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
+      return value;
+    });
+  }
+
+  /**
+   * Every change a player makes goes through here: alone in this process, caught up with
+   * the log, and inside one transaction of the log, so the PlayerInput that leads it is
+   * committed with everything it causes — however many appends that takes — or none of
+   * it is. On failure the state (and the dossier source's view) is refolded from the log.
+   */
+  private change<A>(f: () => Promise<A>): Promise<A> {
+    return this.exclusive(async () => {
       try {
-        writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
-        const value = await f(this.context(writer));
-        if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
-        const events = writer.drain();
-        if (events.length > 1)
-          this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
-        return value;
+        return await this.spec.log.atomically(async () => {
+          this.catchUp();
+          return await f();
+        });
       } catch (e) {
+        this.dossiers.reset?.();
         this.refold();
         throw e;
       }
-    };
-    return this.exclusive(run);
+    });
   }
 
   /** Runs `f` after every write queued before it, and before any queued after it. */
@@ -513,16 +527,12 @@ export class TalkWorld {
    * as `hearsay run --resume` would make it, extending the run's length if it must.
    */
   skipDays(days: number): Promise<GameTime> {
-    return this.exclusive(async () => {
-      this.catchUp();
+    return this.change(async () => {
       const writer = new TickWriter(this.state, this.state.t, this.known);
       writer.emit("PlayerInput", { input: { kind: "skip", days }, talk: this.settings, events: 0 });
       this.known = this.spec.log.append(this.spec.saveId, this.known, writer.drain()).head;
-      try {
-        await skipWorldDays(this, days);
-      } finally {
-        this.catchUp();
-      }
+      await skipWorldDays(this, days);
+      this.catchUp();
       return this.state.t;
     });
   }
