@@ -20,7 +20,13 @@ import {
   type WorldSection,
   worldSections,
 } from "./World.ts";
-import { formatWorldPath, showValue, type WorldError, worldError } from "./WorldError.ts";
+import {
+  formatWorldPath,
+  showValue,
+  type WorldError,
+  type WorldPath,
+  worldError,
+} from "./WorldError.ts";
 
 /** One file of a simulation: its path (as it should appear in errors) and parsed JSON. */
 export interface WorldSource {
@@ -143,6 +149,37 @@ export const decodeWorld = (
       more: problems.length - 1,
     }),
   );
+};
+
+/**
+ * Where a path of the merged world came from: the file that holds it and the path
+ * inside that file (`lore[3]` of the world may be `lore[0]` of the second file naming
+ * lore). A problem the caller finds after decoding (a lore file that does not exist) is
+ * reported there, by the same merge order `decodeWorld` uses.
+ */
+export const worldOrigin = (
+  sources: ReadonlyArray<WorldSource>,
+  path: WorldPath,
+): { readonly file: string; readonly path: string } => {
+  const sorted = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const [section, index, ...rest] = path;
+  let before = 0;
+  let owner: string | undefined;
+  for (const source of sorted) {
+    const json = source.json;
+    const value =
+      typeof json === "object" && json !== null && typeof section === "string"
+        ? (json as Record<string, unknown>)[section]
+        : undefined;
+    if (value === undefined) continue;
+    owner ??= source.path;
+    if (typeof index === "number" && Array.isArray(value)) {
+      if (index < before + value.length)
+        return { file: source.path, path: formatWorldPath([section!, index - before, ...rest]) };
+      before += value.length;
+    }
+  }
+  return { file: owner ?? sorted[0]?.path ?? "(no files)", path: formatWorldPath(path) };
 };
 
 /** The folder the files share (`simulations/x`), or the single file's path. */

@@ -1,3 +1,4 @@
+export { CLIP_LINE, CLIP_VALUE, clipMessage, clipQuoted } from "./clipText.ts";
 export {
   type Dossier,
   type DossierHead,
@@ -12,7 +13,7 @@ export {
   sealDossier,
   settleDossier,
 } from "./Dossier.ts";
-export { decodeWorld, parseWorldSource, type WorldSource } from "./decodeWorld.ts";
+export { decodeWorld, parseWorldSource, type WorldSource, worldOrigin } from "./decodeWorld.ts";
 export {
   currentVersions,
   decodeEvent,
@@ -122,6 +123,7 @@ export {
   WorldEventId,
 } from "./ids.ts";
 export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Knowledge.ts";
+export { didYouMean, nearestName } from "./nearestName.ts";
 export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
