@@ -28,7 +28,12 @@ export {
   upcastEvent,
 } from "./Event.ts";
 export { Text, Unit } from "./events/defineEvent.ts";
-export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
+export {
+  LlmCallRecorded,
+  LoreChunk,
+  LoreImported,
+  RejectedSpend,
+} from "./events/external.ts";
 export {
   canMoveHappening,
   HappeningPlanned,

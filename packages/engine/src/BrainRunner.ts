@@ -6,13 +6,14 @@
  * in. Calls to a brain that is not deterministic are recorded as LlmCallRecorded events
  * (in request order), so a replay can answer from the log.
  */
-import type { LlmCallId, NpcId } from "@hearsay/core";
+import type { LlmCallId } from "@hearsay/core";
 import {
   type BrainAnswer,
   type BrainError,
   type BrainRequest,
   type BrainShape,
   inputHash,
+  llmCallPayload,
   type PurposeName,
   type SyncBrain,
 } from "@hearsay/mind";
@@ -93,19 +94,15 @@ export class BrainRunner {
   }
 
   private record(request: BrainRequest, outcome: Outcome, writer: TickWriter): void {
-    const meta = outcome.ok ? outcome.answer.meta : null;
-    writer.emit("LlmCallRecorded", {
-      callId: writer.mint("call") as LlmCallId,
-      npcId: request.npcId as NpcId | null,
-      purpose: request.purpose,
-      inputHash: inputHash(request),
-      brain: meta?.brain ?? this.brain.name,
-      model: meta?.model ?? "",
-      output: outcome.ok ? (outcome.answer.output as never) : null,
-      error: outcome.ok ? null : outcome.error.message,
-      promptTokens: meta?.promptTokens ?? 0,
-      outputTokens: meta?.outputTokens ?? 0,
-      latencyMs: meta?.latencyMs ?? 0,
-    });
+    writer.emit(
+      "LlmCallRecorded",
+      llmCallPayload({
+        request,
+        inputHash: inputHash(request),
+        callId: writer.mint("call") as LlmCallId,
+        brain: this.brain.name,
+        outcome,
+      }),
+    );
   }
 }

@@ -33,10 +33,13 @@ import {
   type World,
 } from "@hearsay/core";
 import {
+  type BrainAnswer,
+  type BrainError,
   type BrainRequest,
   type BrainShape,
   type DialogueLine,
   inputHash,
+  llmCallPayload,
   type ReplyListener,
   type ReplyStreamer,
 } from "@hearsay/mind";
@@ -472,34 +475,20 @@ export class TalkWorld {
   private record(
     ctx: TickContext,
     request: BrainRequest<"reply">,
-    r: Result.Result<
-      {
-        output: unknown;
-        meta: {
-          brain: string;
-          model: string;
-          promptTokens: number;
-          outputTokens: number;
-          latencyMs: number;
-        };
-      },
-      { message: string }
-    >,
+    r: Result.Result<BrainAnswer<"reply">, BrainError>,
   ): void {
-    const meta = Result.isSuccess(r) ? r.success.meta : null;
-    ctx.writer.emit("LlmCallRecorded", {
-      callId: ctx.writer.mint("call") as LlmCallId,
-      npcId: request.npcId,
-      purpose: request.purpose,
-      inputHash: inputHash(request),
-      brain: meta?.brain ?? this.runner.name,
-      model: meta?.model ?? "",
-      output: Result.isSuccess(r) ? (r.success.output as never) : null,
-      error: Result.isSuccess(r) ? null : r.failure.message,
-      promptTokens: meta?.promptTokens ?? 0,
-      outputTokens: meta?.outputTokens ?? 0,
-      latencyMs: meta?.latencyMs ?? 0,
-    });
+    ctx.writer.emit(
+      "LlmCallRecorded",
+      llmCallPayload({
+        request,
+        inputHash: inputHash(request),
+        callId: ctx.writer.mint("call") as LlmCallId,
+        brain: this.runner.name,
+        outcome: Result.isSuccess(r)
+          ? { ok: true, answer: r.success }
+          : { ok: false, error: r.failure },
+      }),
+    );
   }
 
   /** What the NPC would be handed now for `query` (with its summary of the player). */
