@@ -10,6 +10,7 @@ export {
   dossierItemKinds,
   dossierSectionNames,
   renderDossier,
+  renderDossierForPrompt,
   sealDossier,
   settleDossier,
 } from "./Dossier.ts";
@@ -95,6 +96,13 @@ export {
   SimulationWarning,
   WorldEventOccurred,
 } from "./events/world.ts";
+export {
+  FENCE_CLOSE,
+  FENCE_OPEN,
+  type FencedText,
+  fenceData,
+  unfenceData,
+} from "./fenceData.ts";
 export {
   addDays,
   addMinutes,
