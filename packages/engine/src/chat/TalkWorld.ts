@@ -238,20 +238,26 @@ export class TalkWorld {
   }
 
   /**
-   * Every change a player makes goes through here: alone in this process, caught up with
-   * the log, and inside one transaction of the log, so the PlayerInput that leads it is
-   * committed with everything it causes — however many appends that takes — or none of
-   * it is. On failure the state (and the dossier source's view) is refolded from the log.
+   * Every change a player makes goes through here: alone in this process and caught up
+   * with the log; on failure the state (and the dossier source's view) is refolded from
+   * the log. A change that appends once (`write`: its events go out as one batch) is
+   * atomic by that append. One that appends more than once (a skip: its PlayerInput,
+   * then the engine's batches) runs `atomic`, inside one transaction of the log, so the
+   * PlayerInput is committed with everything it causes or none of it is — the file
+   * stays write-locked meanwhile, and another writer waits (then gives up) rather than
+   * land a batch between them.
    */
-  private change<A>(f: () => Promise<A>): Promise<A> {
+  private change<A>(f: () => Promise<A>, atomic = false): Promise<A> {
     return this.exclusive(async () => {
+      const run = async (): Promise<A> => {
+        this.catchUp();
+        return await f();
+      };
       try {
-        return await this.spec.log.atomically(async () => {
-          this.catchUp();
-          return await f();
-        });
+        return await (atomic ? this.spec.log.atomically(run) : run());
       } catch (e) {
-        this.dossiers.reset?.();
+        // Appends the dossier source saw may have been rolled back with the transaction.
+        if (atomic) this.dossiers.reset?.();
         this.refold();
         throw e;
       }
@@ -523,7 +529,7 @@ export class TalkWorld {
       await skipWorldDays(this, days);
       this.catchUp();
       return this.state.t;
-    });
+    }, true);
   }
 }
 
