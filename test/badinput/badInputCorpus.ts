@@ -25,6 +25,10 @@ export const simulationCases: ReadonlyArray<BadCase> = [
   { name: "wrong-type", mentions: ["wrong-type/world.json", "meta.tickMinutes", "sixty"] },
   { name: "unknown-field", mentions: ["unknown-field/world.json", "npcs[1].age"] },
   {
+    name: "misspelt-section",
+    mentions: ["misspelt-section/world.json", "relationship", "did you mean `relationships`?"],
+  },
+  {
     name: "unknown-faction",
     mentions: ["unknown-faction/world.json", "npcs[2].factionId", "bakers"],
   },

@@ -10,6 +10,7 @@
  * Core does no I/O: the caller reads the files (`parseWorldSource` parses their text).
  */
 import { Result, Schema, SchemaAST, SchemaIssue } from "effect";
+import { didYouMean } from "./nearestName.ts";
 import { validateWorld } from "./validateWorld.ts";
 import {
   laterSections,
@@ -209,11 +210,13 @@ const schemaError = (file: string, issue: SchemaIssue.Issue): WorldError => {
       path.length === 1
         ? `expected a world section (${worldSections.join(", ")}), got ${showValue(key)}`
         : `expected no field named ${showValue(key)} here`;
+    const known = path.length === 1 ? [...worldSections] : (knownKeys(issue) ?? []);
+    const hint = typeof key === "string" ? didYouMean(key, known) : "";
     return worldError({
       file,
       path: formatWorldPath(path),
       problem,
-      fix: "remove it or correct its name",
+      fix: hint === "" ? "remove it or correct its name" : `${hint} (else remove it)`,
     });
   }
   const problem =
@@ -254,6 +257,29 @@ const missingKeyExpected = (
     case "AnyOf":
       for (const inner of issue.issues) {
         const found = missingKeyExpected(inner, issue.ast, key);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+};
+
+/** The field names of the struct an unexpected key was found in. */
+const knownKeys = (issue: SchemaIssue.Issue): ReadonlyArray<string> | undefined => {
+  switch (issue._tag) {
+    case "UnexpectedKey":
+      return SchemaAST.isObjects(issue.ast)
+        ? issue.ast.propertySignatures.map((p) => String(p.name))
+        : undefined;
+    case "Pointer":
+    case "Filter":
+    case "Encoding":
+      return knownKeys(issue.issue);
+    case "Composite":
+    case "AnyOf":
+      for (const inner of issue.issues) {
+        const found = knownKeys(inner);
         if (found !== undefined) return found;
       }
       return undefined;

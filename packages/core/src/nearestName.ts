@@ -1,7 +1,7 @@
 /**
  * The known name a misspelt one most likely meant ("olama" → "ollama"), for an error's
- * "did you mean" — or null when none is close (more than a third of its letters apart,
- * and at least two), so a wholly unknown key is not given a wild guess.
+ * "did you mean" — or null when none is close (more edits apart than a third of its
+ * letters, rounded up), so a wholly unknown key is not given a wild guess.
  */
 import { distance } from "fastest-levenshtein";
 
@@ -15,7 +15,7 @@ export const nearestName = (name: string, known: ReadonlyArray<string>): string 
       bestDistance = d;
     }
   }
-  return bestDistance <= Math.max(2, Math.ceil(name.length / 3)) ? best : null;
+  return bestDistance <= Math.max(1, Math.ceil(name.length / 3)) ? best : null;
 };
 
 /** " (did you mean `x`?)" for the nearest known name, or "" when none is near. */

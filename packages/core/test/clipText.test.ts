@@ -52,5 +52,6 @@ describe("nearestName", () => {
     expect(nearestName("budget", ["fallback", "ollama", "budgets"])).toBe("budgets");
     expect(nearestName("hots", ["host", "chatModel"])).toBe("host");
     expect(nearestName("telemetry", ["fallback", "ollama", "budgets"])).toBeNull();
+    expect(nearestName("age", ["id", "name", "home"])).toBeNull();
   });
 });
