@@ -30,7 +30,7 @@ const runAgainst = async (behaviour: "malformed" | "unknown_ids" | "schema_inval
     config: { ...defaultMindConfig, ollamaUrl: server.url, fallback: ["scripted"] },
   });
   const log = new SqliteEventLog(openDatabase(":memory:"));
-  await runSimulation({
+  const summary = await runSimulation({
     ...sim,
     log,
     saveId: MAIN,
@@ -46,14 +46,14 @@ const runAgainst = async (behaviour: "malformed" | "unknown_ids" | "schema_inval
     .read(MAIN)
     .filter((e) => e.type === "LlmCallRecorded")
     .map((e) => e.payload as PayloadOf<"LlmCallRecorded">);
-  return { log, calls, usage: brain.usage(), chats: server.chats().length };
+  return { log, calls, summary, usage: brain.usage(), chats: server.chats().length };
 };
 
 describe("rejected model answers", () => {
   it.each(["malformed", "unknown_ids"] as const)(
     "a server answering %s: every fallback carries its error and the refused requests' tokens",
     async (behaviour) => {
-      const { log, calls, usage, chats } = await runAgainst(behaviour);
+      const { log, calls, summary, usage, chats } = await runAgainst(behaviour);
       expect(calls.length).toBeGreaterThan(5);
       const fellBack = calls.filter((c) => c.brain === "scripted");
       // Calls whose input offers no ids to get wrong may still be answered by the model.
@@ -72,6 +72,10 @@ describe("rejected model answers", () => {
       expect(
         sum((c) => c.rejected.answers) + calls.filter((c) => c.brain === "ollama").length,
       ).toBe(chats);
+
+      // The run's own end summary says so too.
+      expect(summary.brainFellBack).toBe(fellBack.length);
+      expect(summary.brainRejected).toBe(sum((c) => c.rejected.answers));
 
       const stats = llmCallStats(log.db, MAIN);
       expect(stats.total.calls).toBe(calls.length);

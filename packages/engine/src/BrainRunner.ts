@@ -14,7 +14,9 @@ import {
   type BrainShape,
   inputHash,
   llmCallPayload,
+  noRejected,
   type PurposeName,
+  rejectedOf,
   type SyncBrain,
 } from "@hearsay/mind";
 import { Effect, Result } from "effect";
@@ -28,6 +30,10 @@ export type Outcome<P extends PurposeName = PurposeName> =
 export interface BrainStats {
   calls: number;
   failures: number;
+  /** Calls the configured brain did not answer but a fallback did. */
+  fellBack: number;
+  /** Model answers refused on the way (invalid, unknown ids). */
+  rejected: number;
   readonly byPurpose: Map<string, number>;
 }
 
@@ -35,7 +41,13 @@ const isSync = (brain: BrainShape): brain is SyncBrain =>
   typeof (brain as Partial<SyncBrain>).decideSync === "function";
 
 export class BrainRunner {
-  readonly stats: BrainStats = { calls: 0, failures: 0, byPurpose: new Map() };
+  readonly stats: BrainStats = {
+    calls: 0,
+    failures: 0,
+    fellBack: 0,
+    rejected: 0,
+    byPurpose: new Map(),
+  };
 
   constructor(
     private readonly brain: BrainShape,
@@ -79,6 +91,10 @@ export class BrainRunner {
         (this.stats.byPurpose.get(request.purpose) ?? 0) + 1,
       );
       if (!outcome.ok) this.stats.failures += 1;
+      else if (outcome.answer.meta.fallbackReason !== null) this.stats.fellBack += 1;
+      this.stats.rejected += (
+        outcome.ok ? (outcome.answer.meta.rejected ?? noRejected) : rejectedOf(outcome.error)
+      ).answers;
       if (this.records) this.record(request, outcome, writer);
     }
     return outcomes;

@@ -230,7 +230,9 @@ export class SqliteEventLog {
    * Runs `work` as one transaction: every append it makes (to any save) is committed
    * together when it resolves, and none of them when it throws. The file stays
    * write-locked until then, so no other writer's batch can land between its appends
-   * (theirs wait, and fail after the busy timeout, as a stale writer's would).
+   * (theirs wait, and fail after the busy timeout, as a stale writer's would). Any other
+   * write on this connection meanwhile joins the transaction, so the caller must be the
+   * connection's only writer while `work` runs (a TalkWorld runs its changes one by one).
    */
   atomically<A>(work: () => Promise<A>): Promise<A> {
     return withDigestAsync(this.db, work);
