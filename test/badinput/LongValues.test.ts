@@ -63,4 +63,13 @@ describe("huge values in errors are cut short", () => {
     expect(lines[0]).toMatch(/^hearsay: .*world\.json: meta\.tickMinutes/);
     expect(lines[0]!.length).toBeLessThan(MAX_LINE);
   }, 120_000);
+
+  it("through the CLI: a flag's value of 100,000 characters, one short line", async () => {
+    const r = await runHearsay(["run", tinySimulation, "--days", "9".repeat(100_000)]);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.split("\n").filter((l) => l !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^hearsay: .*--days/);
+    expect(lines[0]!.length).toBeLessThan(MAX_LINE);
+  }, 120_000);
 });
