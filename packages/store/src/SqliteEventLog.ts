@@ -20,7 +20,13 @@ import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
-import { InvalidBranchPoint, SaveExists, SnapshotNotFound, StaleSeq } from "./StoreError.ts";
+import {
+  DatabaseBusy,
+  InvalidBranchPoint,
+  SaveExists,
+  SnapshotNotFound,
+  StaleSeq,
+} from "./StoreError.ts";
 
 /** Options for {@link SqliteEventLog}. */
 export interface EventLogOptions {
@@ -158,6 +164,24 @@ export class SqliteEventLog {
    */
   append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     const decoded = decodeBatch(saveId, events);
+    return this.unlessBusy(() => this.appendDecoded(saveId, expectedSeq, decoded));
+  }
+
+  /** `work`, with another connection's write lock held past the busy timeout said so. */
+  private unlessBusy<A>(work: () => A): A {
+    try {
+      return work();
+    } catch (e) {
+      if (isBusy(e)) throw new DatabaseBusy({ path: this.db.name });
+      throw e;
+    }
+  }
+
+  private appendDecoded(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReturnType<typeof decodeBatch>,
+  ): AppendResult {
     return withDigest(
       this.db,
       (): AppendResult => {
@@ -234,8 +258,13 @@ export class SqliteEventLog {
    * write on this connection meanwhile joins the transaction, so the caller must be the
    * connection's only writer while `work` runs (a TalkWorld runs its changes one by one).
    */
-  atomically<A>(work: () => Promise<A>): Promise<A> {
-    return withDigestAsync(this.db, work);
+  async atomically<A>(work: () => Promise<A>): Promise<A> {
+    try {
+      return await withDigestAsync(this.db, work);
+    } catch (e) {
+      if (isBusy(e)) throw new DatabaseBusy({ path: this.db.name });
+      throw e;
+    }
   }
 
   /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */
@@ -507,3 +536,10 @@ export class SqliteEventLog {
     return Math.max(0, save.head - fromSeq + 1);
   }
 }
+
+/** SQLite's "the database is locked" (another connection holds the write lock). */
+const isBusy = (e: unknown): boolean =>
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as { code?: unknown }).code === "string" &&
+  (e as { code: string }).code.startsWith("SQLITE_BUSY");

@@ -121,6 +121,9 @@ describe("a skip racing another writer", () => {
     expect([skipped, raced].filter((r) => r === "stored")).toHaveLength(1);
     const fresh = new SqliteEventLog(openDatabase(path));
     if (skipped === "stored") {
+      // The loser is told, in one line naming the file, that another writer held it.
+      expect((raced as { _tag?: string })._tag).toBe("DatabaseBusy");
+      expect((raced as Error).message).toContain(path);
       expect(kinds(fresh)).toEqual(["skip"]);
       expect(ofType(fresh, "WorldEventOccurred").filter((e) => e.payload.kind === "fire")).toEqual(
         [],
