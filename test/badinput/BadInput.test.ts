@@ -157,8 +157,8 @@ interface CliCase {
 
 const sim = (name: string) => join(corpusDir, "simulations", name);
 const config = (name: string) => join(corpusDir, "config", `${name}.config`);
-const sampleSims = new Set(["bad-json", "binary-lore"]);
-const sampleConfigs = new Set(["bad-url"]);
+const sampleSims = new Set(["bad-json", "binary-lore", "missing-lore-split"]);
+const sampleConfigs = new Set(["bad-url", "misspelt-section"]);
 
 const cliCases: ReadonlyArray<CliCase> = [
   ...simulationCases.map(

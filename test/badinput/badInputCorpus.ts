@@ -25,6 +25,10 @@ export const simulationCases: ReadonlyArray<BadCase> = [
   { name: "wrong-type", mentions: ["wrong-type/world.json", "meta.tickMinutes", "sixty"] },
   { name: "unknown-field", mentions: ["unknown-field/world.json", "npcs[1].age"] },
   {
+    name: "misspelt-section",
+    mentions: ["misspelt-section/world.json", "relationship", "did you mean `relationships`?"],
+  },
+  {
     name: "unknown-faction",
     mentions: ["unknown-faction/world.json", "npcs[2].factionId", "bakers"],
   },
@@ -32,6 +36,11 @@ export const simulationCases: ReadonlyArray<BadCase> = [
   { name: "unknown-npc", mentions: ["unknown-npc/world.json", "relationships[1].to", "zed"] },
   { name: "duplicate-id", mentions: ["duplicate-id/world.json", "npcs[3].id", "ada"] },
   { name: "missing-lore", mentions: ["missing-lore/world.json", "lore/nowhere.md"] },
+  // The lore path is named in world.json; debates.json (first in path order) must not be blamed.
+  {
+    name: "missing-lore-split",
+    mentions: ["missing-lore-split/world.json", "lore[0]", "lore/nowhere.md"],
+  },
   { name: "binary-lore", mentions: ["binary-lore/lore/ledger.md", "binary"] },
   { name: "invalid-utf8-lore", mentions: ["invalid-utf8-lore/lore/ledger.md", "UTF-8", "byte 54"] },
   { name: "empty-lore", mentions: ["empty-lore/lore/ledger.md", "empty"] },
@@ -43,7 +52,18 @@ export const configCases: ReadonlyArray<BadCase> = [
   { name: "bad-json", mentions: ["bad-json.config", "JSON"] },
   { name: "not-an-object", mentions: ["not-an-object.config", "object"] },
   { name: "section-not-object", mentions: ["section-not-object.config", "ollama"] },
-  { name: "unknown-setting", mentions: ["unknown-setting.config", "ollama.hots"] },
+  {
+    name: "unknown-setting",
+    mentions: ["unknown-setting.config", "ollama.hots", "did you mean `host`?"],
+  },
+  {
+    name: "misspelt-section",
+    mentions: ["misspelt-section.config", "olama", "did you mean `ollama`?"],
+  },
+  {
+    name: "misspelt-budgets",
+    mentions: ["misspelt-budgets.config", "budget", "did you mean `budgets`?"],
+  },
   { name: "bad-url", mentions: ["bad-url.config", "ollama.host", "ftp:/nowhere"] },
   { name: "bad-concurrency", mentions: ["bad-concurrency.config", "ollama.concurrency"] },
   { name: "bad-timeout", mentions: ["bad-timeout.config", "ollama.timeoutMs", "soon"] },

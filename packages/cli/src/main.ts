@@ -4,6 +4,7 @@
  * 2 for a bad invocation, 1 for anything that went wrong while running.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices";
+import { clipMessage } from "@hearsay/core";
 import { Cause, Effect, Layer } from "effect";
 import { CliOutput, Command } from "effect/cli";
 import { commands } from "./commands/index.ts";
@@ -34,7 +35,7 @@ Effect.runPromiseExit(program).then((exit) => {
     const first = error.errors?.[0];
     if (first === undefined) return; // --help was asked for and shown
     process.stderr.write(
-      `hearsay: ${first.message.replace(/\s*\n\s*/g, " ")} (see \`hearsay --help\`)\n`,
+      `hearsay: ${clipMessage(first.message).replace(/\s*\n\s*/g, " ")} (see \`hearsay --help\`)\n`,
     );
     process.exitCode = 2;
     return;

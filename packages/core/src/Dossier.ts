@@ -4,6 +4,7 @@
  * least stable (what was just said), so a model server can reuse its prompt cache
  * across turns.
  */
+import { type FencedText, fenceData } from "./fenceData.ts";
 import type { GameTime } from "./GameTime.ts";
 import type { NpcId, SaveId } from "./ids.ts";
 
@@ -78,15 +79,33 @@ const titles: Record<DossierSectionName, string> = {
   dialogue: "What was just said",
 };
 
-/** Renders the dossier as prompt text, sections in stable-to-volatile order. */
-export const renderDossier = (d: Dossier): string => {
+const render = (d: Dossier, line: (item: DossierItem) => string): string => {
   const parts: Array<string> = [];
   for (const section of d.sections) {
     if (section.items.length === 0) continue;
-    parts.push(`## ${titles[section.name]}\n${section.items.map((i) => `- ${i.text}`).join("\n")}`);
+    parts.push(`## ${titles[section.name]}\n${section.items.map(line).join("\n")}`);
   }
   return parts.join("\n\n");
 };
+
+/**
+ * The dossier as a person reads it (`hearsay dossier`, chat's /dossier), sections in
+ * stable-to-volatile order. It is also what a brain call's input hash covers — the
+ * prompt's fenced form follows from it — but never a prompt itself: prompts take
+ * `renderDossierForPrompt`.
+ */
+export const renderDossier = (d: Dossier): string => render(d, (i) => `- ${i.text}`);
+
+/** One dossier line of a prompt: only ever fenced text. */
+const promptLine = (text: FencedText): string => `- ${text}`;
+
+/**
+ * The dossier as a prompt carries it: the same sections and order, every item's text
+ * fenced as data (`fenceData`), whoever wrote it — so text a model wrote cannot pass
+ * for a heading or an instruction.
+ */
+export const renderDossierForPrompt = (d: Dossier): string =>
+  render(d, (i) => promptLine(fenceData(i.text)));
 
 /** What a deferred dossier is, apart from its sections. */
 export type DossierHead = Omit<Dossier, "sections" | "totalTokens">;

@@ -5,6 +5,7 @@
  * fix the id or add the location`. The CLI prints `message` as it is.
  */
 import { Schema } from "effect";
+import { clipMessage } from "./clipText.ts";
 
 /** A field path inside a world file: section name, then keys and list indexes. */
 export type WorldPath = ReadonlyArray<string | number>;
@@ -58,6 +59,7 @@ export const worldError = (fields: {
   const where = fields.path === "" ? fields.file : `${fields.file}: ${fields.path}`;
   const fix = fields.fix === "" ? "" : ` — ${fields.fix}`;
   const tail = more === 0 ? "" : ` (and ${more} more problem${more === 1 ? "" : "s"})`;
-  const message = `${where}: ${fields.problem}${fix}${tail}`.replace(/[\r\n]+/g, " ");
-  return new WorldError({ ...fields, more, message });
+  const problem = clipMessage(fields.problem);
+  const message = `${where}: ${problem}${fix}${tail}`.replace(/[\r\n]+/g, " ");
+  return new WorldError({ ...fields, problem, more, message });
 };

@@ -10,6 +10,7 @@
  * Core does no I/O: the caller reads the files (`parseWorldSource` parses their text).
  */
 import { Result, Schema, SchemaAST, SchemaIssue } from "effect";
+import { didYouMean } from "./nearestName.ts";
 import { validateWorld } from "./validateWorld.ts";
 import {
   laterSections,
@@ -20,7 +21,13 @@ import {
   type WorldSection,
   worldSections,
 } from "./World.ts";
-import { formatWorldPath, showValue, type WorldError, worldError } from "./WorldError.ts";
+import {
+  formatWorldPath,
+  showValue,
+  type WorldError,
+  type WorldPath,
+  worldError,
+} from "./WorldError.ts";
 
 /** One file of a simulation: its path (as it should appear in errors) and parsed JSON. */
 export interface WorldSource {
@@ -145,6 +152,37 @@ export const decodeWorld = (
   );
 };
 
+/**
+ * Where a path of the merged world came from: the file that holds it and the path
+ * inside that file (`lore[3]` of the world may be `lore[0]` of the second file naming
+ * lore). A problem the caller finds after decoding (a lore file that does not exist) is
+ * reported there, by the same merge order `decodeWorld` uses.
+ */
+export const worldOrigin = (
+  sources: ReadonlyArray<WorldSource>,
+  path: WorldPath,
+): { readonly file: string; readonly path: string } => {
+  const sorted = [...sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const [section, index, ...rest] = path;
+  let before = 0;
+  let owner: string | undefined;
+  for (const source of sorted) {
+    const json = source.json;
+    const value =
+      typeof json === "object" && json !== null && typeof section === "string"
+        ? (json as Record<string, unknown>)[section]
+        : undefined;
+    if (value === undefined) continue;
+    owner ??= source.path;
+    if (typeof index === "number" && Array.isArray(value)) {
+      if (index < before + value.length)
+        return { file: source.path, path: formatWorldPath([section!, index - before, ...rest]) };
+      before += value.length;
+    }
+  }
+  return { file: owner ?? sorted[0]?.path ?? "(no files)", path: formatWorldPath(path) };
+};
+
 /** The folder the files share (`simulations/x`), or the single file's path. */
 const folderOf = (paths: ReadonlyArray<string>): string => {
   const dirs = paths.map((p) => p.slice(0, Math.max(p.lastIndexOf("/"), 0)));
@@ -172,11 +210,13 @@ const schemaError = (file: string, issue: SchemaIssue.Issue): WorldError => {
       path.length === 1
         ? `expected a world section (${worldSections.join(", ")}), got ${showValue(key)}`
         : `expected no field named ${showValue(key)} here`;
+    const known = path.length === 1 ? [...worldSections] : (knownKeys(issue) ?? []);
+    const hint = typeof key === "string" ? didYouMean(key, known) : "";
     return worldError({
       file,
       path: formatWorldPath(path),
       problem,
-      fix: "remove it or correct its name",
+      fix: hint === "" ? "remove it or correct its name" : `${hint} (else remove it)`,
     });
   }
   const problem =
@@ -217,6 +257,29 @@ const missingKeyExpected = (
     case "AnyOf":
       for (const inner of issue.issues) {
         const found = missingKeyExpected(inner, issue.ast, key);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+};
+
+/** The field names of the struct an unexpected key was found in. */
+const knownKeys = (issue: SchemaIssue.Issue): ReadonlyArray<string> | undefined => {
+  switch (issue._tag) {
+    case "UnexpectedKey":
+      return SchemaAST.isObjects(issue.ast)
+        ? issue.ast.propertySignatures.map((p) => String(p.name))
+        : undefined;
+    case "Pointer":
+    case "Filter":
+    case "Encoding":
+      return knownKeys(issue.issue);
+    case "Composite":
+    case "AnyOf":
+      for (const inner of issue.issues) {
+        const found = knownKeys(inner);
         if (found !== undefined) return found;
       }
       return undefined;

@@ -1,3 +1,4 @@
+export { CLIP_LINE, CLIP_VALUE, clipMessage, clipQuoted } from "./clipText.ts";
 export {
   type Dossier,
   type DossierHead,
@@ -9,10 +10,11 @@ export {
   dossierItemKinds,
   dossierSectionNames,
   renderDossier,
+  renderDossierForPrompt,
   sealDossier,
   settleDossier,
 } from "./Dossier.ts";
-export { decodeWorld, parseWorldSource, type WorldSource } from "./decodeWorld.ts";
+export { decodeWorld, parseWorldSource, type WorldSource, worldOrigin } from "./decodeWorld.ts";
 export {
   currentVersions,
   decodeEvent,
@@ -27,7 +29,12 @@ export {
   upcastEvent,
 } from "./Event.ts";
 export { Text, Unit } from "./events/defineEvent.ts";
-export { LlmCallRecorded, LoreChunk, LoreImported } from "./events/external.ts";
+export {
+  LlmCallRecorded,
+  LoreChunk,
+  LoreImported,
+  RejectedSpend,
+} from "./events/external.ts";
 export {
   canMoveHappening,
   HappeningPlanned,
@@ -90,6 +97,13 @@ export {
   WorldEventOccurred,
 } from "./events/world.ts";
 export {
+  FENCE_CLOSE,
+  FENCE_OPEN,
+  type FencedText,
+  fenceData,
+  unfenceData,
+} from "./fenceData.ts";
+export {
   addDays,
   addMinutes,
   dayOf,
@@ -122,6 +136,7 @@ export {
   WorldEventId,
 } from "./ids.ts";
 export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Knowledge.ts";
+export { didYouMean, nearestName } from "./nearestName.ts";
 export { Prng } from "./Prng.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";

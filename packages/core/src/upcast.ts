@@ -28,11 +28,15 @@ export interface Upcaster {
   readonly up: (payload: RawPayload) => RawPayload;
 }
 
-/**
- * The upgrade steps of this build's event catalogue, oldest first per type. No event's
- * schema has changed since version 1, so there are none yet.
- */
-export const eventUpcasters: ReadonlyArray<Upcaster> = [];
+/** The upgrade steps of this build's event catalogue, oldest first per type. */
+export const eventUpcasters: ReadonlyArray<Upcaster> = [
+  {
+    type: "LlmCallRecorded",
+    from: 1,
+    change: "counts the model answers a call refused, and their tokens (none were counted)",
+    up: (p) => ({ ...p, rejected: { answers: 0, promptTokens: 0, outputTokens: 0 } }),
+  },
+];
 
 /** A function that brings a raw event up to its current version (others unchanged). */
 export type Upcast = (raw: unknown) => unknown;

@@ -327,7 +327,8 @@ const broken: ReadonlyArray<Broken> = [
     mutate: (j) => {
       j.npcs[2].hoem = "tide-chapel";
     },
-    starts: 'npcs[2].hoem: expected no field named "hoem" here — remove it or correct its name',
+    starts:
+      'npcs[2].hoem: expected no field named "hoem" here — did you mean `home`? (else remove it)',
   },
   {
     name: "unknown section",

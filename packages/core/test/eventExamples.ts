@@ -220,6 +220,7 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
       promptTokens: 812,
       outputTokens: 24,
       latencyMs: 431.5,
+      rejected: { answers: 1, promptTokens: 120, outputTokens: 30 },
     },
   }),
   LoreImported: makeEvent("LoreImported", {

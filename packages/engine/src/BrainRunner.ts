@@ -6,14 +6,17 @@
  * in. Calls to a brain that is not deterministic are recorded as LlmCallRecorded events
  * (in request order), so a replay can answer from the log.
  */
-import type { LlmCallId, NpcId } from "@hearsay/core";
+import type { LlmCallId } from "@hearsay/core";
 import {
   type BrainAnswer,
   type BrainError,
   type BrainRequest,
   type BrainShape,
   inputHash,
+  llmCallPayload,
+  noRejected,
   type PurposeName,
+  rejectedOf,
   type SyncBrain,
 } from "@hearsay/mind";
 import { Effect, Result } from "effect";
@@ -27,6 +30,10 @@ export type Outcome<P extends PurposeName = PurposeName> =
 export interface BrainStats {
   calls: number;
   failures: number;
+  /** Calls the configured brain did not answer but a fallback did. */
+  fellBack: number;
+  /** Model answers refused on the way (invalid, unknown ids). */
+  rejected: number;
   readonly byPurpose: Map<string, number>;
 }
 
@@ -34,7 +41,13 @@ const isSync = (brain: BrainShape): brain is SyncBrain =>
   typeof (brain as Partial<SyncBrain>).decideSync === "function";
 
 export class BrainRunner {
-  readonly stats: BrainStats = { calls: 0, failures: 0, byPurpose: new Map() };
+  readonly stats: BrainStats = {
+    calls: 0,
+    failures: 0,
+    fellBack: 0,
+    rejected: 0,
+    byPurpose: new Map(),
+  };
 
   constructor(
     private readonly brain: BrainShape,
@@ -78,6 +91,10 @@ export class BrainRunner {
         (this.stats.byPurpose.get(request.purpose) ?? 0) + 1,
       );
       if (!outcome.ok) this.stats.failures += 1;
+      else if (outcome.answer.meta.fallbackReason !== null) this.stats.fellBack += 1;
+      this.stats.rejected += (
+        outcome.ok ? (outcome.answer.meta.rejected ?? noRejected) : rejectedOf(outcome.error)
+      ).answers;
       if (this.records) this.record(request, outcome, writer);
     }
     return outcomes;
@@ -93,19 +110,15 @@ export class BrainRunner {
   }
 
   private record(request: BrainRequest, outcome: Outcome, writer: TickWriter): void {
-    const meta = outcome.ok ? outcome.answer.meta : null;
-    writer.emit("LlmCallRecorded", {
-      callId: writer.mint("call") as LlmCallId,
-      npcId: request.npcId as NpcId | null,
-      purpose: request.purpose,
-      inputHash: inputHash(request),
-      brain: meta?.brain ?? this.brain.name,
-      model: meta?.model ?? "",
-      output: outcome.ok ? (outcome.answer.output as never) : null,
-      error: outcome.ok ? null : outcome.error.message,
-      promptTokens: meta?.promptTokens ?? 0,
-      outputTokens: meta?.outputTokens ?? 0,
-      latencyMs: meta?.latencyMs ?? 0,
-    });
+    writer.emit(
+      "LlmCallRecorded",
+      llmCallPayload({
+        request,
+        inputHash: inputHash(request),
+        callId: writer.mint("call") as LlmCallId,
+        brain: this.brain.name,
+        outcome,
+      }),
+    );
   }
 }

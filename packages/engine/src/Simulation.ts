@@ -94,6 +94,9 @@ export interface RunSummary {
   readonly liveMemories: number;
   readonly brainCalls: number;
   readonly brainFailures: number;
+  /** Calls answered by a fallback brain, and model answers refused on the way. */
+  readonly brainFellBack: number;
+  readonly brainRejected: number;
   readonly brainCallsByPurpose: Readonly<Record<string, number>>;
 }
 
@@ -317,6 +320,8 @@ const summarise = (
     liveMemories,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
+    brainFellBack: brain.stats.fellBack,
+    brainRejected: brain.stats.rejected,
     brainCallsByPurpose: Object.fromEntries([...brain.stats.byPurpose.entries()].sort()),
   };
 };

@@ -39,6 +39,11 @@ export interface DossierSource {
    * tick's first turn does not pay for folding in (and embedding) the last tick's events.
    */
   refresh?(): void;
+  /**
+   * Forgets everything it folded in: appends it saw were rolled back (a talk change that
+   * failed part way), so it must read the log afresh.
+   */
+  reset?(): void;
 }
 
 export interface TickContext {

@@ -14,6 +14,7 @@ import {
   stateHash,
   type World,
   type WorldSource,
+  worldOrigin,
 } from "@hearsay/core";
 import { chunkLore } from "@hearsay/retrieval";
 import { Result } from "effect";
@@ -75,11 +76,13 @@ export const loadSimulation = (nameOrPath?: string, cwd?: string): LoadedSimulat
   if (Result.isFailure(decoded)) throw new SimulationInvalid({ detail: decoded.failure.message });
   const world = decoded.success;
   const lore: Array<LoreFile> = [];
-  for (const rel of world.lore) {
+  for (const [i, rel] of world.lore.entries()) {
     const path = resolve(dir, rel);
     if (!existsSync(path)) {
+      // Blamed on the file that names it, not on whichever file sorts first.
+      const origin = worldOrigin(sources, ["lore", i]);
       throw new SimulationInvalid({
-        detail: `${shown(join(dir, files[0] ?? "world.json"))}: lore: "${rel}" does not exist — fix the path (relative to ${shown(dir)})`,
+        detail: `${origin.file}: ${origin.path}: "${rel}" does not exist — fix the path (relative to ${shown(dir)})`,
       });
     }
     const bytes = readFileSync(path);

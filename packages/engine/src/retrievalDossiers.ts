@@ -25,15 +25,7 @@ import { Effect } from "effect";
 import type { DossierAsk, DossierSource } from "./TickContext.ts";
 
 export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
-  const embedder = makeHashingEmbedder();
-  // Exact vector ranking: a run must write the same log whether its index grew with it
-  // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
-  // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database
-  // for approximate search later builds one from the vectors.
-  const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
-  );
-  const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
+  let engine = retrievalEngine(log);
   const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({
     saveId,
     npcId,
@@ -44,24 +36,43 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
   let warm = false;
   const warmUp = (): void => {
     if (warm) return;
-    const npcs = engine.view(saveId).npcs;
+    const npcs = engine.engine.view(saveId).npcs;
     if (npcs.size === 0) return;
     warm = true;
     let first = npcs.value(0);
     for (let i = 1; i < npcs.size; i++) if (npcs.value(i) < first) first = npcs.value(i);
-    engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
+    engine.engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
   };
   return {
-    dossier: (ask) => engine.dossier(requestOf(ask)),
+    dossier: (ask) => engine.engine.dossier(requestOf(ask)),
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
-    deferred: (ask) => engine.deferredDossier(requestOf(ask)),
+    deferred: (ask) => engine.engine.deferredDossier(requestOf(ask)),
     flush: () => {
-      engine.view(saveId);
-      index.save();
+      engine.engine.view(saveId);
+      engine.index.save();
     },
     refresh: () => {
-      engine.view(saveId);
+      engine.engine.view(saveId);
       warmUp();
     },
+    // The view and the in-memory vectors may hold rows that were rolled back: start over.
+    reset: () => {
+      engine = retrievalEngine(log);
+    },
+  };
+};
+
+const retrievalEngine = (log: SqliteEventLog) => {
+  const embedder = makeHashingEmbedder();
+  // Exact vector ranking: a run must write the same log whether its index grew with it
+  // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
+  // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database
+  // for approximate search later builds one from the vectors.
+  const { index } = Effect.runSync(
+    VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
+  );
+  return {
+    index,
+    engine: new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true }),
   };
 };

@@ -4,7 +4,7 @@
  * it came from). Adapters — scripted, ollama, recorded — and wrappers — recording,
  * fallback, budget — all implement `BrainShape`.
  */
-import type { Dossier, GameTime, NpcId } from "@hearsay/core";
+import type { Dossier, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
 import { Context, type Effect } from "effect";
 import type { BrainError } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
@@ -34,6 +34,8 @@ export interface BrainMeta {
   readonly latencyMs: number;
   /** What failed before this brain answered (a fallback), or null. */
   readonly fallbackReason: string | null;
+  /** Answers refused on the way (invalid, unknown ids) and their tokens; absent: none. */
+  readonly rejected?: RejectedSpend;
 }
 
 export interface BrainAnswer<P extends PurposeName = PurposeName> {

@@ -10,10 +10,12 @@
  *     "fallback": ["<model>", …, "scripted"],
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" } }
  *
- * Other top-level keys are left for other parts of hearsay.
+ * Any other key, at the top or in a section, is refused with the nearest known one
+ * ("olama": did you mean `ollama`?): a misspelt setting must not be silently ignored.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { clipMessage, didYouMean } from "@hearsay/core";
 import { Effect, Result, Schema } from "effect";
 import { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
 
@@ -70,7 +72,7 @@ export class MindConfigError extends Schema.TaggedError<MindConfigError>()("Mind
   fix: Schema.String,
 }) {
   override get message(): string {
-    return `${this.source}: ${this.field}: ${this.problem}. Fix: ${this.fix}`;
+    return clipMessage(`${this.source}: ${this.field}: ${this.problem}. Fix: ${this.fix}`);
   }
 }
 
@@ -254,6 +256,22 @@ const readFile = (
           fix: 'start the file with "{" and put settings under "ollama", "fallback" and "budgets"',
         }),
       );
+    const topKeys = ["fallback", ...Object.keys(sectionKeys)];
+    const stray = Object.keys(parsed).find((k) => !topKeys.includes(k));
+    if (stray !== undefined) {
+      const hint = didYouMean(stray, topKeys);
+      return Effect.fail(
+        new MindConfigError({
+          source: path,
+          field: stray,
+          problem: "unknown section",
+          fix:
+            hint === ""
+              ? `use one of ${topKeys.join(", ")}`
+              : `${hint} (one of ${topKeys.join(", ")})`,
+        }),
+      );
+    }
     for (const [section, keys] of Object.entries(sectionKeys)) {
       const value = parsed[section];
       if (value === undefined) continue;
@@ -267,15 +285,18 @@ const readFile = (
           }),
         );
       const unknown = Object.keys(value).find((k) => !keys.includes(k));
-      if (unknown !== undefined)
+      if (unknown !== undefined) {
+        const hint = didYouMean(unknown, keys);
         return Effect.fail(
           new MindConfigError({
             source: path,
             field: `${section}.${unknown}`,
             problem: "unknown setting",
-            fix: `use one of ${keys.join(", ")}`,
+            fix:
+              hint === "" ? `use one of ${keys.join(", ")}` : `${hint} (one of ${keys.join(", ")})`,
           }),
         );
+      }
     }
     return Effect.succeed(parsed);
   });

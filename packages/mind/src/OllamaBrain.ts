@@ -9,7 +9,7 @@
  * prompt rendered (which builds a lazy dossier) and its input hash taken — before it
  * queues, so that work overlaps other calls' model time instead of holding a slot.
  */
-import { dayOf, Prng } from "@hearsay/core";
+import { dayOf, Prng, type RejectedSpend } from "@hearsay/core";
 import { Effect, Layer, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
 import {
@@ -19,8 +19,14 @@ import {
   type BrainRequest,
   type BrainShape,
 } from "./Brain.ts";
-import { type BrainError, BrainUnavailable } from "./BrainError.ts";
+import {
+  type BrainError,
+  BrainUnavailable,
+  type InvalidAnswer,
+  type UnknownId,
+} from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
+import { addRejected, noRejected, rejectedMeta, withRejected } from "./llmCallPayload.ts";
 import {
   type LoadMindConfigOptions,
   loadMindConfig,
@@ -133,11 +139,16 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       timed((ms) => ahead.noteRoundTrip(ms)),
     );
 
-  /** One model: an answer, a repair retry if it is bad, then give up. */
+  /**
+   * One model: an answer, a repair retry if it is bad, then give up. Each refused
+   * answer, with its request's tokens, is added to `rejected`; the answer used carries
+   * the tokens of its own request.
+   */
   const tryModel = <P extends PurposeName>(
     model: string,
     request: BrainRequest<P>,
     prompt: RenderedPrompt,
+    rejected: { spend: RejectedSpend },
   ) =>
     Effect.gen(function* () {
       const started = performance.now();
@@ -145,32 +156,43 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
         { role: "system", content: prompt.system },
         { role: "user", content: prompt.user },
       ];
-      let promptTokens = 0;
-      let outputTokens = 0;
-      const meta = (): BrainMeta => ({
-        brain: "ollama",
-        model,
-        promptTokens,
-        outputTokens,
-        latencyMs: Math.round((performance.now() - started) * 10) / 10,
-        fallbackReason: null,
-      });
+      const decoded = (
+        response: ChatResponse,
+      ): Result.Result<BrainAnswer<P>, InvalidAnswer | UnknownId> => {
+        const answer = decodeAnswer(
+          request.purpose,
+          request.input,
+          response.message.content,
+          model,
+        );
+        if (Result.isSuccess(answer))
+          return Result.succeed({
+            output: answer.success,
+            meta: {
+              brain: "ollama",
+              model,
+              promptTokens: response.prompt_eval_count ?? 0,
+              outputTokens: response.eval_count ?? 0,
+              latencyMs: Math.round((performance.now() - started) * 10) / 10,
+              fallbackReason: null,
+            } satisfies BrainMeta,
+          } as BrainAnswer<P>);
+        rejected.spend = addRejected(rejected.spend, {
+          answers: 1,
+          promptTokens: response.prompt_eval_count ?? 0,
+          outputTokens: response.eval_count ?? 0,
+        });
+        return Result.fail(answer.failure);
+      };
       const first = yield* chat(model, request, messages);
-      promptTokens += first.prompt_eval_count ?? 0;
-      outputTokens += first.eval_count ?? 0;
-      const answer = decodeAnswer(request.purpose, request.input, first.message.content, model);
-      if (Result.isSuccess(answer))
-        return { output: answer.success, meta: meta() } as BrainAnswer<P>;
+      const answer = decoded(first);
+      if (Result.isSuccess(answer)) return answer.success;
       messages.push(
         { role: "assistant", content: first.message.content },
         { role: "user", content: repairPrompt(answer.failure.message) },
       );
-      const second = yield* chat(model, request, messages);
-      promptTokens += second.prompt_eval_count ?? 0;
-      outputTokens += second.eval_count ?? 0;
-      const repaired = decodeAnswer(request.purpose, request.input, second.message.content, model);
-      if (Result.isSuccess(repaired))
-        return { output: repaired.success, meta: meta() } as BrainAnswer<P>;
+      const repaired = decoded(yield* chat(model, request, messages));
+      if (Result.isSuccess(repaired)) return repaired.success;
       return yield* Effect.fail(repaired.failure);
     });
 
@@ -183,9 +205,14 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       let lastError: BrainError | null = null;
       let serverDown = false;
       let budgetNoted = false;
+      const rejected = { spend: noRejected };
       const withReasons = (answer: BrainAnswer<P>): BrainAnswer<P> => ({
         output: answer.output,
-        meta: { ...answer.meta, fallbackReason: reasons.length > 0 ? reasons.join("; ") : null },
+        meta: {
+          ...answer.meta,
+          fallbackReason: reasons.length > 0 ? reasons.join("; ") : null,
+          ...rejectedMeta(rejected.spend),
+        },
       });
       for (const entry of [config.chatModel, ...config.fallback]) {
         if (entry === SCRIPTED_FALLBACK) return withReasons(scripted.decideSync(request));
@@ -204,7 +231,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
             lane(request),
             Effect.suspend(() => {
               if (prompt === null) prompt = prepare(request);
-              return tryModel(entry, request, prompt);
+              return tryModel(entry, request, prompt, rejected);
             }),
           ),
         );
@@ -219,13 +246,16 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           serverDown = true;
       }
       return yield* Effect.fail(
-        lastError ??
-          new BrainUnavailable({
-            brain: "ollama",
-            model: config.chatModel,
-            kind: "unreachable",
-            reason: "no model or fallback is configured",
-          }),
+        withRejected(
+          lastError ??
+            new BrainUnavailable({
+              brain: "ollama",
+              model: config.chatModel,
+              kind: "unreachable",
+              reason: "no model or fallback is configured",
+            }),
+          rejected.spend,
+        ),
       );
     });
 

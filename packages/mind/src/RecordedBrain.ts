@@ -10,8 +10,8 @@ import { Effect, Result } from "effect";
 import type { BrainAnswer, BrainRequest, BrainShape } from "./Brain.ts";
 import { RecordedFailure, RecordingMissing } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
+import { type LlmCallPayload, rejectedMeta, withRejected } from "./llmCallPayload.ts";
 import { decodeOutput, type PurposeName } from "./Purpose.ts";
-import type { LlmCallPayload } from "./withRecording.ts";
 
 /** A brain that answers from recordings. */
 export interface RecordedBrainShape extends BrainShape {
@@ -48,7 +48,10 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
     used++;
     if (payload.output === null)
       return Result.fail(
-        new RecordedFailure({ ...where, error: payload.error ?? "unknown error" }),
+        withRejected(
+          new RecordedFailure({ ...where, error: payload.error ?? "unknown error" }),
+          payload.rejected,
+        ),
       );
     const decoded = decodeOutput(request.purpose, payload.output);
     if (Result.isFailure(decoded))
@@ -67,6 +70,7 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
         outputTokens: payload.outputTokens,
         latencyMs: payload.latencyMs,
         fallbackReason: payload.error,
+        ...rejectedMeta(payload.rejected),
       },
     });
   };

@@ -19,6 +19,16 @@ export {
 } from "./BrainError.ts";
 export { inputHash } from "./inputHash.ts";
 export {
+  addRejected,
+  type CallOutcome,
+  type LlmCallPayload,
+  llmCallPayload,
+  noRejected,
+  rejectedMeta,
+  rejectedOf,
+  withRejected,
+} from "./llmCallPayload.ts";
+export {
   Budgets,
   defaultMindConfig,
   type LoadMindConfigOptions,
@@ -133,11 +143,4 @@ export {
 export type { ActTuning } from "./scripted/chooseAction.ts";
 export { quoted } from "./scripted/quoted.ts";
 export { validateAnswer } from "./validateAnswer.ts";
-export {
-  answeredCall,
-  failedCall,
-  type LlmCallPayload,
-  type RecordCall,
-  withRecording,
-  withRecordingSync,
-} from "./withRecording.ts";
+export { type RecordCall, withRecording, withRecordingSync } from "./withRecording.ts";

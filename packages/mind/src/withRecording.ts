@@ -4,60 +4,16 @@
  * and latency — handed to `record`, which the engine puts into the tick's events. This
  * is what makes a run replayable without calling a model again.
  */
-import { ids, type LlmCallId, type PayloadOf } from "@hearsay/core";
+import { ids, type LlmCallId } from "@hearsay/core";
 import { Effect } from "effect";
 import type { BrainAnswer, BrainRequest, BrainShape } from "./Brain.ts";
-import type { BrainError } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
-import { encodeOutput, type PurposeName } from "./Purpose.ts";
+import { type LlmCallPayload, llmCallPayload } from "./llmCallPayload.ts";
+import type { PurposeName } from "./Purpose.ts";
 import type { SyncBrain } from "./ScriptedBrain.ts";
-
-/** The payload of an `LlmCallRecorded` event. */
-export type LlmCallPayload = PayloadOf<"LlmCallRecorded">;
 
 /** Receives each call's record, in call order. */
 export type RecordCall = (payload: LlmCallPayload) => void;
-
-/** Builds the record of one answered call. */
-export const answeredCall = (
-  request: BrainRequest,
-  hash: string,
-  callId: LlmCallId,
-  answer: BrainAnswer,
-): LlmCallPayload => ({
-  callId,
-  npcId: request.npcId,
-  purpose: request.purpose,
-  inputHash: hash,
-  brain: answer.meta.brain,
-  model: answer.meta.model,
-  output: encodeOutput(request.purpose, answer.output),
-  error: answer.meta.fallbackReason,
-  promptTokens: answer.meta.promptTokens,
-  outputTokens: answer.meta.outputTokens,
-  latencyMs: answer.meta.latencyMs,
-});
-
-/** Builds the record of a call every brain failed. */
-export const failedCall = (
-  request: BrainRequest,
-  hash: string,
-  callId: LlmCallId,
-  brainName: string,
-  error: BrainError,
-): LlmCallPayload => ({
-  callId,
-  npcId: request.npcId,
-  purpose: request.purpose,
-  inputHash: hash,
-  brain: brainName,
-  model: "model" in error ? error.model : "",
-  output: null,
-  error: error.message,
-  promptTokens: 0,
-  outputTokens: 0,
-  latencyMs: 0,
-});
 
 /**
  * Mints call ids from the input hash and how often that hash was seen before, so the
@@ -80,10 +36,30 @@ const recordingDecide =
       const callId = nextId(hash);
       return brain.decide(request).pipe(
         Effect.tap((answer) =>
-          Effect.sync(() => record(answeredCall(request, hash, callId, answer as BrainAnswer))),
+          Effect.sync(() =>
+            record(
+              llmCallPayload({
+                request,
+                inputHash: hash,
+                callId,
+                brain: brain.name,
+                outcome: { ok: true, answer: answer as BrainAnswer },
+              }),
+            ),
+          ),
         ),
         Effect.tapError((error) =>
-          Effect.sync(() => record(failedCall(request, hash, callId, brain.name, error))),
+          Effect.sync(() =>
+            record(
+              llmCallPayload({
+                request,
+                inputHash: hash,
+                callId,
+                brain: brain.name,
+                outcome: { ok: false, error },
+              }),
+            ),
+          ),
         ),
       );
     });
@@ -103,7 +79,15 @@ export const withRecordingSync = (brain: SyncBrain, record: RecordCall): SyncBra
     decideSync: <P extends PurposeName>(request: BrainRequest<P>): BrainAnswer<P> => {
       const hash = inputHash(request);
       const answer = brain.decideSync(request);
-      record(answeredCall(request, hash, nextId(hash), answer as BrainAnswer));
+      record(
+        llmCallPayload({
+          request,
+          inputHash: hash,
+          callId: nextId(hash),
+          brain: brain.name,
+          outcome: { ok: true, answer: answer as BrainAnswer },
+        }),
+      );
       return answer;
     },
   };

@@ -62,7 +62,6 @@ describe("loadMindConfig", () => {
       JSON.stringify({
         ollama: { chatModel: "qwen2.5:1.5b", timeoutMs: 30000 },
         fallback: ["llama3.2:1b", "scripted"],
-        engine: { anything: 1 },
       }),
     );
     const config = load({

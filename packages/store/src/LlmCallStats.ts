@@ -7,9 +7,18 @@ import type { SqliteDatabase } from "./openDatabase.ts";
 
 export interface CallFigures {
   readonly calls: number;
+  /** Calls answered by a fallback (the configured model failed or was refused). */
+  readonly fellBack: number;
+  /** Calls no brain answered. */
   readonly failed: number;
+  /** Model answers refused (invalid, unknown ids), repairs included. */
+  readonly rejected: number;
+  /** Every token sent and received, refused answers' included. */
   readonly promptTokens: number;
   readonly outputTokens: number;
+  /** Of those, the tokens of refused answers' requests. */
+  readonly rejectedPromptTokens: number;
+  readonly rejectedOutputTokens: number;
   readonly meanLatencyMs: number;
   readonly maxLatencyMs: number;
 }
@@ -22,38 +31,45 @@ export interface LlmCallStats {
   readonly byDay: ReadonlyArray<{ readonly day: number } & CallFigures>;
 }
 
-const figures = `COUNT(*) AS calls, SUM(error IS NOT NULL) AS failed,
-  COALESCE(SUM(prompt_tokens), 0) AS promptTokens, COALESCE(SUM(output_tokens), 0) AS outputTokens,
-  COALESCE(AVG(latency_ms), 0) AS meanLatencyMs, COALESCE(MAX(latency_ms), 0) AS maxLatencyMs`;
-
-const clean = <R extends CallFigures>(r: R): R => ({ ...r, failed: r.failed ?? 0 });
+// Whether a call was answered, and what it refused, are read from its event (seq).
+const answered = "(events.payload ->> '$.output') IS NOT NULL";
+const refused = (field: string) => `COALESCE(SUM(events.payload ->> '$.rejected.${field}'), 0)`;
+const figures = `COUNT(*) AS calls,
+  COALESCE(SUM(l.error IS NOT NULL AND ${answered}), 0) AS fellBack,
+  COALESCE(SUM(NOT ${answered}), 0) AS failed,
+  ${refused("answers")} AS rejected,
+  COALESCE(SUM(l.prompt_tokens), 0) AS promptTokens, COALESCE(SUM(l.output_tokens), 0) AS outputTokens,
+  ${refused("promptTokens")} AS rejectedPromptTokens, ${refused("outputTokens")} AS rejectedOutputTokens,
+  COALESCE(AVG(l.latency_ms), 0) AS meanLatencyMs, COALESCE(MAX(l.latency_ms), 0) AS maxLatencyMs`;
 
 /** Brain spending of one save (its own calls; a branch's inherited ones are its parent's). */
 export const llmCallStats = (db: SqliteDatabase, saveId: string): LlmCallStats => {
   const q = <R>(group: string, select: string): Array<R> =>
     db
       .prepare(
-        `SELECT ${select}${select ? ", " : ""}${figures} FROM llm_calls WHERE save_id = ? ${group}`,
+        `SELECT ${select}${select ? ", " : ""}${figures} FROM llm_calls AS l
+          JOIN events ON events.save_id = l.save_id AND events.seq = l.seq
+          WHERE l.save_id = ? ${group}`,
       )
       .all(saveId) as Array<R>;
-  const total = clean(q<CallFigures>("", "")[0]!);
+  const total = q<CallFigures>("", "")[0]!;
   return {
     total,
     byPurpose: q<{ purpose: string } & CallFigures>(
-      "GROUP BY purpose ORDER BY calls DESC, purpose",
-      "purpose",
-    ).map(clean),
+      "GROUP BY l.purpose ORDER BY calls DESC, l.purpose",
+      "l.purpose AS purpose",
+    ),
     byBrain: q<{ brain: string; model: string } & CallFigures>(
-      "GROUP BY brain, model ORDER BY calls DESC, brain, model",
-      "brain, model",
-    ).map(clean),
+      "GROUP BY l.brain, l.model ORDER BY calls DESC, l.brain, l.model",
+      "l.brain AS brain, l.model AS model",
+    ),
     byNpc: q<{ npcId: string | null } & CallFigures>(
-      "GROUP BY npc_id ORDER BY calls DESC, npc_id",
-      "npc_id AS npcId",
-    ).map(clean),
+      "GROUP BY l.npc_id ORDER BY calls DESC, l.npc_id",
+      "l.npc_id AS npcId",
+    ),
     byDay: q<{ day: number } & CallFigures>(
-      "GROUP BY t / 1440 ORDER BY day",
-      "t / 1440 AS day",
-    ).map(clean),
+      "GROUP BY l.t / 1440 ORDER BY day",
+      "l.t / 1440 AS day",
+    ),
   };
 };

@@ -148,6 +148,32 @@ export const withDigest = <A>(db: SqliteDatabase, work: () => A, immediate = fal
   }
 };
 
+/**
+ * `withDigest` for work that awaits: one write-locked (immediate) transaction around all
+ * of `work`, so every append it makes commits together, or — when it throws — none does.
+ * Nested calls join the outer transaction. The lock is held while `work` awaits: another
+ * connection's writes wait for it (and give up after its busy timeout), so nothing can
+ * come between the appends of one piece of work.
+ */
+export const withDigestAsync = async <A>(
+  db: SqliteDatabase,
+  work: () => Promise<A>,
+): Promise<A> => {
+  const tally = digestTally(db);
+  if (db.inTransaction) return work();
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const out = await work();
+    tally.flush();
+    db.exec("COMMIT");
+    return out;
+  } catch (e) {
+    tally.discard();
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw e;
+  }
+};
+
 /** Columns of each projection table that the digest covers (all but save and campaign). */
 export const digestColumns = (
   ddl: string,

@@ -328,6 +328,7 @@ export class Projector {
       }
       case "LlmCallRecorded": {
         const p = e.payload;
+        // A call's tokens are everything it sent: refused answers' requests included.
         s.llmCall.run(
           ...ids,
           p.callId,
@@ -338,8 +339,8 @@ export class Projector {
           p.inputHash,
           p.brain,
           p.model,
-          p.promptTokens,
-          p.outputTokens,
+          p.promptTokens + p.rejected.promptTokens,
+          p.outputTokens + p.rejected.outputTokens,
           p.latencyMs,
           p.error,
         );

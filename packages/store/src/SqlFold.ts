@@ -151,7 +151,9 @@ const statements = (db: SqliteDatabase, log: string) => {
         (save_id, campaign_id, call_id, seq, t, npc_id, purpose, input_hash, brain, model,
          prompt_tokens, output_tokens, latency_ms, error)
       SELECT @save, @camp, ${j("callId")}, seq, t, ${j("npcId")}, ${j("purpose")}, ${j("inputHash")},
-        ${j("brain")}, ${j("model")}, ${j("promptTokens")}, ${j("outputTokens")}, ${j("latencyMs")}, ${j("error")}
+        ${j("brain")}, ${j("model")},
+        ${j("promptTokens")} + coalesce(${j("rejected.promptTokens")}, 0),
+        ${j("outputTokens")} + coalesce(${j("rejected.outputTokens")}, 0), ${j("latencyMs")}, ${j("error")}
       ${of("LlmCallRecorded")} ORDER BY seq ON CONFLICT DO NOTHING`),
     debates: p(`INSERT INTO background_debates
         (save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)

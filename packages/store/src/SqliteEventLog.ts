@@ -15,12 +15,18 @@ import { EventHistory, type SaveInfo, type Segment, toStored } from "./EventHist
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { readDigest, withDigest } from "./ProjectionDigest.ts";
+import { readDigest, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
-import { InvalidBranchPoint, SaveExists, SnapshotNotFound, StaleSeq } from "./StoreError.ts";
+import {
+  DatabaseBusy,
+  InvalidBranchPoint,
+  SaveExists,
+  SnapshotNotFound,
+  StaleSeq,
+} from "./StoreError.ts";
 
 /** Options for {@link SqliteEventLog}. */
 export interface EventLogOptions {
@@ -158,6 +164,24 @@ export class SqliteEventLog {
    */
   append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     const decoded = decodeBatch(saveId, events);
+    return this.unlessBusy(() => this.appendDecoded(saveId, expectedSeq, decoded));
+  }
+
+  /** `work`, with another connection's write lock held past the busy timeout said so. */
+  private unlessBusy<A>(work: () => A): A {
+    try {
+      return work();
+    } catch (e) {
+      if (isBusy(e)) throw new DatabaseBusy({ path: this.db.name });
+      throw e;
+    }
+  }
+
+  private appendDecoded(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReturnType<typeof decodeBatch>,
+  ): AppendResult {
     return withDigest(
       this.db,
       (): AppendResult => {
@@ -224,6 +248,23 @@ export class SqliteEventLog {
       },
       true,
     );
+  }
+
+  /**
+   * Runs `work` as one transaction: every append it makes (to any save) is committed
+   * together when it resolves, and none of them when it throws. The file stays
+   * write-locked until then, so no other writer's batch can land between its appends
+   * (theirs wait, and fail after the busy timeout, as a stale writer's would). Any other
+   * write on this connection meanwhile joins the transaction, so the caller must be the
+   * connection's only writer while `work` runs (a TalkWorld runs its changes one by one).
+   */
+  async atomically<A>(work: () => Promise<A>): Promise<A> {
+    try {
+      return await withDigestAsync(this.db, work);
+    } catch (e) {
+      if (isBusy(e)) throw new DatabaseBusy({ path: this.db.name });
+      throw e;
+    }
   }
 
   /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */
@@ -495,3 +536,10 @@ export class SqliteEventLog {
     return Math.max(0, save.head - fromSeq + 1);
   }
 }
+
+/** SQLite's "the database is locked" (another connection holds the write lock). */
+const isBusy = (e: unknown): boolean =>
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as { code?: unknown }).code === "string" &&
+  (e as { code: string }).code.startsWith("SQLITE_BUSY");

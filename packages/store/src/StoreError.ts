@@ -55,6 +55,15 @@ export class DatabaseUnavailable extends Schema.TaggedError<DatabaseUnavailable>
   }
 }
 
+/** Another connection holds the database's write lock past the busy timeout. */
+export class DatabaseBusy extends Schema.TaggedError<DatabaseBusy>()("DatabaseBusy", {
+  path: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.path}: another process is writing to this database (a run, a chat's skip, serve); nothing was written — retry when it is done`;
+  }
+}
+
 /** An append's expected seq is not the save's head: someone else appended first. */
 export class StaleSeq extends Schema.TaggedError<StaleSeq>()("StaleSeq", {
   saveId: Schema.String,
@@ -139,6 +148,7 @@ export type StoreError =
   | FutureSchemaVersion
   | MigrationFailed
   | DatabaseUnavailable
+  | DatabaseBusy
   | StaleSeq
   | InvalidEvent
   | UnknownSave
@@ -152,6 +162,7 @@ const storeErrorTags = new Set([
   "FutureSchemaVersion",
   "MigrationFailed",
   "DatabaseUnavailable",
+  "DatabaseBusy",
   "StaleSeq",
   "InvalidEvent",
   "UnknownSave",

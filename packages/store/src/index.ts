@@ -45,6 +45,7 @@ export {
   type StoreDatabaseOptions,
 } from "./StoreDatabase.ts";
 export {
+  DatabaseBusy,
   DatabaseUnavailable,
   FutureSchemaVersion,
   InvalidBranchPoint,

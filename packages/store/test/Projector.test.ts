@@ -397,6 +397,7 @@ describe("the projector's fold rules", () => {
         promptTokens: 3,
         outputTokens: 4,
         latencyMs: 1.5,
+        rejected: { answers: 1, promptTokens: 10, outputTokens: 20 },
       }),
       ev("SimulationWarning", 5, { code: "slow", message: "slow model", npcId: null }),
     );
@@ -405,8 +406,20 @@ describe("the projector's fold rules", () => {
     ]);
     expect(fts("world_events_fts", "storm")).toHaveLength(1);
     expect(fts("background_debates_fts", "taxes")).toHaveLength(1);
-    expect(rows("SELECT call_id, seq, input_hash, latency_ms FROM llm_calls")).toEqual([
-      { call_id: "c1", seq: 4, input_hash: "ih", latency_ms: 1.5 },
+    // A call's tokens are all it sent: the refused answers' requests included.
+    expect(
+      rows(
+        "SELECT call_id, seq, input_hash, latency_ms, prompt_tokens, output_tokens FROM llm_calls",
+      ),
+    ).toEqual([
+      {
+        call_id: "c1",
+        seq: 4,
+        input_hash: "ih",
+        latency_ms: 1.5,
+        prompt_tokens: 13,
+        output_tokens: 24,
+      },
     ]);
     expect(rows("SELECT seq, code FROM warnings")).toEqual([{ seq: 5, code: "slow" }]);
   });

@@ -161,6 +161,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
             promptTokens: a * 10,
             outputTokens: b,
             latencyMs: pick(floats, b) * 1000,
+            rejected: { answers: a % 2, promptTokens: (a % 2) * 7, outputTokens: (a % 2) * b },
           }),
         );
         break;

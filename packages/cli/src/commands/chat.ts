@@ -13,6 +13,7 @@ import type { TalkWorld } from "@hearsay/engine";
 import { Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { brainFlags } from "../brainFlags.ts";
+import { describeError } from "../describeError.ts";
 import { type BrainChoice, openLog, openTalkWorld } from "../serve/openTalkWorld.ts";
 
 const help = "commands: /dossier, /memories, /skip <N>d, /quit (or end of input, or Ctrl-C)";
@@ -106,7 +107,7 @@ const converse = async (talk: TalkWorld, npcId: string): Promise<number> => {
       } catch (e) {
         write("\n");
         if (interrupted) break;
-        process.stderr.write(`hearsay: ${(e as Error).message}\n`);
+        process.stderr.write(`hearsay: ${describeError(e)}\n`);
       } finally {
         inflight = null;
       }

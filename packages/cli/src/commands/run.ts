@@ -159,7 +159,7 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
       Object.entries(s.brainCallsByPurpose)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none"
-    }), ${s.brainFailures} failed`,
+    }), ${s.brainFailures} failed, ${s.brainFellBack} answered by a fallback, ${s.brainRejected} model answers refused`,
   ];
   return lines.join("\n");
 };

@@ -10,9 +10,13 @@ import { Console, Effect } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
 
+const n = (x: number, width: number) => String(x).padStart(width);
 const row = (label: string, f: CallFigures) =>
-  `${label.padEnd(28)} ${String(f.calls).padStart(7)} ${String(f.failed).padStart(6)} ${String(f.promptTokens).padStart(10)} ${String(f.outputTokens).padStart(10)} ${f.meanLatencyMs.toFixed(0).padStart(9)} ${f.maxLatencyMs.toFixed(0).padStart(9)}`;
-const header = `${"".padEnd(28)} ${"calls".padStart(7)} ${"failed".padStart(6)} ${"prompt tok".padStart(10)} ${"output tok".padStart(10)} ${"mean ms".padStart(9)} ${"max ms".padStart(9)}`;
+  `${label.padEnd(28)} ${n(f.calls, 7)} ${n(f.fellBack, 9)} ${n(f.failed, 6)} ${n(f.rejected, 8)} ${n(f.promptTokens, 10)} ${n(f.outputTokens, 10)} ${f.meanLatencyMs.toFixed(0).padStart(9)} ${f.maxLatencyMs.toFixed(0).padStart(9)}`;
+const header = `${"".padEnd(28)} ${"calls".padStart(7)} ${"fell back".padStart(9)} ${"failed".padStart(6)} ${"rejected".padStart(8)} ${"prompt tok".padStart(10)} ${"output tok".padStart(10)} ${"mean ms".padStart(9)} ${"max ms".padStart(9)}`;
+/** Tokens are everything sent and received; the line under the table says what refusals cost. */
+const refusedLine = (f: CallFigures) =>
+  `refused answers: ${f.rejected} (${f.rejectedPromptTokens} prompt and ${f.rejectedOutputTokens} output tokens of the totals); answered by a fallback: ${f.fellBack}; answered by none: ${f.failed}`;
 
 export const statsCommand = Command.make(
   "stats",
@@ -50,6 +54,7 @@ export const statsCommand = Command.make(
         ...stats.byNpc.slice(0, args.top).map((n) => row(`  ${n.npcId ?? "(world)"}`, n)),
         "by game day",
         ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
+        refusedLine(stats.total),
       ].join("\n"),
     );
   }),

@@ -83,6 +83,7 @@ const statusByTag: Record<string, number> = {
   TaskMoveRefused: 409,
   StaleSeq: 409,
   ReplyFailed: 502,
+  DatabaseBusy: 503,
 };
 
 const sendJson = (res: ServerResponse, status: number, body: unknown): void => {

@@ -3,11 +3,23 @@ import { Schema } from "effect";
 import { LlmCallId, LoreChunkId, LoreSourceId, NpcId } from "../ids.ts";
 import { defineEvent, Text } from "./defineEvent.ts";
 
+/** What a call spent on model answers that were refused (invalid JSON, unknown ids). */
+export const RejectedSpend = Schema.Struct({
+  /** Model answers refused, repairs and fallback models' included. */
+  answers: Schema.Int,
+  /** Tokens of the requests whose answers were refused. */
+  promptTokens: Schema.Int,
+  outputTokens: Schema.Int,
+});
+export type RejectedSpend = typeof RejectedSpend.Type;
+
 /**
  * One brain call and its answer. Replay answers from these and never calls a model
  * again; `inputHash` (sha256 of the canonical request) is how a replay finds them.
+ * Version 2 added `rejected`: version-1 events (which counted no refused answers) are
+ * upcast with zeros (see upcast.ts).
  */
-export const LlmCallRecorded = defineEvent("LlmCallRecorded", 1, {
+export const LlmCallRecorded = defineEvent("LlmCallRecorded", 2, {
   callId: LlmCallId,
   npcId: Schema.NullOr(NpcId),
   purpose: Schema.String,
@@ -16,10 +28,13 @@ export const LlmCallRecorded = defineEvent("LlmCallRecorded", 1, {
   model: Schema.String,
   /** The decoded answer as JSON; null when every brain in the chain failed. */
   output: Schema.NullOr(Schema.Json),
+  /** Why the configured model did not answer (a fallback answered, or none did); else null. */
   error: Schema.NullOr(Schema.String),
+  /** Tokens of the request whose answer was used (all 0 when none was). */
   promptTokens: Schema.Int,
   outputTokens: Schema.Int,
   latencyMs: Schema.Number,
+  rejected: RejectedSpend,
 });
 
 export const LoreChunk = Schema.Struct({

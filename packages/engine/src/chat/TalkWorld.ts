@@ -16,7 +16,7 @@
  * in force and how many events the change wrote after it, so replay verification can
  * make the very same change again (see redoInput.ts). A change that writes nothing
  * writes no PlayerInput either. A skip's PlayerInput is a batch of its own, before the
- * engine's ticks.
+ * engine's ticks — all of them committed in one transaction with it, or none.
  */
 import {
   type ConversationId,
@@ -33,10 +33,13 @@ import {
   type World,
 } from "@hearsay/core";
 import {
+  type BrainAnswer,
+  type BrainError,
   type BrainRequest,
   type BrainShape,
   type DialogueLine,
   inputHash,
+  llmCallPayload,
   type ReplyListener,
   type ReplyStreamer,
 } from "@hearsay/mind";
@@ -222,23 +225,43 @@ export class TalkWorld {
     f: (ctx: TickContext) => Promise<A> | A,
     signal?: AbortSignal,
   ): Promise<A> {
-    const run = async (): Promise<A> => {
-      this.catchUp();
+    return this.change(async () => {
       const writer = new TickWriter(this.state, this.state.t, this.known);
+      writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
+      const value = await f(this.context(writer));
+      if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
+      const events = writer.drain();
+      if (events.length > 1)
+        this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
+      return value;
+    });
+  }
+
+  /**
+   * Every change a player makes goes through here: alone in this process and caught up
+   * with the log; on failure the state (and the dossier source's view) is refolded from
+   * the log. A change that appends once (`write`: its events go out as one batch) is
+   * atomic by that append. One that appends more than once (a skip: its PlayerInput,
+   * then the engine's batches) runs `atomic`, inside one transaction of the log, so the
+   * PlayerInput is committed with everything it causes or none of it is — the file
+   * stays write-locked meanwhile, and another writer waits (then gives up) rather than
+   * land a batch between them.
+   */
+  private change<A>(f: () => Promise<A>, atomic = false): Promise<A> {
+    return this.exclusive(async () => {
+      const run = async (): Promise<A> => {
+        this.catchUp();
+        return await f();
+      };
       try {
-        writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
-        const value = await f(this.context(writer));
-        if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
-        const events = writer.drain();
-        if (events.length > 1)
-          this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
-        return value;
+        return await (atomic ? this.spec.log.atomically(run) : run());
       } catch (e) {
+        // Appends the dossier source saw may have been rolled back with the transaction.
+        if (atomic) this.dossiers.reset?.();
         this.refold();
         throw e;
       }
-    };
-    return this.exclusive(run);
+    });
   }
 
   /** Runs `f` after every write queued before it, and before any queued after it. */
@@ -458,34 +481,20 @@ export class TalkWorld {
   private record(
     ctx: TickContext,
     request: BrainRequest<"reply">,
-    r: Result.Result<
-      {
-        output: unknown;
-        meta: {
-          brain: string;
-          model: string;
-          promptTokens: number;
-          outputTokens: number;
-          latencyMs: number;
-        };
-      },
-      { message: string }
-    >,
+    r: Result.Result<BrainAnswer<"reply">, BrainError>,
   ): void {
-    const meta = Result.isSuccess(r) ? r.success.meta : null;
-    ctx.writer.emit("LlmCallRecorded", {
-      callId: ctx.writer.mint("call") as LlmCallId,
-      npcId: request.npcId,
-      purpose: request.purpose,
-      inputHash: inputHash(request),
-      brain: meta?.brain ?? this.runner.name,
-      model: meta?.model ?? "",
-      output: Result.isSuccess(r) ? (r.success.output as never) : null,
-      error: Result.isSuccess(r) ? null : r.failure.message,
-      promptTokens: meta?.promptTokens ?? 0,
-      outputTokens: meta?.outputTokens ?? 0,
-      latencyMs: meta?.latencyMs ?? 0,
-    });
+    ctx.writer.emit(
+      "LlmCallRecorded",
+      llmCallPayload({
+        request,
+        inputHash: inputHash(request),
+        callId: ctx.writer.mint("call") as LlmCallId,
+        brain: this.runner.name,
+        outcome: Result.isSuccess(r)
+          ? { ok: true, answer: r.success }
+          : { ok: false, error: r.failure },
+      }),
+    );
   }
 
   /** What the NPC would be handed now for `query` (with its summary of the player). */
@@ -513,18 +522,14 @@ export class TalkWorld {
    * as `hearsay run --resume` would make it, extending the run's length if it must.
    */
   skipDays(days: number): Promise<GameTime> {
-    return this.exclusive(async () => {
-      this.catchUp();
+    return this.change(async () => {
       const writer = new TickWriter(this.state, this.state.t, this.known);
       writer.emit("PlayerInput", { input: { kind: "skip", days }, talk: this.settings, events: 0 });
       this.known = this.spec.log.append(this.spec.saveId, this.known, writer.drain()).head;
-      try {
-        await skipWorldDays(this, days);
-      } finally {
-        this.catchUp();
-      }
+      await skipWorldDays(this, days);
+      this.catchUp();
       return this.state.t;
-    });
+    }, true);
   }
 }
 

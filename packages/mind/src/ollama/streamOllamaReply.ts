@@ -6,11 +6,18 @@
  * does not decode, the fallback brain (normally the full Ollama brain with its retries
  * and fallback chain) answers instead, and the listener is told to start over.
  */
-import { Prng } from "@hearsay/core";
+import { Prng, type RejectedSpend } from "@hearsay/core";
 import { Effect, Result } from "effect";
 import type { Message } from "ollama";
 import type { BrainAnswer, BrainRequest, BrainShape } from "../Brain.ts";
 import type { BrainError } from "../BrainError.ts";
+import {
+  addRejected,
+  noRejected,
+  rejectedMeta,
+  rejectedOf,
+  withRejected,
+} from "../llmCallPayload.ts";
 import type { MindConfig } from "../MindConfig.ts";
 import { renderPrompt } from "../Prompt.ts";
 import type { PurposeName } from "../Purpose.ts";
@@ -112,6 +119,7 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
         }),
       );
       let reason: string;
+      let refused: RejectedSpend = noRejected;
       if (Result.isSuccess(streamed)) {
         const { content, promptTokens, outputTokens } = streamed.success;
         const decoded = decodeAnswer(request.purpose, request.input, content, model);
@@ -130,10 +138,15 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
           } as BrainAnswer<P>;
         }
         reason = `${model} (streamed): ${decoded.failure.message}`;
+        refused = { answers: 1, promptTokens, outputTokens };
       } else {
         reason = `${model} (streamed): ${streamed.failure.message}`;
       }
-      const answer = yield* options.fallback.decide(request);
+      const answer = yield* options.fallback
+        .decide(request)
+        .pipe(
+          Effect.mapError((error) => withRejected(error, addRejected(refused, rejectedOf(error)))),
+        );
       finishText(shown, textOf(answer.output), listener);
       return {
         output: answer.output,
@@ -143,6 +156,7 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
             answer.meta.fallbackReason === null
               ? reason
               : `${reason}; ${answer.meta.fallbackReason}`,
+          ...rejectedMeta(addRejected(refused, answer.meta.rejected ?? noRejected)),
         },
       } as BrainAnswer<P>;
     });

@@ -371,6 +371,10 @@ export class SequenceBuilder {
           promptTokens: 10 + (a % 50),
           outputTokens: b % 30,
           latencyMs: (c % 100) / 4,
+          rejected:
+            b % 3 === 0
+              ? { answers: 1 + (a % 2), promptTokens: 20 + (b % 40), outputTokens: c % 25 }
+              : { answers: 0, promptTokens: 0, outputTokens: 0 },
         });
         return this;
       case "LoreImported": {
