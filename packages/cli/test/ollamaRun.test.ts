@@ -43,12 +43,23 @@ describe("hearsay run --brain ollama", () => {
       HEARSAY_OLLAMA_URL: "",
     });
     const chats = server.chats().length;
+    const embeds = server.requests.filter((r) => r.path === "/api/embed").length;
     await server.close();
+    // With the ollama brain, ranking by meaning goes through the server's embedding model.
+    expect(embeds).toBeGreaterThan(1);
     expect(run.stderr).not.toContain("hearsay: warning");
     expect(run.code).toBe(0);
     const log = new SqliteEventLog(openDatabase(db));
-    const recorded = log.read(ids.save("main")).filter((e) => e.type === "LlmCallRecorded");
+    const events = log.read(ids.save("main"));
+    const recorded = events.filter((e) => e.type === "LlmCallRecorded");
+    const started = events[0]!;
+    const cached = log.db.prepare("SELECT count(*) FROM embeddings").pluck().get() as number;
     log.db.close();
+    expect(started.type === "SimulationStarted" && started.payload.embedder).toBe(
+      "ollama:nomic-embed-text@768",
+    );
+    expect(events.some((e) => e.type === "SimulationWarning")).toBe(false);
+    expect(cached).toBeGreaterThan(0);
     expect(recorded.length).toBeGreaterThan(50);
     expect(
       recorded.every((e) => e.type === "LlmCallRecorded" && e.payload.brain === "ollama"),

@@ -21,6 +21,7 @@ export { inputHash } from "./inputHash.ts";
 export {
   Budgets,
   defaultMindConfig,
+  EmbedderChoice,
   type LoadMindConfigOptions,
   loadMindConfig,
   MindConfig,

@@ -38,7 +38,7 @@ import { redoInput } from "../chat/redoInput.ts";
 import { TalkWorld } from "../chat/TalkWorld.ts";
 import type { EngineConfig } from "../EngineConfig.ts";
 import type { LoreFile } from "../Genesis.ts";
-import { retrievalDossiers } from "../retrievalDossiers.ts";
+import { retrievalDossiersWith } from "../retrievalDossiers.ts";
 import { runSimulation, type SimulationSpec } from "../Simulation.ts";
 import { compactEvent, comparable, differingPaths, sameEvent } from "./compareEvents.ts";
 import { ReplayRefused } from "./ReplayError.ts";
@@ -46,6 +46,7 @@ import { type RunSegment, readRunPlan } from "./RunPlan.ts";
 import { HistoryCursor } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
 import { ReplayBrains, type SegmentBrain } from "./replayBrain.ts";
+import { replayEmbedding } from "./replayEmbedding.ts";
 
 /** A simulation definition: what `loadSimulation` gives. */
 export interface SimulationDefinition {
@@ -144,7 +145,8 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
   const scratch = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   const brains = new ReplayBrains(plan, opts.scripted ?? (() => ScriptedBrain.make()));
   const startDay = sim.world.meta.start.day;
-  const dossiers = opts.dossiers ?? retrievalDossiers;
+  // A run ranked by a live model replays from its cached vectors, never the server.
+  const dossiers = opts.dossiers ?? retrievalDossiersWith(replayEmbedding(log, saveId));
   const used: Array<string> = [];
 
   let compared = 0;
