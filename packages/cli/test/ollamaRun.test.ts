@@ -72,4 +72,53 @@ describe("hearsay run --brain ollama", () => {
     expect(replay.stderr).not.toContain("hearsay:");
     expect(replay.code).toBe(0);
   }, 240_000);
+
+  it("falls back to hashing when the embed server fails mid-run, records it, and replays it without a server", async () => {
+    const server = await OllamaFixtureServer.start({});
+    // The start-up probe, then two batches of the first lore and memories; then HTTP 500s.
+    server.failEmbedsAfter(3);
+    const db = join(mkdtempSync(join(tmpdir(), "hearsay-ollama-")), "run.db");
+    const env = { OLLAMA_HOST: server.url, HEARSAY_OLLAMA_URL: "" };
+    const run = await cli(["run", "--days", "1", "--db", db, "--brain", "ollama", "--quiet"], env);
+    const embeds = server.embeds().length;
+    await server.close();
+    expect(run.code).toBe(0);
+    expect(embeds).toBeGreaterThan(3);
+    const log = new SqliteEventLog(openDatabase(db));
+    const warnings = log
+      .read(ids.save("main"))
+      .filter((e) => e.type === "SimulationWarning" && e.payload.code === "embedder_fallback");
+    const head = log.head(ids.save("main"));
+    log.db.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.type === "SimulationWarning" && warnings[0]!.payload.message).toMatch(
+      /embedder ollama:nomic-embed-text failed at seq \d+ after \d+ texts .*embeds with hashing-v1-768/,
+    );
+    const replay = await cli(["replay", "--db", db, "--verify", "--quiet"], {
+      OLLAMA_HOST: "http://127.0.0.1:9",
+    });
+    expect(replay.stderr).not.toContain("hearsay:");
+    expect(replay.code).toBe(0);
+
+    // Resuming with vectors of another dimension (or another embedder) is refused, unchanged.
+    const other = await OllamaFixtureServer.start({});
+    const resumed = await cli(
+      ["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume", "--quiet"],
+      { ...env, OLLAMA_HOST: other.url, HEARSAY_EMBEDDING_MODEL: "qwen2.5:1.5b" },
+    );
+    const hashing = await cli(["run", "--days", "2", "--db", db, "--resume", "--quiet"], {
+      HEARSAY_EMBEDDER: "hashing",
+    });
+    await other.close();
+    expect(resumed.code).not.toBe(0);
+    expect(resumed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(resumed.stderr).toMatch(
+      /embeds with ollama:nomic-embed-text@768 but this run would embed with ollama:qwen2.5:1.5b@1536/,
+    );
+    expect(hashing.code).not.toBe(0);
+    expect(hashing.stderr).toMatch(/would embed with hashing/);
+    const after = new SqliteEventLog(openDatabase(db));
+    expect(after.head(ids.save("main"))).toBe(head);
+    after.db.close();
+  }, 300_000);
 });

@@ -33,12 +33,17 @@ export const switchMessage = (s: EmbedderSwitch): string =>
   `embedder ${s.from} failed at seq ${s.atSeq} after ${s.afterTexts} texts (${s.detail}); the run embeds with ${s.to} from here`;
 
 /** The position recorded in a switch's message, or null when it is not one. */
-export const parseSwitchMessage = (
-  message: string,
-): { readonly atSeq: number; readonly afterTexts: number } | null => {
-  const m = /failed at seq (\d+) after (\d+) texts/.exec(message);
-  return m ? { atSeq: Number(m[1]), afterTexts: Number(m[2]) } : null;
+export const parseSwitchMessage = (message: string): RecordedSwitch | null => {
+  const m = /failed at seq (\d+) after (\d+) texts \((.*)\); the run embeds with /s.exec(message);
+  return m ? { atSeq: Number(m[1]), afterTexts: Number(m[2]), detail: m[3]! } : null;
 };
+
+/** A switch as the log records it: a replay makes it at the same place, for the same reason. */
+export interface RecordedSwitch {
+  readonly atSeq: number;
+  readonly afterTexts: number;
+  readonly detail: string;
+}
 
 export interface FallbackEmbedderOptions {
   /** The model's name, e.g. `ollama:nomic-embed-text`. */
@@ -55,7 +60,7 @@ export interface FallbackEmbedderOptions {
   /** Start on hashing (a run whose log already records a switch). */
   readonly startSwitched?: boolean;
   /** Switch at this recorded position (a replay). */
-  readonly switchAt?: { readonly atSeq: number; readonly afterTexts: number } | null;
+  readonly switchAt?: RecordedSwitch | null;
   readonly onSwitch?: (s: EmbedderSwitch) => void;
 }
 
@@ -115,7 +120,7 @@ export const makeFallbackEmbedder = (options: FallbackEmbedderOptions): Fallback
     if (current === "primary") {
       const at = options.switchAt;
       if (at && (seq > at.atSeq || (seq === at.atSeq && before >= at.afterTexts))) {
-        doSwitch(before, "recorded in the log");
+        doSwitch(before, at.detail);
       } else {
         try {
           return fromModel(texts);

@@ -39,6 +39,7 @@ export {
   type FallbackEmbedderOptions,
   makeFallbackEmbedder,
   parseSwitchMessage,
+  type RecordedSwitch,
   switchMessage,
 } from "./FallbackEmbedder.ts";
 export { findNames } from "./findNames.ts";

@@ -14,6 +14,7 @@ import {
   type EmbedderSwitch,
   type FallbackEmbedder,
   makeFallbackEmbedder,
+  type RecordedSwitch,
 } from "./FallbackEmbedder.ts";
 
 /** `ollama:<model>@<dimensions>`, what a run records as its embedder. */
@@ -73,7 +74,7 @@ export const ollamaRunEmbedder = (
 /** A replay's embedder: the cache only, switching where the run recorded it did. */
 export const cachedReplayEmbedder = (
   options: Common & {
-    readonly switchAt: { readonly atSeq: number; readonly afterTexts: number } | null;
+    readonly switchAt: RecordedSwitch | null;
   },
 ): FallbackEmbedder => {
   const name = `ollama:${options.model}`;

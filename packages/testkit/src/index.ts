@@ -16,6 +16,11 @@ export {
   smallWorld,
 } from "./arbitraries/SmallWorld.ts";
 export { type AnswerKind, chatAnswer, readPrompt } from "./ollama/chatAnswer.ts";
+export { type ConceptModel, conceptTerms, fitConceptModel } from "./ollama/conceptEmbedding.ts";
+export {
+  type FixtureServerProcess,
+  startFixtureServerProcess,
+} from "./ollama/fixtureServerProcess.ts";
 export {
   type ChatBehaviour,
   type FixtureRequest,

@@ -11,6 +11,7 @@ import {
   ollamaRunEmbedder,
   parseEmbedderLabel,
   parseSwitchMessage,
+  type RecordedSwitch,
 } from "@hearsay/retrieval";
 import type { SqliteEventLog } from "@hearsay/store";
 import type { DossierEmbedding } from "../retrievalDossiers.ts";
@@ -21,7 +22,7 @@ export const recordedEmbedding = (
   saveId: string,
 ): {
   readonly label: string | null;
-  readonly switchAt: { readonly atSeq: number; readonly afterTexts: number } | null;
+  readonly switchAt: RecordedSwitch | null;
 } => {
   const started = log.saves().some((s) => s.saveId === saveId)
     ? log.read(saveId, { toSeq: 1 })[0]
