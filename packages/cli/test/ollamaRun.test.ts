@@ -121,4 +121,37 @@ describe("hearsay run --brain ollama", () => {
     expect(after.head(ids.save("main"))).toBe(head);
     after.db.close();
   }, 300_000);
+
+  it("embeds by config: ollama with a scripted brain when asked, hashing with the ollama brain when asked", async () => {
+    const server = await OllamaFixtureServer.start({});
+    const dir = mkdtempSync(join(tmpdir(), "hearsay-ollama-"));
+    const env = { OLLAMA_HOST: server.url, HEARSAY_OLLAMA_URL: "" };
+    const scripted = await cli(["run", "--days", "1", "--db", join(dir, "a.db"), "--quiet"], {
+      ...env,
+      HEARSAY_EMBEDDER: "ollama",
+    });
+    const scriptedEmbeds = server.embeds().length;
+    const hashing = await cli(
+      ["run", "--days", "1", "--db", join(dir, "b.db"), "--brain", "ollama", "--quiet"],
+      { ...env, HEARSAY_EMBEDDER: "hashing" },
+    );
+    const hashingEmbeds = server.embeds().length - scriptedEmbeds;
+    await server.close();
+    expect(scripted.code).toBe(0);
+    expect(hashing.code).toBe(0);
+    expect(scriptedEmbeds).toBeGreaterThan(1);
+    expect(hashingEmbeds).toBe(0);
+    const embedderOf = (file: string) => {
+      const log = new SqliteEventLog(openDatabase(join(dir, file)));
+      const first = log.read(ids.save("main"), { toSeq: 1 })[0]!;
+      log.db.close();
+      return first.type === "SimulationStarted" ? (first.payload.embedder ?? "hashing") : null;
+    };
+    expect(embedderOf("a.db")).toBe("ollama:nomic-embed-text@768");
+    expect(embedderOf("b.db")).toBe("hashing");
+    const replay = await cli(["replay", "--db", join(dir, "a.db"), "--verify", "--quiet"], {
+      OLLAMA_HOST: "http://127.0.0.1:9",
+    });
+    expect(replay.code).toBe(0);
+  }, 300_000);
 });
