@@ -17,6 +17,11 @@
  *     whose deterministic model is fitted on the texts it will embed (LSA over the lore
  *     and the run's memories, beside hashed TF-IDF; see testkit's conceptEmbedding) —
  *     what a run with `embedder: "ollama"` gets from a server, without downloading one.
+ *
+ * A dossier ranks by a sum of signals (place, people, recency, importance…) in which
+ * similarity to the query is one term, so the `by vector alone` rows also rank the same
+ * candidates — every lore chunk, every live memory of the asker — by cosine similarity
+ * to the question only: the embedder's own quality, apart from the dossier's weights.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +30,9 @@ import { ids, type SaveId } from "@hearsay/core";
 import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import {
+  cosine,
   type EmbedderShape,
+  embeddingText,
   makeHashingEmbedder,
   ollamaRunEmbedder,
   RetrievalEngine,
@@ -186,6 +193,67 @@ export default async (): Promise<void> => {
         recallAt5: recall / n,
         mrr: rr / n,
         answerInStandardBudget: inBudget / n,
+        perQuestion,
+      });
+    }
+  }
+  // The embedders alone: every candidate ranked by cosine similarity to the question.
+  const loreRows = db
+    .prepare("SELECT chunk_id, heading_path, text FROM lore_chunks WHERE save_id = ?")
+    .raw()
+    .all(saveId) as Array<[string, string, string]>;
+  const memoryRows = db.prepare(
+    "SELECT memory_id, text FROM memories WHERE save_id = ? AND owner_npc_id = ? AND gone_at IS NULL AND recorded_at <= ?",
+  );
+  for (const config of configs.filter((c) => c.vectors)) {
+    const embed = (texts: ReadonlyArray<string>) =>
+      config.embedder.embedManySync?.(texts) ?? texts.map(config.embedder.embedSync!);
+    const loreVectors = embed(
+      loreRows.map(([, path, text]) => embeddingText("lore", [path, text])),
+    );
+    for (const section of ["lore", "memories"] as const) {
+      let recall = 0;
+      let rr = 0;
+      let n = 0;
+      const perQuestion: Array<Record<string, unknown>> = [];
+      for (const { q, ...answers } of labelled) {
+        const relevant = answers[section];
+        if (relevant.size === 0) continue;
+        n += 1;
+        const query = embed([q.question])[0]!;
+        let ids: Array<string>;
+        let vectors: ReadonlyArray<Float32Array>;
+        if (section === "lore") {
+          ids = loreRows.map(([id]) => id);
+          vectors = loreVectors;
+        } else {
+          const mine = memoryRows.raw().all(saveId, q.npc, t) as Array<[string, string]>;
+          ids = mine.map(([id]) => id);
+          vectors = embed(mine.map(([, text]) => embeddingText("memories", [text])));
+        }
+        const ranked = ids
+          .map((id, i) => ({ id, score: cosine(query, vectors[i]!) }))
+          .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+          .map((x) => x.id);
+        const top = ranked.slice(0, 5).filter((id) => relevant.has(id)).length;
+        const first = ranked.findIndex((id) => relevant.has(id));
+        recall += top / Math.min(5, relevant.size);
+        rr += first < 0 ? 0 : 1 / (first + 1);
+        perQuestion.push({
+          id: q.id,
+          rank: first < 0 ? null : first + 1,
+          top5: top,
+          of: ids.length,
+        });
+      }
+      rows.push([`${config.name}, by vector alone`, section, n, recall / n, rr / n, "-"]);
+      results.push({
+        embedder: `${config.name}, by vector alone`,
+        model: config.embedder.model,
+        section,
+        questions: n,
+        recallAt5: recall / n,
+        mrr: rr / n,
         perQuestion,
       });
     }

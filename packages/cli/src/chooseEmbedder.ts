@@ -47,7 +47,13 @@ export const chooseEmbedder = (opts: {
     (bar as ReturnType<typeof progressBar> | null)?.stop();
     const recorded = recordedEmbedding(opts.log, opts.saveId).label;
     const kept = recorded === null ? null : parseEmbedderLabel(recorded);
-    const base = { host: config.ollamaUrl, model, log: opts.log, saveId: opts.saveId };
+    const base = {
+      host: config.ollamaUrl,
+      model,
+      log: opts.log,
+      saveId: opts.saveId,
+      timeoutMs: config.timeoutMs,
+    };
     if (probed._tag === "Success") {
       const dimensions = probed.success.dimensions;
       return liveEmbedding({ ...base, dimensions, label: embedderLabel(model, dimensions) });

@@ -124,6 +124,8 @@ describe("hearsay run --brain ollama", () => {
 
   it("embeds by config: ollama with a scripted brain when asked, hashing with the ollama brain when asked", async () => {
     const server = await OllamaFixtureServer.start({});
+    // Not installed: the run pulls it before it starts.
+    server.setInstalled("nomic-embed-text", false);
     const dir = mkdtempSync(join(tmpdir(), "hearsay-ollama-"));
     const env = { OLLAMA_HOST: server.url, HEARSAY_OLLAMA_URL: "" };
     const scripted = await cli(["run", "--days", "1", "--db", join(dir, "a.db"), "--quiet"], {
@@ -140,6 +142,9 @@ describe("hearsay run --brain ollama", () => {
     expect(scripted.code).toBe(0);
     expect(hashing.code).toBe(0);
     expect(scriptedEmbeds).toBeGreaterThan(1);
+    expect(server.requests.filter((r) => r.path === "/api/pull").map((r) => r.body?.model)).toEqual(
+      ["nomic-embed-text"],
+    );
     expect(hashingEmbeds).toBe(0);
     const embedderOf = (file: string) => {
       const log = new SqliteEventLog(openDatabase(join(dir, file)));
