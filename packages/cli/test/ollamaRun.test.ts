@@ -142,9 +142,11 @@ describe("hearsay run --brain ollama", () => {
     expect(scripted.code).toBe(0);
     expect(hashing.code).toBe(0);
     expect(scriptedEmbeds).toBeGreaterThan(1);
-    expect(server.requests.filter((r) => r.path === "/api/pull").map((r) => r.body?.model)).toEqual(
-      ["nomic-embed-text"],
-    );
+    expect(
+      server.requests
+        .filter((r) => r.path === "/api/pull")
+        .map((r) => r.body?.model ?? r.body?.name),
+    ).toEqual(["nomic-embed-text"]);
     expect(hashingEmbeds).toBe(0);
     const embedderOf = (file: string) => {
       const log = new SqliteEventLog(openDatabase(join(dir, file)));
