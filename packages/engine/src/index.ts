@@ -83,7 +83,12 @@ export {
   refoldLog,
 } from "./replay/refoldLog.ts";
 export { ReplayBrains, type SegmentBrain } from "./replay/replayBrain.ts";
-export { liveEmbedding, recordedEmbedding, replayEmbedding } from "./replay/replayEmbedding.ts";
+export {
+  liveEmbedding,
+  recordedEmbedding,
+  replayEmbedding,
+  saveEmbedding,
+} from "./replay/replayEmbedding.ts";
 export { requireSave } from "./replay/requireSave.ts";
 export {
   type Divergence,

@@ -79,3 +79,29 @@ export const liveEmbedding = (opts: {
       }),
   };
 };
+
+/**
+ * The embedding a process continuing a recorded save uses (`chat`, `serve`): the one
+ * the run recorded, through the server at `host` (falling back to hashing if it fails);
+ * null for a hashing save. The choice is the save's, not the config's, so a player's
+ * changes rank as the run did and replay the same way.
+ */
+export const saveEmbedding = (
+  log: SqliteEventLog,
+  saveId: string,
+  host: string,
+  timeoutMs?: number,
+): DossierEmbedding | null => {
+  const { label } = recordedEmbedding(log, saveId);
+  const parsed = label === null ? null : parseEmbedderLabel(label);
+  if (label === null || parsed === null) return null;
+  return liveEmbedding({
+    host,
+    model: parsed.model,
+    dimensions: parsed.dimensions,
+    label,
+    log,
+    saveId,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+};
