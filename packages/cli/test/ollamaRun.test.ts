@@ -120,7 +120,31 @@ describe("hearsay run --brain ollama", () => {
     const after = new SqliteEventLog(openDatabase(db));
     expect(after.head(ids.save("main"))).toBe(head);
     after.db.close();
-  }, 300_000);
+
+    // Resumed with the server back, the run stays on hashing as the log says it ended,
+    // asks the server nothing but the start-up probe, and still replays without one.
+    const back = await OllamaFixtureServer.start({});
+    const onward = await cli(
+      ["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume", "--quiet"],
+      { ...env, OLLAMA_HOST: back.url },
+    );
+    const backEmbeds = back.embeds().length;
+    await back.close();
+    expect(onward.code).toBe(0);
+    expect(backEmbeds).toBe(1);
+    const resumedLog = new SqliteEventLog(openDatabase(db));
+    const all = resumedLog.read(ids.save("main"));
+    resumedLog.db.close();
+    expect(all.length).toBeGreaterThan(head);
+    expect(
+      all.filter((e) => e.type === "SimulationWarning" && e.payload.code === "embedder_fallback"),
+    ).toHaveLength(1);
+    const again = await cli(["replay", "--db", db, "--verify", "--quiet"], {
+      OLLAMA_HOST: "http://127.0.0.1:9",
+    });
+    expect(again.stderr).not.toContain("hearsay:");
+    expect(again.code).toBe(0);
+  }, 400_000);
 
   it("embeds by config: ollama with a scripted brain when asked, hashing with the ollama brain when asked", async () => {
     const server = await OllamaFixtureServer.start({});
