@@ -1,13 +1,12 @@
 // The worker behind `BlockingEmbedClient`: it owns the `ollama` client and answers one
 // `embed` request at a time on its port, then wakes the main thread, which sleeps in
 // Atomics.wait so the engine's synchronous dossier path can embed through a live model.
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import { Ollama } from "ollama";
 
 const { host, flag, port } = workerData;
 const signal = new Int32Array(flag);
 const client = new Ollama({ host });
-void parentPort;
 
 port.on("message", async (request) => {
   let reply;
