@@ -156,4 +156,31 @@ describe.concurrent("hearsay replay --verify after hearsay chat", () => {
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/ollama \(recorded\) talk/);
   }, 120_000);
+
+  it("replays a run embedded by an Ollama model, then a chat, without the server", async () => {
+    const server = await OllamaFixtureServer.start({});
+    const db = join(mkdtempSync(join(tmpdir(), "hearsay-chat-replay-")), "world.db");
+    const env = { OLLAMA_HOST: server.url, HEARSAY_OLLAMA_URL: "", HEARSAY_EMBEDDER: "ollama" };
+    const run = await cli(["run", tinyPath, "--days", "1", "--db", db, "--quiet"], "", env);
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    const chat = await cli(
+      ["chat", "--db", db, "--npc", "ada", "--simulation", tinyPath],
+      ["Hello there!", "I promise I'll defend the ford.", "/skip 1d", "Do you remember?"].join(
+        "\n",
+      ),
+      env,
+    );
+    const embeds = server.requests.filter((r) => r.path === "/api/embed").length;
+    await server.close();
+    expect(chat.code).toBe(0);
+    expect(embeds).toBeGreaterThan(1);
+    const first = events(db)[0]!;
+    expect(first.type === "SimulationStarted" && first.payload.embedder).toBe(
+      "ollama:nomic-embed-text@768",
+    );
+    const ok = await verify(db, { OLLAMA_HOST: "http://127.0.0.1:9" });
+    expect(ok.err).toBe("");
+    expect(ok.code).toBe(0);
+  }, 180_000);
 });

@@ -31,6 +31,8 @@ export interface GenesisInput {
   readonly campaignId: CampaignId;
   readonly endDay: number;
   readonly brain: string;
+  /** The run's embedder when not the default hashing one. */
+  readonly embedder?: string;
   readonly lore: ReadonlyArray<LoreFile>;
 }
 
@@ -78,6 +80,7 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
     tickMinutes: world.meta.tickMinutes,
     endDay: input.endDay,
     brain: input.brain,
+    ...(input.embedder === undefined ? {} : { embedder: input.embedder }),
   });
   for (const lore of input.lore) {
     ctx.writer.emit("LoreImported", {

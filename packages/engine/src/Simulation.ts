@@ -145,6 +145,26 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const names = new WorldIndex(world);
   const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
   const dossiers = spec.dossiers(log, saveId);
+  if (head > 0) {
+    const started = log.read(saveId, { toSeq: 1 })[0]!;
+    const recorded =
+      started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
+    const now = dossiers.embedder ?? "hashing";
+    if (recorded !== now) {
+      throw new RunRefused({
+        reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
+        fix:
+          recorded === "hashing"
+            ? 'set "embedder": "hashing" in hearsay.config to resume it'
+            : `set "embedder": "ollama" with the same ollama.embeddingModel (${recorded}) to resume it`,
+      });
+    }
+  }
+  /** Records what the dossier source asks to (an embedder's fallback) in this batch. */
+  const warnings = (writer: TickWriter) => {
+    for (const w of dossiers.takeWarnings?.() ?? [])
+      writer.emit("SimulationWarning", { code: w.code, message: w.message, npcId: null });
+  };
   const append = (events: ReadonlyArray<Event>) => {
     if (events.length === 0) return;
     const result = log.append(saveId, head, events);
@@ -185,6 +205,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       campaignId: ids.campaign(`${world.meta.name}-${seed}`),
       endDay,
       brain: spec.brain.name,
+      ...(dossiers.embedder === undefined ? {} : { embedder: dossiers.embedder }),
       lore: spec.lore,
     });
     append(writer.drain());
@@ -253,6 +274,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
             skip.mode,
             world.meta.tickMinutes,
           );
+          warnings(writer);
           append(writer.drain());
           ticks += 1;
           continue;
@@ -272,6 +294,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         writer.emit("Checkpoint", { throughSeq: head, stateHash: log.projectionHash(saveId) });
       }
       await runTick(context(writer, from, t));
+      warnings(writer);
       append(writer.drain());
       ticks += 1;
       spec.onProgress?.({

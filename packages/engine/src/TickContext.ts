@@ -23,8 +23,18 @@ export interface DossierAsk {
   } | null;
 }
 
+/** Something the dossier source wants recorded in the log (a `SimulationWarning`). */
+export interface DossierWarning {
+  readonly code: string;
+  readonly message: string;
+}
+
 /** What an NPC is handed for a turn; the retrieval service behind it reads the store. */
 export interface DossierSource {
+  /** The run's embedder when it is not the default hashing one (recorded at the start). */
+  readonly embedder?: string;
+  /** Warnings since the last call, oldest first; the engine records them. */
+  takeWarnings?(): ReadonlyArray<DossierWarning>;
   dossier(request: DossierAsk): Dossier | null;
   /**
    * The same dossier with each section built on its first read (core's `deferDossier`),

@@ -83,6 +83,12 @@ export {
   refoldLog,
 } from "./replay/refoldLog.ts";
 export { ReplayBrains, type SegmentBrain } from "./replay/replayBrain.ts";
+export {
+  liveEmbedding,
+  recordedEmbedding,
+  replayEmbedding,
+  saveEmbedding,
+} from "./replay/replayEmbedding.ts";
 export { requireSave } from "./replay/requireSave.ts";
 export {
   type Divergence,
@@ -92,11 +98,15 @@ export {
   type VerifyReport,
   verifyLog,
 } from "./replay/verifyLog.ts";
-export { retrievalDossiers } from "./retrievalDossiers.ts";
+export {
+  type DossierEmbedding,
+  retrievalDossiers,
+  retrievalDossiersWith,
+} from "./retrievalDossiers.ts";
 export {
   type Progress,
   type RunSummary,
   runSimulation,
   type SimulationSpec,
 } from "./Simulation.ts";
-export type { DossierAsk, DossierSource } from "./TickContext.ts";
+export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";

@@ -6,6 +6,11 @@
  * exactly, never through an approximate graph (none is kept), so the index is only ever
  * a cache.
  *
+ * The embedder is the hashing one unless the run is given another (`DossierEmbedding`):
+ * a live model, which may fall back to hashing mid-run; the switch re-embeds every
+ * collection at once (vectors of two models never mix) and is handed to the engine as
+ * a warning to record, so replay switches at the same request.
+ *
  * The first catch-up that finds NPCs in the save also builds one throwaway dossier (the
  * first NPC's, at time 0, when it knows only the public lore): the dossier path's
  * one-time costs — compiling its code and regular expressions, measuring the lore's
@@ -16,16 +21,63 @@
 import type { SaveId } from "@hearsay/core";
 import {
   type DossierRequest,
+  EMBEDDER_FALLBACK,
+  type EmbedderShape,
+  type EmbedderSwitch,
   makeHashingEmbedder,
   RetrievalEngine,
+  switchMessage,
   VectorIndexes,
 } from "@hearsay/retrieval";
-import type { SqliteEventLog } from "@hearsay/store";
+import type { SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
-import type { DossierAsk, DossierSource } from "./TickContext.ts";
+import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 
-export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
-  let engine = retrievalEngine(log);
+/** A run's embedder other than the default hashing one. */
+export interface DossierEmbedding {
+  /** What the run records as its embedder (`SimulationStarted.embedder`). */
+  readonly label: string;
+  /**
+   * Builds the embedder over the run's database: `position` is the save's head seq,
+   * `onSwitch` must be called when it falls back to hashing.
+   */
+  readonly make: (
+    db: SqliteDatabase,
+    position: () => number,
+    onSwitch: (s: EmbedderSwitch) => void,
+  ) => EmbedderShape;
+}
+
+/** The dossier source factory for a run embedding with `embedding`. */
+export const retrievalDossiersWith =
+  (embedding: DossierEmbedding | null) =>
+  (log: SqliteEventLog, saveId: SaveId): DossierSource =>
+    retrievalDossiers(log, saveId, embedding);
+
+export const retrievalDossiers = (
+  log: SqliteEventLog,
+  saveId: SaveId,
+  embedding: DossierEmbedding | null = null,
+): DossierSource => {
+  const warnings: Array<DossierWarning> = [];
+  let switchTo: ((s: EmbedderSwitch) => void) | null = null;
+  const position = (): number => {
+    try {
+      return log.head(saveId);
+    } catch {
+      return 0;
+    }
+  };
+  const embedder =
+    embedding === null
+      ? makeHashingEmbedder()
+      : embedding.make(log.db, position, (s) => switchTo?.(s));
+  let engine = retrievalEngine(log, embedder);
+  switchTo = (s) => {
+    Effect.runSync(engine.index.reembed());
+    engine.engine.matrices.clear();
+    warnings.push({ code: EMBEDDER_FALLBACK, message: switchMessage(s) });
+  };
   const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({
     saveId,
     npcId,
@@ -44,6 +96,8 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     engine.engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
   };
   return {
+    ...(embedding === null ? {} : { embedder: embedding.label }),
+    takeWarnings: () => warnings.splice(0),
     dossier: (ask) => engine.engine.dossier(requestOf(ask)),
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
     deferred: (ask) => engine.engine.deferredDossier(requestOf(ask)),
@@ -57,13 +111,12 @@ export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierS
     },
     // The view and the in-memory vectors may hold rows that were rolled back: start over.
     reset: () => {
-      engine = retrievalEngine(log);
+      engine = retrievalEngine(log, embedder);
     },
   };
 };
 
-const retrievalEngine = (log: SqliteEventLog) => {
-  const embedder = makeHashingEmbedder();
+const retrievalEngine = (log: SqliteEventLog, embedder: EmbedderShape) => {
   // Exact vector ranking: a run must write the same log whether its index grew with it
   // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
   // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database

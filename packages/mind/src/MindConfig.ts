@@ -8,6 +8,7 @@
  *   { "ollama": { "host", "chatModel", "embeddingModel", "timeoutMs", "concurrency",
  *                 "temperature", "numCtx", "keepAlive" },
  *     "fallback": ["<model>", …, "scripted"],
+ *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" } }
  *
  * Any other key, at the top or in a section, is refused with the nearest known one
@@ -36,6 +37,10 @@ export const Budgets = Schema.Struct({
 });
 export type Budgets = typeof Budgets.Type;
 
+/** Which embedder ranks by meaning; null: `ollama` when the brain is ollama, else `hashing`. */
+export const EmbedderChoice = Schema.NullOr(Schema.Literals(["hashing", "ollama"]));
+export type EmbedderChoice = typeof EmbedderChoice.Type;
+
 export const MindConfig = Schema.Struct({
   ollamaUrl: Url,
   chatModel: Name,
@@ -48,6 +53,7 @@ export const MindConfig = Schema.Struct({
   numCtx: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 1_048_576 })),
   keepAlive: Schema.String.check(Schema.isPattern(/^-?\d+(\.\d+)?(ms|s|m|h)?$/)),
   budgets: Budgets,
+  embedder: EmbedderChoice,
 });
 export type MindConfig = typeof MindConfig.Type;
 
@@ -62,6 +68,7 @@ export const defaultMindConfig: MindConfig = {
   numCtx: 8192,
   keepAlive: "10m",
   budgets: { maxCalls: null, maxCallsPerDay: null, maxTokens: null },
+  embedder: null,
 };
 
 /** A configuration value that does not decode: where, which field, what, and the fix. */
@@ -122,6 +129,13 @@ const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof
     "HEARSAY_EMBEDDING_MODEL",
     Name,
     'name an embedding model such as "nomic-embed-text"',
+  ),
+  embedder: f(
+    ["embedder"],
+    "HEARSAY_EMBEDDER",
+    EmbedderChoice,
+    'give "hashing" or "ollama" (or leave it out: ollama with the ollama brain, else hashing)',
+    (s) => s.trim(),
   ),
   fallback: f(
     ["fallback"],

@@ -31,6 +31,7 @@ export {
 export {
   Budgets,
   defaultMindConfig,
+  EmbedderChoice,
   type LoadMindConfigOptions,
   loadMindConfig,
   MindConfig,

@@ -51,6 +51,21 @@ describe("ollamaHost (OLLAMA_HOST as Ollama reads it)", () => {
 });
 
 describe("loadMindConfig", () => {
+  it("reads the embedder from the file or HEARSAY_EMBEDDER, and refuses another name in one line", () => {
+    const cwd = dir();
+    expect(load({ cwd, env: {} }).embedder).toBeNull();
+    writeFileSync(join(cwd, "hearsay.config"), JSON.stringify({ embedder: "hashing" }));
+    expect(load({ cwd, env: {} }).embedder).toBe("hashing");
+    expect(load({ cwd, env: { HEARSAY_EMBEDDER: "ollama" } }).embedder).toBe("ollama");
+    writeFileSync(join(cwd, "hearsay.config"), JSON.stringify({ embedder: "bert" }));
+    const e = fail({ cwd, env: {} });
+    expect(e.field).toBe("embedder");
+    expect(e.message.split("\n")).toHaveLength(1);
+    expect(e.message).toMatch(
+      /hearsay\.config: embedder: "bert" is invalid .*Fix: give "hashing" or "ollama"/,
+    );
+  });
+
   it("gives the defaults with no file and no variables", () => {
     expect(load({ cwd: dir(), env: {} })).toEqual(defaultMindConfig);
   });

@@ -38,6 +38,8 @@ export interface EmbedderShape {
    * engine's hot loop uses it. `null` for model-backed adapters.
    */
   readonly embedSync: ((text: string) => Float32Array) | null;
+  /** Many texts at once, synchronously (one batched request where the adapter has I/O). */
+  readonly embedManySync?: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>;
   /** Embeds a batch; vectors come back L2-normalised, in input order. */
   readonly embed: (
     texts: ReadonlyArray<string>,

@@ -64,6 +64,8 @@ export const vectorsFor = (
   cache: EmbeddingCache | null,
   texts: ReadonlyArray<string>,
 ): Effect.Effect<ReadonlyArray<Float32Array>, EmbedderError> => {
+  const many = embedder.embedManySync;
+  if (many) return Effect.sync(() => many(texts));
   const sync = embedder.embedSync;
   if (sync) return Effect.sync(() => texts.map(sync));
   return Effect.gen(function* () {

@@ -173,6 +173,22 @@ export class VectorIndexes {
     });
   }
 
+  /**
+   * Drops every vector and embeds every row again: after the embedder changed model (a
+   * live model's fallback to hashing), so no collection mixes vectors of two models.
+   */
+  reembed(): Effect.Effect<number, EmbedderError> {
+    const self = this;
+    return Effect.gen(function* () {
+      let added = 0;
+      for (const index of self.indexes.values()) {
+        index.store.remove(index.store.entries().rowids);
+        added += (yield* index.reconcile()).added;
+      }
+      return added;
+    });
+  }
+
   /** `update` for a synchronous embedder (the hashing one); false when it would need I/O. */
   updateSync(touched: Touched = {}): boolean {
     if (!this.embedder.embedSync) return false;

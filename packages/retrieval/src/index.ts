@@ -2,6 +2,8 @@
  * @hearsay/retrieval — embedders (hashing, Ollama), the vector index, knowledge-filtered
  * hybrid search, the dossier builder and the markdown lore importer.
  */
+
+export { BlockingEmbedClient } from "./BlockingEmbedClient.ts";
 export {
   buildDossier,
   type DossierRequest,
@@ -30,6 +32,16 @@ export {
   normalize,
 } from "./Embedder.ts";
 export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+export {
+  EMBEDDER_FALLBACK,
+  type EmbedderSwitch,
+  type FallbackEmbedder,
+  type FallbackEmbedderOptions,
+  makeFallbackEmbedder,
+  parseSwitchMessage,
+  type RecordedSwitch,
+  switchMessage,
+} from "./FallbackEmbedder.ts";
 export { findNames } from "./findNames.ts";
 export { type LoreFrontMatter, parseFrontMatter } from "./frontMatter.ts";
 export {
@@ -95,6 +107,12 @@ export {
   type SearchRequest,
 } from "./RetrievalEngine.ts";
 export { requestTime } from "./requestTime.ts";
+export {
+  cachedReplayEmbedder,
+  embedderLabel,
+  ollamaRunEmbedder,
+  parseEmbedderLabel,
+} from "./runEmbedders.ts";
 export { type FactKind, factKindOf, SaveView, type Touched } from "./SaveView.ts";
 export {
   defaultScoreWeights,

@@ -22,6 +22,11 @@ export {
   rawHttp,
 } from "./http/rawHttp.ts";
 export { type AnswerKind, chatAnswer, readPrompt } from "./ollama/chatAnswer.ts";
+export { type ConceptModel, conceptTerms, fitConceptModel } from "./ollama/conceptEmbedding.ts";
+export {
+  type FixtureServerProcess,
+  startFixtureServerProcess,
+} from "./ollama/fixtureServerProcess.ts";
 export {
   type ChatBehaviour,
   type FixtureRequest,

@@ -8,6 +8,7 @@ import { doctorCommand } from "./doctor.ts";
 import { dossierCommand } from "./dossier.ts";
 import { exportCommand } from "./export.ts";
 import { inspectCommand } from "./inspect.ts";
+import { loreCommand } from "./lore.ts";
 import { replayCommand } from "./replay.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
@@ -19,6 +20,7 @@ export const commands = [
   branchCommand,
   dossierCommand,
   exportCommand,
+  loreCommand,
   statsCommand,
   doctorCommand,
   inspectCommand,

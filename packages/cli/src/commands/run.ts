@@ -6,13 +6,19 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { ids } from "@hearsay/core";
-import { loadSimulation, type RunSummary, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import {
+  loadSimulation,
+  type RunSummary,
+  retrievalDossiersWith,
+  runSimulation,
+} from "@hearsay/engine";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Argument, Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
+import { chooseEmbedder } from "../chooseEmbedder.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
@@ -83,6 +89,13 @@ export const runCommand = Command.make(
     // JSON text — a 60-NPC year took 10 of them, 303 MB of its 536 MB, and a 1,000-NPC
     // world's state outgrows the longest string V8 can hold within months.
     const log = new SqliteEventLog(db);
+    const embedding = yield* chooseEmbedder({
+      brain: args.brain,
+      configPath: Option.getOrUndefined(args.config),
+      quiet: args.quiet,
+      log,
+      saveId: args.save,
+    }).pipe(Effect.tapError(() => Effect.sync(() => db.close())));
     const startDay = sim.world.meta.start.day;
     let bar: ReturnType<typeof progressBar> | null = null;
     const began = performance.now();
@@ -106,7 +119,7 @@ export const runCommand = Command.make(
               : { seed: 1 }),
           brain: chosen.brain,
           recordBrain: chosen.record,
-          dossiers: retrievalDossiers,
+          dossiers: retrievalDossiersWith(embedding),
           resume: args.resume,
           ...(Option.isSome(args.checkpointEvery)
             ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }

@@ -11,7 +11,7 @@ import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
-import { brainFor, openLog, simulationOf } from "../serve/openTalkWorld.ts";
+import { brainFor, openLog, simulationOf, talkDossiers } from "../serve/openTalkWorld.ts";
 import { serveRefusal, startServe, tokenOf } from "../serve/startServe.ts";
 
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65_535 }));
@@ -89,10 +89,14 @@ export const serveCommand = Command.make(
           open: (save) => {
             const saveId = ids.save(save);
             const sim = Effect.runSync(simulationOf(log, saveId, simulation));
+            const dossiers = Effect.runSync(
+              talkDossiers(log, saveId, Option.getOrUndefined(args.config)),
+            );
             return new TalkWorld({
               simulation: sim,
               log,
               saveId,
+              dossiers,
               brain: brain.brain,
               recordBrain: brain.record,
               ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),

@@ -10,6 +10,8 @@ import { ids, type SaveId } from "@hearsay/core";
 import {
   type LoadedSimulation,
   loadSimulation,
+  retrievalDossiers,
+  saveEmbedding,
   type TalkOptions,
   TalkWorld,
 } from "@hearsay/engine";
@@ -77,6 +79,15 @@ export const brainFor = (choice: BrainChoice) =>
     return { ...chosen, streamer };
   });
 
+/**
+ * The dossier source a TalkWorld over the save uses: ranked by the embedder the save's
+ * run recorded (a live model through the configured server, or hashing).
+ */
+export const talkDossiers = (log: SqliteEventLog, saveId: SaveId, configPath: string | undefined) =>
+  Effect.map(loadMindConfig(configPath === undefined ? {} : { path: configPath }), (config) =>
+    retrievalDossiers(log, saveId, saveEmbedding(log, saveId, config.ollamaUrl, config.timeoutMs)),
+  );
+
 /** A TalkWorld over one save of an open log. */
 export const openTalkWorld = (
   log: SqliteEventLog,
@@ -102,10 +113,12 @@ export const openTalkWorld = (
       );
     const simulation: LoadedSimulation = yield* simulationOf(log, saveId, opts.simulation);
     const brain = yield* brainFor(opts.choice);
+    const dossiers = yield* talkDossiers(log, saveId, opts.choice.configPath);
     return new TalkWorld({
       simulation,
       log,
       saveId,
+      dossiers,
       brain: brain.brain,
       recordBrain: brain.record,
       ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),

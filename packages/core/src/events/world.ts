@@ -16,6 +16,11 @@ export const SimulationStarted = defineEvent("SimulationStarted", 1, {
   /** The game day a run of `--days N` ends on (exclusive). */
   endDay: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   brain: Schema.String,
+  /**
+   * The embedder a run ranks by meaning with, when not the default hashing one, e.g.
+   * `ollama:nomic-embed-text@768`; replay embeds the same way (from cached vectors).
+   */
+  embedder: Schema.optionalKey(Schema.String),
 });
 
 export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {

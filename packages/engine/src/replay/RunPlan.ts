@@ -78,6 +78,11 @@ export interface RunPlan {
   readonly recordings: ReadonlyArray<LlmCallPayload>;
   /** Seqs of the PlayerInput events (changes made through a TalkWorld), in order. */
   readonly inputs: ReadonlyArray<number>;
+  /**
+   * Seqs of lore imported into the save after its start (`hearsay lore import`): facts
+   * from outside the engine, which a replay appends as recorded.
+   */
+  readonly imports: ReadonlyArray<number>;
 }
 
 /** A Checkpoint's tick index and where its tick's batch ends. */
@@ -154,6 +159,9 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
   let pending: CheckpointAt | null = null;
   let checkpoints = 0;
   const inputs: Array<number> = [];
+  const imports: Array<number> = [];
+  /** Past the start's own events (SimulationStarted and the world's lore). */
+  let afterGenesis = false;
   /** The last seq of the talk batch being read, or a skip's stretch (until its jump). */
   let talkUntil = 0;
   let inSkip = false;
@@ -180,6 +188,9 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
       });
       continue;
     }
+    if (e.type === "LoreImported") {
+      if (afterGenesis) imports.push(e.seq);
+    } else afterGenesis = true;
     const segment = drafts[drafts.length - 1]!;
     const byTalk = inSkip || e.seq <= talkUntil;
     switch (e.type) {
@@ -253,5 +264,6 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
     skips,
     recordings,
     inputs,
+    imports,
   };
 };

@@ -28,6 +28,7 @@ import { lastSeqAtOrBefore } from "./historyPoints.ts";
 import { ReplayRefused } from "./ReplayError.ts";
 import { eventAt } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
+import { replayEmbedding } from "./replayEmbedding.ts";
 
 export interface DossierAtOptions {
   readonly log: SqliteEventLog;
@@ -98,7 +99,16 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     present: companyOf({ state } as TickContext, npc.id, npc.locationId),
   };
   const scratch = refold.scratch!;
-  const embedder = makeHashingEmbedder();
+  // A run that ranked by a live model is inspected with its cached vectors (never the server).
+  const embedding = replayEmbedding(log, saveId);
+  const embedder =
+    embedding === null
+      ? makeHashingEmbedder()
+      : embedding.make(
+          scratch.db,
+          () => throughSeq,
+          () => {},
+        );
   // Ranked exactly, so no approximate graph is built for this one dossier.
   const { index } = Effect.runSync(
     VectorIndexes.open(scratch.db, embedder, { store: { graph: false } }),

@@ -22,7 +22,8 @@
  * them the engine runs on, segment by segment and leg by leg, each stretch ending where
  * the next PlayerInput begins. A TalkWorld is kept across consecutive talk changes with
  * the same settings, as one `chat` or `serve` process keeps one, and opened afresh after
- * the engine ran.
+ * the engine ran. Lore imported after the start (`hearsay lore import`) is appended as
+ * recorded, like a player's change the engine then runs on from.
  */
 import {
   canonicalJson,
@@ -38,7 +39,7 @@ import { redoInput } from "../chat/redoInput.ts";
 import { TalkWorld } from "../chat/TalkWorld.ts";
 import type { EngineConfig } from "../EngineConfig.ts";
 import type { LoreFile } from "../Genesis.ts";
-import { retrievalDossiers } from "../retrievalDossiers.ts";
+import { retrievalDossiersWith } from "../retrievalDossiers.ts";
 import { runSimulation, type SimulationSpec } from "../Simulation.ts";
 import { compactEvent, comparable, differingPaths, sameEvent } from "./compareEvents.ts";
 import { ReplayRefused } from "./ReplayError.ts";
@@ -46,6 +47,7 @@ import { type RunSegment, readRunPlan } from "./RunPlan.ts";
 import { HistoryCursor } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
 import { ReplayBrains, type SegmentBrain } from "./replayBrain.ts";
+import { replayEmbedding } from "./replayEmbedding.ts";
 
 /** A simulation definition: what `loadSimulation` gives. */
 export interface SimulationDefinition {
@@ -144,7 +146,8 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
   const scratch = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   const brains = new ReplayBrains(plan, opts.scripted ?? (() => ScriptedBrain.make()));
   const startDay = sim.world.meta.start.day;
-  const dossiers = opts.dossiers ?? retrievalDossiers;
+  // A run ranked by a live model replays from its cached vectors, never the server.
+  const dossiers = opts.dossiers ?? retrievalDossiersWith(replayEmbedding(log, saveId));
   const used: Array<string> = [];
 
   let compared = 0;
@@ -303,12 +306,24 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
     opts.onProgress?.(Math.min(headOf(), target), target);
   };
 
-  const inputs = plan.inputs;
+  /** Appends lore imported from outside the engine as recorded (it is a fact, not a decision). */
+  const copyImport = (pos: number): void => {
+    const { seq: _seq, saveId: _save, campaignId: _campaign, ...event } = cursor.at(pos + 1)!;
+    const appended = scratch.append(saveId, pos, [event]).appended;
+    check(appended, target);
+    opts.onProgress?.(Math.min(headOf(), target), target);
+  };
+
+  const imports = new Set(plan.imports);
+  const inputs = [...plan.inputs, ...plan.imports].sort((a, b) => a - b);
   let nextInput = 0;
   for (let pos = 0; pos < target && found === null; pos = headOf()) {
     while (nextInput < inputs.length && inputs[nextInput]! <= pos) nextInput++;
     const inputSeq = inputs[nextInput];
-    if (inputSeq === pos + 1) {
+    if (inputSeq === pos + 1 && imports.has(inputSeq)) {
+      talk = null;
+      copyImport(pos);
+    } else if (inputSeq === pos + 1) {
       await redoTalk(pos);
     } else {
       talk = null;

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { type AnswerKind, chatAnswer, readPrompt } from "./chatAnswer.ts";
+import { type ConceptModel, fitConceptModel } from "./conceptEmbedding.ts";
 import { loadOllamaFixtures, type OllamaFixtures } from "./OllamaFixtures.ts";
 
 export type ChatBehaviour = AnswerKind | "slow" | "error_500" | "die";
@@ -26,6 +27,11 @@ export interface OllamaFixtureServerOptions {
   readonly fixturesDir?: string;
   /** How long a `slow` answer waits (default 2,000 ms). */
   readonly slowMs?: number;
+  /**
+   * Texts to fit /api/embed's model on (see `conceptEmbedding`); absent: each text gets
+   * a pseudo-random unit vector from its hash (stable, but meaningless).
+   */
+  readonly embedCorpus?: ReadonlyArray<string>;
 }
 
 const normalize = (name: string): string => (name.includes(":") ? name : `${name}:latest`);
@@ -52,6 +58,9 @@ export class OllamaFixtureServer {
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  private embedsLeft = Number.POSITIVE_INFINITY;
+  private readonly concepts = new Map<number, ConceptModel>();
+  embedCorpus: ReadonlyArray<string> | null = null;
   private inflight = 0;
   private peak = 0;
 
@@ -69,6 +78,7 @@ export class OllamaFixtureServer {
   /** Starts a server on 127.0.0.1 at a free port. */
   static async start(options: OllamaFixtureServerOptions = {}): Promise<OllamaFixtureServer> {
     const fixtures = loadOllamaFixtures(options.fixturesDir);
+    const corpus = options.embedCorpus ?? null;
     let self: OllamaFixtureServer | null = null;
     const server = createServer((req, res) => {
       if (self !== null) void self.handle(req, res);
@@ -83,6 +93,7 @@ export class OllamaFixtureServer {
       fixtures,
       options.slowMs ?? 2_000,
     );
+    self.embedCorpus = corpus;
     const s = self;
     server.on("connection", (socket) => {
       s.sockets.add(socket);
@@ -101,6 +112,17 @@ export class OllamaFixtureServer {
   queue(...behaviours: ReadonlyArray<ChatBehaviour>): this {
     this.queued.push(...behaviours);
     return this;
+  }
+
+  /** Answers this many more /api/embed requests, then fails every one with HTTP 500. */
+  failEmbedsAfter(requests: number | null): this {
+    this.embedsLeft = requests ?? Number.POSITIVE_INFINITY;
+    return this;
+  }
+
+  /** Embed requests received so far. */
+  embeds(): Array<FixtureRequest> {
+    return this.requests.filter((r) => r.path === "/api/embed");
   }
 
   /** Makes pulls fail (as for a name the registry does not have). */
@@ -214,9 +236,20 @@ export class OllamaFixtureServer {
     const inputs = Array.isArray(body?.input)
       ? (body.input as Array<unknown>).map(String)
       : [String(body?.input ?? "")];
+    if (this.embedsLeft <= 0) {
+      this.send(res, 500, { error: "llama runner process has terminated: signal: killed" });
+      return;
+    }
+    this.embedsLeft -= 1;
+    const corpus = this.embedCorpus;
+    let model = corpus === null ? undefined : this.concepts.get(dims);
+    if (corpus !== null && model === undefined) {
+      model = fitConceptModel(corpus, dims);
+      this.concepts.set(dims, model);
+    }
     this.send(res, 200, {
       model: m.tag.name,
-      embeddings: inputs.map((t) => embedding(t, dims)),
+      embeddings: inputs.map((t) => (model ? model.embed(t) : embedding(t, dims))),
       total_duration: 1_000_000,
       load_duration: 0,
       prompt_eval_count: inputs.reduce((a, t) => a + Math.ceil(t.length / 4), 0),
