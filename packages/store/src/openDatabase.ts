@@ -18,8 +18,11 @@ import { migrations as defaultMigrations, type Migration } from "./schema.sql.ts
 
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = Database.Database;
-/** A prepared statement taking positional (or one object of named) parameters. */
-export type SqliteStatement = Database.Statement<Array<unknown>>;
+/**
+ * A prepared statement taking positional (or one object of named) parameters. An
+ * interface rather than an alias so that declarations built from it can name it.
+ */
+export interface SqliteStatement extends Database.Statement<Array<unknown>> {}
 
 /** Options for {@link openDatabase}. */
 export interface OpenDatabaseOptions {
