@@ -137,6 +137,7 @@ describe("the packed packages, installed by a game", () => {
     expect(names).toContain("package/dist/index.js");
     expect(names).toContain("package/dist/index.d.ts");
     expect(names.filter((n) => n.startsWith("package/src/"))).toEqual([]);
+    expect(names).not.toContain("package/dist/.tsbuildinfo");
   });
 
   it("run the library example", () => {
