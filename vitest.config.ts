@@ -1,6 +1,17 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Tests run the packages' TypeScript sources, never their built dist/: the
+ * `@hearsay/source` export condition points each package at its src/index.ts. Child
+ * processes a test starts (`node --import tsx …`) get the same condition through
+ * NODE_OPTIONS.
+ */
+// Vite's default server conditions, after ours.
+const conditions = ["@hearsay/source", "module", "node", "development|production"];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     // Tests against a real model server run only when one is named.
@@ -8,6 +19,11 @@ export default defineConfig({
       "**/node_modules/**",
       ...(process.env.HEARSAY_OLLAMA_URL ? [] : ["**/*.integration.test.ts"]),
     ],
+    env: {
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=@hearsay/source"]
+        .filter(Boolean)
+        .join(" "),
+    },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

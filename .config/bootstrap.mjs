@@ -50,7 +50,8 @@ if (installed !== 0) {
   process.exit(installed);
 }
 
-// Build steps the workspace needs before it runs (the inspector's web page, …).
+// Build every package into its dist/ (the `hearsay` command runs the built files) and
+// the inspector's web page.
 const built = pnpm(["run", "--if-present", "build"], { quiet: true });
 if (built !== 0) {
   console.error("hearsay setup: `pnpm run build` failed (see above).");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Enforces ../shared/ARCHITECTURE.md by machine, as part of `pnpm lint`:
+// Enforces docs/ARCHITECTURE.md (its dependency direction) by machine, as part of `pnpm lint`:
 // - each package imports only the packages its arrow allows, and declares them;
 // - nothing reaches into another package's src/; nothing imports the cli; testkit is
 //   imported only by tests and benches;

@@ -1,6 +1,7 @@
 /**
- * The `hearsay` command as a child process, exactly as a user runs it from a checkout
- * (`node --import tsx packages/cli/src/main.ts …` from the repository root). The proof
+ * The `hearsay` command as a child process, run from its TypeScript sources
+ * (`node --import tsx packages/cli/src/main.ts …` from the repository root, the packages
+ * resolved to their sources through the @hearsay/source condition vitest passes on). The proof
  * suites drive the real binary rather than its functions so that exit codes, stderr
  * wording and a SIGKILL at any instant are the ones a user meets.
  */

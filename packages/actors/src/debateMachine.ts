@@ -25,7 +25,7 @@ export interface DebateInput {
   readonly minParticipants: number;
 }
 
-interface DebateContext extends DebateInput {
+export interface DebateContext extends DebateInput {
   readonly participants: ReadonlyArray<NpcId>;
   readonly lines: ReadonlyArray<DebateLine>;
   readonly summary: string;

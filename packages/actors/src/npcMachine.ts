@@ -62,7 +62,7 @@ export interface NpcInput {
   readonly state: NpcActivityState;
 }
 
-interface NpcContext extends NpcActivityState {
+export interface NpcContext extends NpcActivityState {
   readonly npcId: NpcId;
   readonly schedule: NpcSchedule;
   readonly routes: Routes;

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The installed `hearsay` command. hearsay's packages are source-first TypeScript, so
-// this registers tsx's loader and runs the CLI's entry module.
-import { register } from "tsx/esm/api";
-
-register();
-await import("../src/main.ts");
+// The installed `hearsay` command: runs the CLI's built JavaScript (`pnpm run build`
+// writes it in a checkout; a published package ships it).
+await import("../dist/main.js");

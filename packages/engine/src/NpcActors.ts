@@ -6,7 +6,7 @@
  * NPC actors are created with the clock as their parent (so they share its system), not
  * spawned through the clock's machine: XState copies a machine's whole `children` map on
  * every spawn and stop, which makes spawning n NPCs — and the clock's final stop — cost
- * O(n²) (about 3 s for 1,000 NPCs, minutes for 10,000). This class keeps them by id and,
+ * O(n²), which a world of thousands of NPCs feels. This class keeps them by id and,
  * as when they were the clock's spawned children, sends them nothing once the clock is done.
  * Debates, few and short-lived, stay spawned children of the clock's machine.
  */

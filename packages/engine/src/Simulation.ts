@@ -119,8 +119,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     });
   }
   if (head > 0) {
-    // Page by page: a 1,000-NPC year is ~10M events, which as one array does not fit
-    // Node's default heap (a resume of one died reading it).
+    // Page by page: a long run of a large world has millions of events, which as one
+    // array do not fit Node's default heap.
     for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
     }

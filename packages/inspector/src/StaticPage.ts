@@ -5,13 +5,21 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import { extname, join, normalize, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { dirname, extname, join, normalize, resolve, sep } from "node:path";
 import { PageNotBuilt } from "./InspectorError.ts";
 
-/** Where `pnpm --filter @hearsay/inspector build` writes the page. */
+/**
+ * Where `pnpm run build` writes the page: dist/web in this package's folder, found by
+ * the package's name rather than by this module's place, because the `hearsay` command
+ * bundles this module into its own files.
+ */
 export const defaultPageDir = (): string =>
-  resolve(fileURLToPath(new URL("../dist", import.meta.url)));
+  join(
+    dirname(createRequire(import.meta.url).resolve("@hearsay/inspector/package.json")),
+    "dist",
+    "web",
+  );
 
 const types: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

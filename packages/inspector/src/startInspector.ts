@@ -28,7 +28,7 @@ export interface InspectorOptions {
   readonly host?: string;
   /** Builds each save's dossier source (the engine's `retrievalDossiers`); null: none. */
   readonly dossiers?: DossierFactory | null;
-  /** The built page's folder (default: the package's dist/); null serves the API only. */
+  /** The built page's folder (default: the package's dist/web/); null serves the API only. */
   readonly pageDir?: string | null;
 }
 

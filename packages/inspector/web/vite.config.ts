@@ -1,6 +1,6 @@
 /**
  * Builds the inspector's web page (Preact, Pico CSS, Chart.js, Cytoscape) into
- * packages/inspector/dist, which `startInspector` serves. Offline: everything comes
+ * packages/inspector/dist/web, which `startInspector` serves. Offline: everything comes
  * from the workspace's lock file.
  */
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ export default defineConfig({
   logLevel: "warn",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: {
-    outDir: fileURLToPath(new URL("../dist", import.meta.url)),
+    outDir: fileURLToPath(new URL("../dist/web", import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
   },

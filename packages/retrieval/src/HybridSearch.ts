@@ -79,8 +79,8 @@ export interface SearchTuning extends NearestTuning {
    * Known sets of up to this many facts are enumerated at t (default 8,192): when at
    * most `exactMax` of them are known then (the rest learnt later, or memories expired
    * or forgotten), the search is exact over those; otherwise it goes through posting
-   * lists. Enumerating costs ~20 ns a fact; one search's posting-list walks cost more
-   * than 8,000 of those.
+   * lists. Enumerating a fact is cheap: one search's posting-list walks cost more than
+   * enumerating the default's worth of them.
    */
   readonly enumerateMax: number;
   /** Filter hits kept per posting list (default 24). */
@@ -207,7 +207,7 @@ export const searchCollection = (
   const count = knownCount(view, npc, c);
   if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
   // The search is exact when what the NPC knows *at t* is few, however many facts it
-  // has: late in a year an NPC has ~2,000 memory facts and ~100 memories still alive.
+  // has: late in a long run an NPC has many more memory facts than memories still alive.
   const listed = count <= tuning.enumerateMax ? knownRowids(view, npc, c, t) : null;
   const known = listed && listed.locals.length <= tuning.exactMax ? listed : null;
   const knows = view.knower(npc, c, t);
@@ -260,8 +260,8 @@ export const searchCollection = (
     }
   }
 
-  // Ranking. A filter or keyword candidate's cosine costs an f16 row read (~2 µs, mostly
-  // memory latency), so it is computed only while the candidate could still make the top
+  // Ranking. A filter or keyword candidate's cosine costs an f16 row read (a random memory
+  // access), so it is computed only while the candidate could still make the top
   // `limit`: its score without similarity plus the most similarity can add bounds it.
   // Candidates are taken by that bound, best first, and the rest are dropped once even
   // their bound falls below the `limit`-th exact score — the same top as scoring all.

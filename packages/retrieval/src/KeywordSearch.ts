@@ -1,7 +1,7 @@
 /**
  * Keyword candidates from the FTS5 tables, ranked by bm25 — with the cost bounded.
  * bm25 must score every row a query matches, and a common word matches most of a
- * table (~150 ms for 100k rows here), so each query term is first probed: a term that
+ * table (slow on a large one), so each query term is first probed: a term that
  * matches more than `maxDf` rows is dropped (its IDF is near zero anyway; the vector
  * path still sees it). Only the rarer terms — names, unusual words, which is where
  * keywords beat vectors — are matched and ranked. Probe verdicts are cached only while

@@ -1,9 +1,8 @@
 /**
  * Contiguous copies of the i8 vectors each NPC knows, for NPCs whose known set is too
  * large to gather per query and too small a share of the world for the HNSW graph.
- * Gathering rows scattered over a million-row matrix costs about half a microsecond a
- * row (memory latency, one call per row); scanning the same rows kept contiguous is one
- * native SIMD pass. A matrix is built on an NPC's first such query, then appended to as
+ * Gathering rows scattered over a million-row matrix costs a memory access and a call
+ * per row; scanning the same rows kept contiguous is one native SIMD pass. A matrix is built on an NPC's first such query, then appended to as
  * the NPC learns more (rows are never rewritten: memory, event and debate texts do not
  * change). Matrices hold every item the NPC has a fact for; each hit is still checked
  * with `SaveView.knows` at the asked time, and the scan widens until `k` survive.
@@ -11,8 +10,9 @@
  *
  * Items that can never be known again are pruned from a copy once a scan finds them
  * outnumbering the live ones: removed items and, for memories, those expired or gone.
- * Late in a 1,000-NPC year an NPC had ~2,000 memory facts and ~50 live memories, so
- * every scan widened until it had read the whole copy four times. A copy remembers the
+ * Late in a long run an NPC has had many times more memory facts than it has live
+ * memories, and unpruned, every scan would widen until it had read the whole copy several
+ * times over. A copy remembers the
  * time it was pruned at; a query at an earlier time starts a new copy.
  *
  * Rows are stored at one common scale (`VectorStore.copyScaled`), not each scaled to its
@@ -79,11 +79,10 @@ export interface PartitionTuning {
 }
 
 /**
- * Measured on the 1M bench's large tier (known sets of 20k–100k): probing 0.3 of a copy
- * recalled 0.978 of the true top 10 at a vector p50 of 3.0 ms CPU, 0.25 gave 0.974 at
- * 2.65 ms, 0.2 gave 0.972 at 2.35 ms; 64 or 32 lists cost as much and recalled 0.93–0.96,
- * 256 recalled 0.975 at 2.9 ms (more, smaller blocks: each native scan call has a fixed
- * cost of ~12 µs, as much as ~270 rows).
+ * Chosen on the retrieval bench's large tier (known sets of tens of thousands): probing a
+ * smaller share is faster at a small cost in recall, within the bench's recall target;
+ * fewer lists recall less for the same work, and many more lists make blocks so small
+ * that each native scan call's fixed cost dominates. The sweep is in bench/README.md.
  */
 export const defaultPartitionTuning: PartitionTuning = {
   minRows: 32_768,

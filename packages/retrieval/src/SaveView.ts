@@ -11,8 +11,8 @@
  * an expired or forgotten memory is known by nobody after it goes, lore is public. Item
  * rows (and their rowids) are read back from the projection, never guessed.
  *
- * SQL per dossier would cost ~10 µs per known item; this makes the knowledge filter a
- * binary search.
+ * SQL per dossier would cost a query's overhead per known item; this makes the knowledge
+ * filter a binary search.
  */
 import type { StoredEvent } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";

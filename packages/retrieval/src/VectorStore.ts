@@ -6,8 +6,8 @@
  * candidates for NPCs whose known set is a large share of the world.
  *
  * An exact scan gathers the NPC's rows as i8, scans them natively and reranks the best
- * few from f16: about six times faster than gathering and scanning f32 here, with the
- * same top results. Everything is a cache of SQLite: `VectorFiles` saves it beside the
+ * few from f16: several times faster than gathering and scanning f32, with the same
+ * top results. Everything is a cache of SQLite: `VectorFiles` saves it beside the
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
  * batched; the graph is kept in step with every put and remove once it exists.
  */

@@ -426,7 +426,7 @@ export class Projector {
    * its other writes. FTS5 moves its pending terms to a new segment on disk whenever a
    * statement opens a savepoint, and every later projection write with triggers does:
    * writing each entry as its event was folded made a segment per entry, and the merges
-   * after them cost a memory's fold about 4× its other writes.
+   * after them cost a memory's fold several times its other writes.
    */
   flushFts(): void {
     for (const [stmt, args] of this.ftsPending) stmt.run(...args);

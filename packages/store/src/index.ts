@@ -20,6 +20,7 @@ export {
   type OpenDatabaseOptions,
   openDatabase,
   type SqliteDatabase,
+  type SqliteStatement,
   schemaVersion,
 } from "./openDatabase.ts";
 export { DIGEST_FN, readDigest, recomputeDigest } from "./ProjectionDigest.ts";

@@ -18,8 +18,11 @@ import { migrations as defaultMigrations, type Migration } from "./schema.sql.ts
 
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = Database.Database;
-/** A prepared statement taking positional (or one object of named) parameters. */
-export type SqliteStatement = Database.Statement<Array<unknown>>;
+/**
+ * A prepared statement taking positional (or one object of named) parameters. An
+ * interface rather than an alias so that declarations built from it can name it.
+ */
+export interface SqliteStatement extends Database.Statement<Array<unknown>> {}
 
 /** Options for {@link openDatabase}. */
 export interface OpenDatabaseOptions {
@@ -134,8 +137,8 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma("busy_timeout = 5000");
     // SQLite's default page cache is 2 MiB; a long run's indexes (events, knowledge,
     // memories, FTS) outgrow that within days, and every miss is a read call. 256 MiB
-    // took the last days of a 1,000-NPC year ~7% faster, and keeps a bulk fold's writes
-    // from spilling to the journal before commit. Pages are taken as used.
+    // makes a long run's late days faster and keeps a bulk fold's writes from spilling to
+    // the journal before commit. Pages are taken as used.
     db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     // The projection digest's triggers report every projection write to this tally.
     registerDigest(db);

@@ -86,8 +86,8 @@ export const runCommand = Command.make(
     const db = yield* attempt(() => openDatabase(args.db));
     // No automatic whole-state snapshots: the read models already live in the database,
     // a resume rebuilds the engine from the log, and a snapshot is the whole state as one
-    // JSON text — a 60-NPC year took 10 of them, 303 MB of its 536 MB, and a 1,000-NPC
-    // world's state outgrows the longest string V8 can hold within months.
+    // JSON text — most of a long run's database, and for a large world more than the
+    // longest string V8 can hold.
     const log = new SqliteEventLog(db);
     const embedding = yield* chooseEmbedder({
       brain: args.brain,
