@@ -4,8 +4,13 @@
  * API (`openDatabase`, `SqliteEventLog`) and Effect services over it.
  */
 
+export {
+  asDatabaseError,
+  checkDatabaseFile,
+} from "./databaseFile.ts";
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { EventLog } from "./EventLog.ts";
+export { findDamage } from "./findDamage.ts";
 export type {
   CheckpointEvent,
   CheckpointProbe,
@@ -22,6 +27,8 @@ export {
   type SqliteDatabase,
   schemaVersion,
 } from "./openDatabase.ts";
+export { openForReading } from "./openForReading.ts";
+export { type OpenForWritingOptions, openForWriting } from "./openForWriting.ts";
 export { DIGEST_FN, readDigest, recomputeDigest } from "./ProjectionDigest.ts";
 export {
   hashProjectionState,
@@ -45,6 +52,9 @@ export {
   type StoreDatabaseOptions,
 } from "./StoreDatabase.ts";
 export {
+  DatabaseDamaged,
+  DatabaseLocked,
+  DatabaseMissing,
   DatabaseUnavailable,
   FutureSchemaVersion,
   InvalidBranchPoint,
@@ -52,6 +62,7 @@ export {
   isStoreError,
   MigrationFailed,
   NotADatabase,
+  NotAHearsayDatabase,
   SaveExists,
   SnapshotNotFound,
   StaleSeq,
@@ -69,3 +80,4 @@ export {
   SCHEMA_VERSION,
 } from "./schema.sql.ts";
 export { storeEffect } from "./storeEffect.ts";
+export { acquireWriterLock, lockPathOf, type WriterLock } from "./WriterLock.ts";
