@@ -10,6 +10,7 @@ import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { brainFor, openLog, simulationOf } from "../serve/openTalkWorld.ts";
 import { startServe } from "../serve/startServe.ts";
 
@@ -53,59 +54,63 @@ export const serveCommand = Command.make(
       Flag.withDefault(4),
     ),
   },
-  Effect.fn(function* (args) {
-    const log = yield* openLog(args.db);
-    const brain = yield* brainFor({
-      brain: args.brain,
-      model: Option.getOrUndefined(args.model),
-      configPath: Option.getOrUndefined(args.config),
-      quiet: true,
-    });
-    const token = Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN ?? null;
-    const loopback = args.host === "127.0.0.1" || args.host === "::1" || args.host === "localhost";
-    if (!loopback && token === null)
-      return yield* Effect.fail(
-        new CliFailure({
-          message: `--host ${args.host} listens beyond this machine: set --token too`,
-        }),
+  Effect.fn(
+    function* (args) {
+      const log = yield* openLog(args.db);
+      const brain = yield* brainFor({
+        brain: args.brain,
+        model: Option.getOrUndefined(args.model),
+        configPath: Option.getOrUndefined(args.config),
+        quiet: true,
+      });
+      const token = Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN ?? null;
+      const loopback =
+        args.host === "127.0.0.1" || args.host === "::1" || args.host === "localhost";
+      if (!loopback && token === null)
+        return yield* Effect.fail(
+          new CliFailure({
+            message: `--host ${args.host} listens beyond this machine: set --token too`,
+          }),
+        );
+      const simulation = Option.getOrUndefined(args.simulation);
+      const server = yield* Effect.tryPromise({
+        try: () =>
+          startServe({
+            log,
+            host: args.host,
+            port: args.port,
+            token,
+            maxBodyBytes: args.maxBody,
+            open: (save) => {
+              const saveId = ids.save(save);
+              const sim = Effect.runSync(simulationOf(log, saveId, simulation));
+              return new TalkWorld({
+                simulation: sim,
+                log,
+                saveId,
+                brain: brain.brain,
+                recordBrain: brain.record,
+                ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
+                options: { digestEvery: args.digestEvery },
+              });
+            },
+          }),
+        catch: (e) =>
+          new CliFailure({
+            message: `cannot listen on ${args.host}:${args.port}: ${(e as Error).message}`,
+          }),
+      });
+      yield* Console.log(
+        `hearsay serve: listening on ${server.url} (${args.db}${token === null ? "" : ", token required"}); API at ${server.url}/openapi.json; Ctrl-C stops`,
       );
-    const simulation = Option.getOrUndefined(args.simulation);
-    const server = yield* Effect.tryPromise({
-      try: () =>
-        startServe({
-          log,
-          host: args.host,
-          port: args.port,
-          token,
-          maxBodyBytes: args.maxBody,
-          open: (save) => {
-            const saveId = ids.save(save);
-            const sim = Effect.runSync(simulationOf(log, saveId, simulation));
-            return new TalkWorld({
-              simulation: sim,
-              log,
-              saveId,
-              brain: brain.brain,
-              recordBrain: brain.record,
-              ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
-              options: { digestEvery: args.digestEvery },
-            });
-          },
-        }),
-      catch: (e) =>
-        new CliFailure({
-          message: `cannot listen on ${args.host}:${args.port}: ${(e as Error).message}`,
-        }),
-    });
-    yield* Console.log(
-      `hearsay serve: listening on ${server.url} (${args.db}${token === null ? "" : ", token required"}); API at ${server.url}/openapi.json; Ctrl-C stops`,
-    );
-    yield* Effect.callback<void>((resume) => {
-      const stop = () => resume(Effect.void);
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    yield* Effect.promise(() => server.close());
-    log.db.close();
-  }),
+      yield* Effect.callback<void>((resume) => {
+        const stop = () => resume(Effect.void);
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      yield* Effect.promise(() => server.close());
+      log.db.close();
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Serve a world to a game over local HTTP/JSON"));
