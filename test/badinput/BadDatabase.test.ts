@@ -10,7 +10,8 @@
  * `run --replace` write a new one there (what a run killed at its first instant leaves).
  *
  * A child process per cell (~3 s each): by default a quarter of the table runs, spread so
- * every command and every kind of file is in it; HEARSAY_DEEP runs all of it.
+ * every command and every kind of file is in it, plus every read on read-only media;
+ * HEARSAY_DEEP runs all of it.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -153,7 +154,10 @@ interface Cell {
 
 const table: ReadonlyArray<Cell> = commands.flatMap((command, ci) =>
   kinds.flatMap((kind, ki) =>
-    !writesNew(command, kind) && (DEEP || (ci + ki) % 4 === 0) ? [{ command, kind }] : [],
+    !writesNew(command, kind) &&
+    (DEEP || (ci + ki) % 4 === 0 || (kind === "read-only" && command.reads))
+      ? [{ command, kind }]
+      : [],
   ),
 );
 
@@ -237,7 +241,7 @@ describe("every command against every bad database: one line, non-zero, file unc
       const what = `${cell.command.name} on a ${cell.kind} file (${cell.command.args(db, "out.jsonl").join(" ")})`;
       expect(after, `${what}: the file is byte-identical`).toBe(before);
       if (cell.kind === "read-only" && cell.command.reads) {
-        expect(result.stderr, `${what}: reads read-only media`).toBe("");
+        expect(result.stderr, `${what}: reads read-only media`).not.toMatch(/hearsay: /);
         if (cell.command.serves === true) expect(result.served, what).toBe(true);
         else expect(result.code, what).toBe(0);
         return;

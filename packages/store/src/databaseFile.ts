@@ -81,9 +81,11 @@ export const checkDatabaseFile = (path: string): FileState => {
     });
   }
   // The page count in the header is current only when its "version-valid-for" number
-  // matches the change counter (SQLite's own rule for trusting it).
+  // matches the change counter (SQLite's own rule for trusting it), and only when no
+  // write-ahead log has content: a checkpoint writes page 1 before the pages that grow
+  // the file, and a crash in between is repaired from the WAL on the next open.
   const pages = header.readUInt32BE(28);
-  const valid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  const valid = header.readUInt32BE(92) === header.readUInt32BE(24) && !walHasContent(path);
   if (valid && pages > 0 && size < pages * pageSize) {
     throw new DatabaseDamaged({
       path,
@@ -91,6 +93,15 @@ export const checkDatabaseFile = (path: string): FileState => {
     });
   }
   return "sqlite";
+};
+
+/** True when a `-wal` beside `path` holds frames (or cannot be looked at). */
+export const walHasContent = (path: string): boolean => {
+  try {
+    return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
+  } catch {
+    return true;
+  }
 };
 
 /** The tables every hearsay database has had since schema version 1. */

@@ -13,7 +13,6 @@
  * show an older state.
  */
 import "./sqliteUri.ts";
-import { existsSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import {
@@ -21,6 +20,7 @@ import {
   checkDatabaseFile,
   checkHearsaySchema,
   sqliteCode,
+  walHasContent,
 } from "./databaseFile.ts";
 import type { SqliteDatabase } from "./openDatabase.ts";
 import { DIGEST_FN } from "./ProjectionDigest.ts";
@@ -37,14 +37,6 @@ const SHM_FAILURES = new Set([
   "SQLITE_READONLY_DIRECTORY",
   "SQLITE_READONLY_RECOVERY",
 ]);
-
-const walHasContent = (path: string): boolean => {
-  try {
-    return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
-  } catch {
-    return true;
-  }
-};
 
 /** Opens read-only and makes the first read (where SQLite discovers most problems). */
 const connect = (target: string): SqliteDatabase => {
