@@ -61,7 +61,7 @@ describe("files a command must not destroy", () => {
     try {
       const out = join(disk, "events.jsonl");
       const r = await runHearsay(["export", "--db", good, "--out", out]);
-      refused(r, [], "export onto a full disk");
+      refused(r, [out, "no space left"], "export onto a full disk");
       expect(existsSync(out), "no truncated export").toBe(false);
       expect(readdirSync(disk), "no temporary file left").toEqual([]);
     } finally {

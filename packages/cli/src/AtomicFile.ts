@@ -20,6 +20,12 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { CliFailure } from "./attempt.ts";
 
+/** A failed write, said about the target (which is left as it was). */
+const failed = (path: string, e: unknown): CliFailure =>
+  new CliFailure({
+    message: `${path}: cannot write it (${e instanceof Error ? e.message : String(e)}); nothing was written there`,
+  });
+
 /** Where a path would point once written: its real folder, plus its name. */
 const canonical = (path: string): string => {
   const abs = resolve(path);
@@ -35,7 +41,11 @@ export class AtomicFile {
     readonly path: string,
     private readonly tmp: string,
   ) {
-    this.fd = openSync(tmp, "wx");
+    try {
+      this.fd = openSync(tmp, "wx");
+    } catch (e) {
+      throw failed(path, e);
+    }
   }
 
   /** Starts writing `path` (nothing appears there until `commit`). */
@@ -67,19 +77,29 @@ export class AtomicFile {
     if (this.fd === null) throw new Error(`${this.path}: already committed or abandoned`);
     const bytes = Buffer.from(text, "utf8");
     let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    try {
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    } catch (e) {
+      this.abandon();
+      throw failed(this.path, e);
+    }
   }
 
   /** Syncs the bytes to disk and moves them to `path` in one step. */
   commit(): void {
     if (this.fd === null) throw new Error(`${this.path}: already committed or abandoned`);
     try {
-      fsyncSync(this.fd);
-    } finally {
-      closeSync(this.fd);
-      this.fd = null;
+      try {
+        fsyncSync(this.fd);
+      } finally {
+        closeSync(this.fd);
+        this.fd = null;
+      }
+      renameSync(this.tmp, this.path);
+    } catch (e) {
+      this.abandon();
+      throw failed(this.path, e);
     }
-    renameSync(this.tmp, this.path);
   }
 
   /** Throws the bytes away; `path` is left as it was. */
