@@ -83,7 +83,7 @@ export class DatabaseDamaged extends Schema.TaggedError<DatabaseDamaged>()("Data
   detail: Schema.String,
 }) {
   override get message(): string {
-    return `${this.path}: the database is damaged (${this.detail}); restore it from a copy (nothing was changed)`;
+    return `${this.path}: the database is damaged (${this.detail}); restore it from a copy`;
   }
 }
 
