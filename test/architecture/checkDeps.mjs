@@ -4,7 +4,9 @@
 // - nothing reaches into another package's src/; nothing imports the cli; testkit is
 //   imported only by tests and benches;
 // - the package graph has no cycle;
-// - core, actors and engine read no wall clock and draw no unseeded randomness.
+// - core, actors and engine read no wall clock and draw no unseeded randomness;
+// - the cli and the inspector open database files only through the store's
+//   openForReading / openForWriting (never openDatabase or a raw better-sqlite3 handle).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,11 @@ const allowed = {
   testkit: ["engine", "actors", "mind", "retrieval", "store", "core"],
 };
 const deterministic = new Set(["core", "actors", "engine"]);
+const openersOnly = new Set(["cli", "inspector"]);
+const rawOpens = [
+  [/\bopenDatabase\s*\(/, "openDatabase()"],
+  [/\bnew Database\s*\(/, "new Database()"],
+];
 const forbiddenCalls = [
   [/\bDate\.now\s*\(/, "Date.now()"],
   [/\bnew Date\s*\(/, "new Date()"],
@@ -88,6 +95,15 @@ for (const pkg of pkgs) {
       if (/^(\.\.\/)+(\.\.)?\/?[a-z]+\/src/.test(spec) && !spec.startsWith("./")) {
         const up = spec.split("/").filter((s) => s === "..").length;
         if (up >= 2) problems.push(`${rel}: imports ${spec}, reaching into another package's src/`);
+      }
+    }
+    if (openersOnly.has(pkg)) {
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      for (const [re, name] of rawOpens) {
+        if (re.test(code))
+          problems.push(
+            `${rel}: calls ${name}; open a database file with openForReading or openForWriting`,
+          );
       }
     }
     if (deterministic.has(pkg)) {

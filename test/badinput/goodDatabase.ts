@@ -62,3 +62,36 @@ export const writeText = (path: string, text: string): string => {
   writeFileSync(path, text);
   return path;
 };
+
+/** A copy of `good` with the first bytes of page 1's b-tree header inverted (its schema unreadable). */
+export const bitFlippedCopy = (good: string, path: string): string => {
+  const bytes = readFileSync(good);
+  for (let i = 100; i < 108; i++) bytes[i] = bytes[i]! ^ 0xff;
+  writeFileSync(path, bytes);
+  return path;
+};
+
+/** The first `n` bytes of `good`: the SQLite header and nothing behind it. */
+export const headerOnlyCopy = (good: string, path: string, n = 100): string => {
+  writeFileSync(path, readFileSync(good).subarray(0, n));
+  return path;
+};
+
+/** Another program's SQLite database: one table `t` with one row, no hearsay schema. */
+export const foreignDatabase = (path: string): string => {
+  const db = new Database(path);
+  db.exec("CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('keep me');");
+  db.close();
+  return path;
+};
+
+/** A copy of `good` at its schema version whose `saves` table was dropped. */
+export const noSavesCopy = (good: string, path: string): string => {
+  copyFileSync(good, path);
+  const db = new Database(path);
+  db.pragma("foreign_keys = OFF");
+  db.exec("DROP TABLE saves");
+  db.pragma("journal_mode = DELETE");
+  db.close();
+  return path;
+};

@@ -4,7 +4,9 @@
  * moments; after every kill the database passes `PRAGMA integrity_check`, its log is a
  * prefix of an uninterrupted run's log ending at a whole tick, and its projections equal
  * a rebuild from the log. Kills come in chains — a fresh run, killed, then `--resume`,
- * killed again, … — so every crash is recovered from by a real `--resume`, and every
+ * killed again, … — so every crash is recovered from by a real `--resume` (a kill before
+ * the first event leaves nothing to resume, and `--resume` refuses such a save: the run
+ * is started again, as that refusal tells a user to), and every
  * chain ends with a `--resume` that runs to the end and must write a log identical
  * (canonical hash) to the uninterrupted run with the same seed, with a vector index
  * beside it that loads whole (a chain's last kill may land while the index is saved).
@@ -76,7 +78,7 @@ describe("crash recovery: SIGKILL at random moments, then --resume", () => {
           const label = `chain ${c} kill ${k}`;
           const where = `${label} (HEARSAY_CRASH_SEED=${CRASH_SEED})`;
           const plan = planKill(CRASH_SEED, `${c}.${k}`, head, reference, want - k);
-          const run = spawnHearsay([...RUN_ARGS, "--db", db, ...(k === 0 ? [] : ["--resume"])]);
+          const run = spawnHearsay([...RUN_ARGS, "--db", db, ...(head === 0 ? [] : ["--resume"])]);
           const outcome = await killWhen(run, db, plan);
           if (!outcome.killed) {
             // The run ended before the moment came: it must have ended well.
@@ -118,7 +120,7 @@ describe("crash recovery: SIGKILL at random moments, then --resume", () => {
           // the vector index (an extra kill: it may come too late, and then it finished).
           const plan = planEndKill(CRASH_SEED, String(c), reference);
           const last = await killWhen(
-            spawnHearsay([...RUN_ARGS, "--db", db, "--resume"]),
+            spawnHearsay([...RUN_ARGS, "--db", db, ...(head === 0 ? [] : ["--resume"])]),
             db,
             plan,
           );

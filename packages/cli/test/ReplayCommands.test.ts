@@ -214,5 +214,5 @@ describe("branch, continue, verify", () => {
 
 it("leaves no stray files beside the database", () => {
   const names = readdirSync(dir).filter((n) => n.startsWith("hamlet.db"));
-  expect(names.every((n) => /^hamlet\.db(-wal|-shm|\..*)?$/.test(n))).toBe(true);
+  expect(names.every((n) => /^hamlet\.db(-wal|-shm|-lock|\..*)?$/.test(n))).toBe(true);
 });

@@ -64,6 +64,47 @@ export class DatabaseBusy extends Schema.TaggedError<DatabaseBusy>()("DatabaseBu
   }
 }
 
+/** There is no file where a database to read was expected. */
+export class DatabaseMissing extends Schema.TaggedError<DatabaseMissing>()("DatabaseMissing", {
+  path: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.path}: no such file; pass the --db of a recorded run (\`hearsay run --db PATH\`)`;
+  }
+}
+
+/** An SQLite file that is not a hearsay database: empty, foreign tables, or no `saves`. */
+export class NotAHearsayDatabase extends Schema.TaggedError<NotAHearsayDatabase>()(
+  "NotAHearsayDatabase",
+  {
+    path: Schema.String,
+    detail: Schema.String,
+  },
+) {
+  override get message(): string {
+    return `${this.path}: not a hearsay database (${this.detail}); pass the --db of a hearsay run, or a path where no file is yet`;
+  }
+}
+
+/** The file is a hearsay database whose bytes are damaged (truncated, corrupt pages). */
+export class DatabaseDamaged extends Schema.TaggedError<DatabaseDamaged>()("DatabaseDamaged", {
+  path: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.path}: the database is damaged (${this.detail}); restore it from a copy`;
+  }
+}
+
+/** Another process holds the database's writer lock. */
+export class DatabaseLocked extends Schema.TaggedError<DatabaseLocked>()("DatabaseLocked", {
+  path: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.path}: another hearsay process (run, chat, serve or branch) is writing it; stop that process first or use another --db (nothing was changed)`;
+  }
+}
+
 /** An append's expected seq is not the save's head: someone else appended first. */
 export class StaleSeq extends Schema.TaggedError<StaleSeq>()("StaleSeq", {
   saveId: Schema.String,
@@ -149,6 +190,10 @@ export type StoreError =
   | MigrationFailed
   | DatabaseUnavailable
   | DatabaseBusy
+  | DatabaseMissing
+  | NotAHearsayDatabase
+  | DatabaseDamaged
+  | DatabaseLocked
   | StaleSeq
   | InvalidEvent
   | UnknownSave
@@ -163,6 +208,10 @@ const storeErrorTags = new Set([
   "MigrationFailed",
   "DatabaseUnavailable",
   "DatabaseBusy",
+  "DatabaseMissing",
+  "NotAHearsayDatabase",
+  "DatabaseDamaged",
+  "DatabaseLocked",
   "StaleSeq",
   "InvalidEvent",
   "UnknownSave",

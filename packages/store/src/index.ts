@@ -4,8 +4,13 @@
  * API (`openDatabase`, `SqliteEventLog`) and Effect services over it.
  */
 
+export {
+  asDatabaseError,
+  checkDatabaseFile,
+} from "./databaseFile.ts";
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { EventLog } from "./EventLog.ts";
+export { findDamage } from "./findDamage.ts";
 export type {
   CheckpointEvent,
   CheckpointProbe,
@@ -23,6 +28,8 @@ export {
   type SqliteStatement,
   schemaVersion,
 } from "./openDatabase.ts";
+export { openForReading } from "./openForReading.ts";
+export { type OpenForWritingOptions, openForWriting } from "./openForWriting.ts";
 export { DIGEST_FN, readDigest, recomputeDigest } from "./ProjectionDigest.ts";
 export {
   hashProjectionState,
@@ -47,6 +54,9 @@ export {
 } from "./StoreDatabase.ts";
 export {
   DatabaseBusy,
+  DatabaseDamaged,
+  DatabaseLocked,
+  DatabaseMissing,
   DatabaseUnavailable,
   FutureSchemaVersion,
   InvalidBranchPoint,
@@ -54,6 +64,7 @@ export {
   isStoreError,
   MigrationFailed,
   NotADatabase,
+  NotAHearsayDatabase,
   SaveExists,
   SnapshotNotFound,
   StaleSeq,
@@ -71,3 +82,4 @@ export {
   SCHEMA_VERSION,
 } from "./schema.sql.ts";
 export { storeEffect } from "./storeEffect.ts";
+export { acquireWriterLock, lockPathOf, type WriterLock } from "./WriterLock.ts";

@@ -1,20 +1,22 @@
 /**
- * Opening a hearsay database: refuse what is not SQLite or was written by a newer build,
- * set the pragmas the store relies on (WAL, foreign keys, synchronous=NORMAL, the page
+ * Opening a hearsay database: refuse what is not SQLite, another program's SQLite file
+ * (never migrated into: a file with tables and no hearsay schema version is left as it
+ * is) or what a newer build wrote, set the pragmas the store relies on (WAL, foreign keys, synchronous=NORMAL, the page
  * cache) and bring the schema up to date. Migrations are idempotent: each runs once, in
  * its own transaction, and is recorded both in `PRAGMA user_version` (the authority) and
  * in the `schema_migrations` table (the human-readable history).
+ *
+ * This is the low-level opener (tests, benches, in-memory scratch databases). The CLI
+ * opens files only through `openForReading` and `openForWriting`, which add the writer
+ * lock and the stricter checks on top of it.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import "./sqliteUri.ts";
 import Database from "better-sqlite3";
+import { asDatabaseError, checkDatabaseFile, checkHearsaySchema } from "./databaseFile.ts";
 import { digestTallyOf, registerDigest } from "./ProjectionDigest.ts";
-import {
-  DatabaseUnavailable,
-  FutureSchemaVersion,
-  MigrationFailed,
-  NotADatabase,
-} from "./StoreError.ts";
+import { DatabaseUnavailable, FutureSchemaVersion, MigrationFailed } from "./StoreError.ts";
 import { migrations as defaultMigrations, type Migration } from "./schema.sql.ts";
+import { plainPath } from "./sqliteUri.ts";
 
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = Database.Database;
@@ -32,32 +34,7 @@ export interface OpenDatabaseOptions {
   readonly onMigrate?: (migration: Migration) => void;
 }
 
-const SQLITE_HEADER = "SQLite format 3\u0000";
-
 const errorText = (u: unknown): string => (u instanceof Error ? u.message : String(u));
-
-const errorCode = (u: unknown): string | undefined =>
-  typeof u === "object" && u !== null && "code" in u ? String(u.code) : undefined;
-
-/** Refuses an existing, non-empty file whose first bytes are not the SQLite header. */
-const checkHeader = (path: string): void => {
-  if (path === ":memory:" || path === "" || !existsSync(path)) return;
-  const stat = statSync(path);
-  if (!stat.isFile()) {
-    throw new DatabaseUnavailable({ path, detail: "not a regular file" });
-  }
-  if (stat.size === 0) return;
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(16);
-    const n = readSync(fd, buf, 0, 16, 0);
-    if (n < 16 || buf.toString("latin1") !== SQLITE_HEADER) {
-      throw new NotADatabase({ path, detail: "missing the SQLite file header" });
-    }
-  } finally {
-    closeSync(fd);
-  }
-};
 
 /** The schema version a database is at (`PRAGMA user_version`). */
 export const schemaVersion = (db: SqliteDatabase): number =>
@@ -113,24 +90,26 @@ const PAGE_CACHE_KIB = -262_144;
  * this build's schema.
  *
  * @throws NotADatabase when the file is not SQLite
+ * @throws NotAHearsayDatabase when it is another program's SQLite database (unchanged)
+ * @throws DatabaseDamaged when it is cut short or its schema cannot be read
  * @throws FutureSchemaVersion when a newer build wrote it (nothing is changed)
  * @throws MigrationFailed when a migration fails (the database stays at the prior version)
  * @throws DatabaseUnavailable when the file cannot be opened at all
  */
 export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): SqliteDatabase => {
-  checkHeader(path);
+  if (path !== ":memory:" && path !== "") checkDatabaseFile(path);
   let db: SqliteDatabase;
   try {
-    db = new Database(path);
+    db = new Database(plainPath(path));
   } catch (e) {
     throw new DatabaseUnavailable({ path, detail: errorText(e) });
   }
   try {
-    // The first read is where SQLite discovers a file is not a database.
-    const found = schemaVersion(db);
+    // The first read is where SQLite discovers a file is not a database; nothing is
+    // written before the file is known to be new or hearsay's own.
     const migrationList = opts.migrations ?? defaultMigrations;
     const supported = migrationList.reduce((max, m) => Math.max(max, m.version), 0);
-    if (found > supported) throw new FutureSchemaVersion({ path, found, supported });
+    checkHearsaySchema(db, path, supported, true);
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.pragma("synchronous = NORMAL");
@@ -146,10 +125,6 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     return db;
   } catch (e) {
     db.close();
-    if (errorCode(e) === "SQLITE_NOTADB") throw new NotADatabase({ path, detail: errorText(e) });
-    if (errorCode(e)?.startsWith("SQLITE_")) {
-      throw new DatabaseUnavailable({ path, detail: errorText(e) });
-    }
-    throw e;
+    throw asDatabaseError(path, e);
   }
 };

@@ -5,13 +5,13 @@
  * touched. `--at-day D` branches as the world stood at 00:00 of day D; `--at SEQ` must be
  * where a tick ends (the error names the nearest ones).
  */
-import { existsSync } from "node:fs";
 import { formatGameTime, type GameTime, ids } from "@hearsay/core";
 import { branchSave, requireSave } from "@hearsay/engine";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
 export const branchCommand = Command.make(
@@ -31,39 +31,35 @@ export const branchCommand = Command.make(
     ),
     into: Flag.String("into").pipe(Flag.withDescription("Name (and id) of the new save")),
   },
-  Effect.fn(function* (args) {
-    if (Option.isSome(args.at) === Option.isSome(args.atDay)) {
-      return yield* Effect.fail(
-        new CliFailure({ message: "pass exactly one of --at SEQ and --at-day D" }),
+  Effect.fn(
+    function* (args) {
+      if (Option.isSome(args.at) === Option.isSome(args.atDay)) {
+        return yield* Effect.fail(
+          new CliFailure({ message: "pass exactly one of --at SEQ and --at-day D" }),
+        );
+      }
+      const db = yield* attempt(() => openForWriting(args.db, { mode: "existing" }));
+      const log = new SqliteEventLog(db);
+      const branched = yield* attempt(() => {
+        const parent = requireSave(log, ids.save(args.save), args.db);
+        return branchSave({
+          log,
+          from: parent.saveId,
+          at: Option.isSome(args.at)
+            ? { seq: args.at.value }
+            : { day: Option.getOrThrow(args.atDay) },
+          into: args.into,
+        });
+      }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+      const when =
+        branched.t === null ? "before anything happened" : formatGameTime(branched.t as GameTime);
+      yield* Console.log(
+        [
+          `branched save "${args.save}" at seq ${branched.seq} (${when}) into "${branched.save.saveId}"; "${args.save}" is unchanged`,
+          `continue it with: hearsay run --resume --db ${args.db} --save ${branched.save.saveId} [--seed S] [--brain scripted|ollama]`,
+        ].join("\n"),
       );
-    }
-    if (!existsSync(args.db)) {
-      return yield* Effect.fail(
-        new CliFailure({
-          message: `${args.db}: no such file; pass the --db of a recorded run (\`hearsay run --db PATH\`)`,
-        }),
-      );
-    }
-    const db = yield* attempt(() => openDatabase(args.db));
-    const log = new SqliteEventLog(db);
-    const branched = yield* attempt(() => {
-      const parent = requireSave(log, ids.save(args.save), args.db);
-      return branchSave({
-        log,
-        from: parent.saveId,
-        at: Option.isSome(args.at)
-          ? { seq: args.at.value }
-          : { day: Option.getOrThrow(args.atDay) },
-        into: args.into,
-      });
-    }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
-    const when =
-      branched.t === null ? "before anything happened" : formatGameTime(branched.t as GameTime);
-    yield* Console.log(
-      [
-        `branched save "${args.save}" at seq ${branched.seq} (${when}) into "${branched.save.saveId}"; "${args.save}" is unchanged`,
-        `continue it with: hearsay run --resume --db ${args.db} --save ${branched.save.saveId} [--seed S] [--brain scripted|ollama]`,
-      ].join("\n"),
-    );
-  }),
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Branch a save at a seq or a game day"));

@@ -14,6 +14,7 @@ import { Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { brainFlags } from "../brainFlags.ts";
 import { describeError } from "../describeError.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { type BrainChoice, openLog, openTalkWorld } from "../serve/openTalkWorld.ts";
 
 const help = "commands: /dossier, /memories, /skip <N>d, /quit (or end of input, or Ctrl-C)";
@@ -137,22 +138,25 @@ export const chatCommand = Command.make(
       Flag.optional,
     ),
   },
-  Effect.fn(function* (args) {
-    const log = yield* openLog(args.db);
-    const choice: BrainChoice = {
-      brain: args.brain,
-      model: Option.getOrUndefined(args.model),
-      configPath: Option.getOrUndefined(args.config),
-      quiet: false,
-    };
-    const code = yield* Effect.gen(function* () {
-      const talk = yield* openTalkWorld(log, args.save, {
-        simulation: Option.getOrUndefined(args.simulation),
-        choice,
-      });
-      yield* Effect.try({ try: () => talk.npc(args.npc), catch: (e) => e });
-      return yield* Effect.tryPromise({ try: () => converse(talk, args.npc), catch: (e) => e });
-    }).pipe(Effect.ensuring(Effect.sync(() => log.db.close())));
-    if (code !== 0) process.exitCode = code;
-  }),
+  Effect.fn(
+    function* (args) {
+      const log = yield* openLog(args.db);
+      const choice: BrainChoice = {
+        brain: args.brain,
+        model: Option.getOrUndefined(args.model),
+        configPath: Option.getOrUndefined(args.config),
+        quiet: false,
+      };
+      const code = yield* Effect.gen(function* () {
+        const talk = yield* openTalkWorld(log, args.save, {
+          simulation: Option.getOrUndefined(args.simulation),
+          choice,
+        });
+        yield* Effect.try({ try: () => talk.npc(args.npc), catch: (e) => e });
+        return yield* Effect.tryPromise({ try: () => converse(talk, args.npc), catch: (e) => e });
+      }).pipe(Effect.ensuring(Effect.sync(() => log.db.close())));
+      if (code !== 0) process.exitCode = code;
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Talk with an NPC in a world from the terminal"));

@@ -8,11 +8,11 @@
  */
 import { formatGameTime, ids, renderDossier } from "@hearsay/core";
 import { dossierAt } from "@hearsay/engine";
-import { openReadOnly } from "@hearsay/inspector";
-import { SqliteEventLog } from "@hearsay/store";
+import { openForReading, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt } from "../attempt.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
 const Hour = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 23 }));
@@ -44,58 +44,61 @@ export const dossierCommand = Command.make(
       Flag.withDefault(false),
     ),
   },
-  Effect.fn(function* (args) {
-    const db = yield* attempt(() => openReadOnly(args.db));
-    const log = new SqliteEventLog(db);
-    const inspection = yield* attempt(() =>
-      dossierAt({
-        log,
-        saveId: ids.save(args.save),
-        npcId: args.npc,
-        day: args.day,
-        ...(Option.isSome(args.hour) ? { hour: args.hour.value } : {}),
-        ...(Option.isSome(args.query) ? { query: args.query.value } : {}),
-        ...(Option.isSome(args.budget) ? { budget: args.budget.value } : {}),
-      }),
-    ).pipe(Effect.ensuring(Effect.sync(() => db.close())));
-    const d = inspection.dossier;
-    if (args.json) {
-      yield* Console.log(
-        JSON.stringify(
-          {
-            saveId: d.saveId,
-            npcId: d.npcId,
-            npcName: d.npcName,
-            day: d.day,
-            t: d.t,
-            time: formatGameTime(d.t),
-            throughSeq: inspection.throughSeq,
-            query: d.query,
-            budget: d.budget,
-            totalTokens: d.totalTokens,
-            sections: d.sections.map((s) => ({
-              name: s.name,
-              budget: s.budget,
-              tokens: s.tokens,
-              items: s.items.map((i) => ({
-                kind: i.kind,
-                id: i.id,
-                score: i.score,
-                tokens: i.tokens,
-                text: i.text,
+  Effect.fn(
+    function* (args) {
+      const db = yield* attempt(() => openForReading(args.db));
+      const log = new SqliteEventLog(db);
+      const inspection = yield* attempt(() =>
+        dossierAt({
+          log,
+          saveId: ids.save(args.save),
+          npcId: args.npc,
+          day: args.day,
+          ...(Option.isSome(args.hour) ? { hour: args.hour.value } : {}),
+          ...(Option.isSome(args.query) ? { query: args.query.value } : {}),
+          ...(Option.isSome(args.budget) ? { budget: args.budget.value } : {}),
+        }),
+      ).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+      const d = inspection.dossier;
+      if (args.json) {
+        yield* Console.log(
+          JSON.stringify(
+            {
+              saveId: d.saveId,
+              npcId: d.npcId,
+              npcName: d.npcName,
+              day: d.day,
+              t: d.t,
+              time: formatGameTime(d.t),
+              throughSeq: inspection.throughSeq,
+              query: d.query,
+              budget: d.budget,
+              totalTokens: d.totalTokens,
+              sections: d.sections.map((s) => ({
+                name: s.name,
+                budget: s.budget,
+                tokens: s.tokens,
+                items: s.items.map((i) => ({
+                  kind: i.kind,
+                  id: i.id,
+                  score: i.score,
+                  tokens: i.tokens,
+                  text: i.text,
+                })),
               })),
-            })),
-          },
-          null,
-          2,
-        ),
+            },
+            null,
+            2,
+          ),
+        );
+        return;
+      }
+      yield* Console.log(
+        `# Dossier of ${d.npcName} (${d.npcId}) at ${formatGameTime(d.t)}, through seq ${inspection.throughSeq}: ${d.totalTokens} of ${d.budget} tokens\n\n${renderDossier(d)}`,
       );
-      return;
-    }
-    yield* Console.log(
-      `# Dossier of ${d.npcName} (${d.npcId}) at ${formatGameTime(d.t)}, through seq ${inspection.throughSeq}: ${d.totalTokens} of ${d.budget} tokens\n\n${renderDossier(d)}`,
-    );
-  }),
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(
   Command.withDescription("Show the dossier an NPC would be given at a moment of a recorded run"),
 );

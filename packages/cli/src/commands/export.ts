@@ -4,14 +4,14 @@
  * public contract, described in packages/cli/EXPORT-FORMAT.md. The database is opened
  * read-only; with no --out the lines go to stdout and nothing else does.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import { ids } from "@hearsay/core";
 import { exportJsonl, requireSave } from "@hearsay/engine";
-import { openReadOnly } from "@hearsay/inspector";
-import { SqliteEventLog } from "@hearsay/store";
+import { openForReading, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
+import { AtomicFile } from "../AtomicFile.ts";
 import { attempt } from "../attempt.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 /** Writes a chunk to stdout and waits until it is handed over (so memory stays bounded). */
@@ -38,33 +38,43 @@ export const exportCommand = Command.make(
       Flag.optional,
     ),
   },
-  Effect.fn(function* (args) {
-    const db = yield* attempt(() => openReadOnly(args.db));
-    const log = new SqliteEventLog(db);
-    const saveId = ids.save(args.save);
-    const written = yield* Effect.tryPromise({
-      try: async () => {
-        const save = requireSave(log, saveId, args.db);
-        const fd = Option.isSome(args.out) ? openSync(args.out.value, "w") : null;
-        const ignore = () => {};
-        process.stdout.on("error", ignore);
-        try {
-          for (const chunk of exportJsonl({ log, saveId })) {
-            if (fd === null) await toStdout(chunk);
-            else writeSync(fd, chunk);
+  Effect.fn(
+    function* (args) {
+      const out = Option.getOrUndefined(args.out);
+      // Before the database is opened: an --out that is the database (or its WAL) would
+      // otherwise be truncated to start the export.
+      if (out !== undefined) yield* attempt(() => AtomicFile.refuseDatabase(out, args.db));
+      const db = yield* attempt(() => openForReading(args.db));
+      const log = new SqliteEventLog(db);
+      const saveId = ids.save(args.save);
+      const written = yield* Effect.tryPromise({
+        try: async () => {
+          const save = requireSave(log, saveId, args.db);
+          // The lines go to a temporary file beside --out, renamed over it only once all
+          // are written: a failure (a full disk) leaves no truncated export behind.
+          const file = out === undefined ? null : AtomicFile.create(out);
+          const ignore = () => {};
+          process.stdout.on("error", ignore);
+          try {
+            for (const chunk of exportJsonl({ log, saveId })) {
+              if (file === null) await toStdout(chunk);
+              else file.write(chunk);
+            }
+            file?.commit();
+          } catch (e) {
+            file?.abandon();
+            if (!isClosedPipe(e)) throw e;
+          } finally {
+            process.stdout.off("error", ignore);
           }
-        } catch (e) {
-          if (!isClosedPipe(e)) throw e;
-        } finally {
-          process.stdout.off("error", ignore);
-          if (fd !== null) closeSync(fd);
-        }
-        return save.head;
-      },
-      catch: (e) => e,
-    }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
-    if (Option.isSome(args.out)) {
-      yield* Console.error(`exported ${written} events of save "${saveId}" to ${args.out.value}`);
-    }
-  }),
+          return save.head;
+        },
+        catch: (e) => e,
+      }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+      if (Option.isSome(args.out)) {
+        yield* Console.error(`exported ${written} events of save "${saveId}" to ${args.out.value}`);
+      }
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Export a save's events as JSON lines"));

@@ -19,11 +19,11 @@ import {
   SimulationNotFound,
   verifyLog,
 } from "@hearsay/engine";
-import { openReadOnly } from "@hearsay/inspector";
-import { SqliteEventLog } from "@hearsay/store";
+import { openForReading, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
@@ -73,107 +73,114 @@ export const replayCommand = Command.make(
       Flag.withDefault(false),
     ),
   },
-  Effect.fn(function* (args) {
-    if (Option.isSome(args.until) && Option.isSome(args.untilDay)) {
-      return yield* Effect.fail(
-        new CliFailure({ message: "--until and --until-day contradict each other: pick one" }),
-      );
-    }
-    const db = yield* attempt(() => openReadOnly(args.db));
-    const log = new SqliteEventLog(db);
-    const saveId = ids.save(args.save);
-    const work = Effect.gen(function* () {
-      const save = yield* attempt(() => requireSave(log, saveId, args.db));
-      const untilSeq = Option.isSome(args.until)
-        ? args.until.value
-        : Option.isSome(args.untilDay)
-          ? lastSeqOfDay(log, saveId, args.untilDay.value)
-          : save.head;
-      if (untilSeq < 1 || untilSeq > save.head) {
+  Effect.fn(
+    function* (args) {
+      if (Option.isSome(args.until) && Option.isSome(args.untilDay)) {
         return yield* Effect.fail(
-          new CliFailure({
-            message: `${Option.isSome(args.untilDay) ? `day ${args.untilDay.value} holds no event` : `seq ${untilSeq} is outside the log`} of save "${saveId}" (seq 1–${save.head}): choose a point within it`,
-          }),
+          new CliFailure({ message: "--until and --until-day contradict each other: pick one" }),
         );
       }
-      const bar = progressBar(untilSeq, "{bar} seq {seq}/{last} | ETA {eta_formatted}", args.quiet);
-      const began = performance.now();
-      const seconds = () => (performance.now() - began) / 1000;
-      if (!args.verify) {
-        const report = yield* attempt(() =>
-          refoldLog({
-            log,
-            saveId,
-            untilSeq,
-            onProgress: (seq) => bar.update(seq, { seq, last: untilSeq }),
-          }),
-        ).pipe(Effect.ensuring(Effect.sync(() => bar.stop())));
-        const secs = seconds();
-        const rate = Math.round(report.folded / Math.max(secs, 1e-3));
-        if (report.mismatch !== null) {
-          const m = report.mismatch;
-          yield* Console.log(
-            [
-              `checkpoint at seq ${m.seq} (${formatGameTime(m.t as GameTime)}) does not match the refold`,
-              `  log:    ${m.expected} (through seq ${m.throughSeq})`,
-              `  refold: ${m.actual} (through seq ${m.seq - 1})`,
-              `  ${report.checkpoints} earlier checkpoint(s) matched`,
-            ].join("\n"),
-          );
+      const db = yield* attempt(() => openForReading(args.db));
+      const log = new SqliteEventLog(db);
+      const saveId = ids.save(args.save);
+      const work = Effect.gen(function* () {
+        const save = yield* attempt(() => requireSave(log, saveId, args.db));
+        const untilSeq = Option.isSome(args.until)
+          ? args.until.value
+          : Option.isSome(args.untilDay)
+            ? lastSeqOfDay(log, saveId, args.untilDay.value)
+            : save.head;
+        if (untilSeq < 1 || untilSeq > save.head) {
           return yield* Effect.fail(
             new CliFailure({
-              message: `replay of save "${saveId}" does not match its checkpoint at seq ${m.seq}: the projections fold events 1–${m.seq - 1} differently from when they were recorded`,
+              message: `${Option.isSome(args.untilDay) ? `day ${args.untilDay.value} holds no event` : `seq ${untilSeq} is outside the log`} of save "${saveId}" (seq 1–${save.head}): choose a point within it`,
+            }),
+          );
+        }
+        const bar = progressBar(
+          untilSeq,
+          "{bar} seq {seq}/{last} | ETA {eta_formatted}",
+          args.quiet,
+        );
+        const began = performance.now();
+        const seconds = () => (performance.now() - began) / 1000;
+        if (!args.verify) {
+          const report = yield* attempt(() =>
+            refoldLog({
+              log,
+              saveId,
+              untilSeq,
+              onProgress: (seq) => bar.update(seq, { seq, last: untilSeq }),
+            }),
+          ).pipe(Effect.ensuring(Effect.sync(() => bar.stop())));
+          const secs = seconds();
+          const rate = Math.round(report.folded / Math.max(secs, 1e-3));
+          if (report.mismatch !== null) {
+            const m = report.mismatch;
+            yield* Console.log(
+              [
+                `checkpoint at seq ${m.seq} (${formatGameTime(m.t as GameTime)}) does not match the refold`,
+                `  log:    ${m.expected} (through seq ${m.throughSeq})`,
+                `  refold: ${m.actual} (through seq ${m.seq - 1})`,
+                `  ${report.checkpoints} earlier checkpoint(s) matched`,
+              ].join("\n"),
+            );
+            return yield* Effect.fail(
+              new CliFailure({
+                message: `replay of save "${saveId}" does not match its checkpoint at seq ${m.seq}: the projections fold events 1–${m.seq - 1} differently from when they were recorded`,
+              }),
+            );
+          }
+          yield* Console.log(
+            `replayed save "${saveId}": ${report.folded} events (seq 1–${report.throughSeq}) refolded in ${secs.toFixed(2)} s (${rate} events/s); ${report.checkpoints} checkpoint(s) match; state hash ${report.stateHash}`,
+          );
+          return;
+        }
+        const loadNamed = (name: string) => {
+          try {
+            return loadSimulation(name);
+          } catch (e) {
+            if (e instanceof SimulationNotFound) {
+              throw new ReplayRefused({
+                reason: `the run names simulation "${name}", which is not found here`,
+                fix: "pass --simulation with the folder it was recorded from",
+              });
+            }
+            throw e;
+          }
+        };
+        const path = args.simulation;
+        const simulation = Option.isSome(path)
+          ? yield* attempt(() => loadSimulation(path.value))
+          : loadNamed;
+        const report = yield* Effect.tryPromise({
+          try: () =>
+            verifyLog({
+              log,
+              saveId,
+              simulation,
+              untilSeq,
+              onProgress: (seq) => bar.update(seq, { seq, last: untilSeq }),
+            }),
+          catch: (e) => e,
+        }).pipe(Effect.ensuring(Effect.sync(() => bar.stop())));
+        const secs = seconds();
+        if (report.divergence !== null) {
+          yield* Console.log(formatDivergence(report.divergence));
+          return yield* Effect.fail(
+            new CliFailure({
+              message: `replay of save "${saveId}" diverged from its log at seq ${report.divergence.seq} (${report.compared} events agreed before it)`,
             }),
           );
         }
         yield* Console.log(
-          `replayed save "${saveId}": ${report.folded} events (seq 1–${report.throughSeq}) refolded in ${secs.toFixed(2)} s (${rate} events/s); ${report.checkpoints} checkpoint(s) match; state hash ${report.stateHash}`,
+          `verified save "${saveId}": ${report.compared} events (seq 1–${report.throughSeq}) re-run from "${report.simulation}" with ${report.brains.join(", then ")} are identical; ${report.checkpoints} checkpoint(s) equal; state hash ${report.stateHash}; ${secs.toFixed(1)} s (${Math.round(report.compared / Math.max(secs, 1e-3))} events/s)`,
         );
-        return;
-      }
-      const loadNamed = (name: string) => {
-        try {
-          return loadSimulation(name);
-        } catch (e) {
-          if (e instanceof SimulationNotFound) {
-            throw new ReplayRefused({
-              reason: `the run names simulation "${name}", which is not found here`,
-              fix: "pass --simulation with the folder it was recorded from",
-            });
-          }
-          throw e;
-        }
-      };
-      const path = args.simulation;
-      const simulation = Option.isSome(path)
-        ? yield* attempt(() => loadSimulation(path.value))
-        : loadNamed;
-      const report = yield* Effect.tryPromise({
-        try: () =>
-          verifyLog({
-            log,
-            saveId,
-            simulation,
-            untilSeq,
-            onProgress: (seq) => bar.update(seq, { seq, last: untilSeq }),
-          }),
-        catch: (e) => e,
-      }).pipe(Effect.ensuring(Effect.sync(() => bar.stop())));
-      const secs = seconds();
-      if (report.divergence !== null) {
-        yield* Console.log(formatDivergence(report.divergence));
-        return yield* Effect.fail(
-          new CliFailure({
-            message: `replay of save "${saveId}" diverged from its log at seq ${report.divergence.seq} (${report.compared} events agreed before it)`,
-          }),
-        );
-      }
-      yield* Console.log(
-        `verified save "${saveId}": ${report.compared} events (seq 1–${report.throughSeq}) re-run from "${report.simulation}" with ${report.brains.join(", then ")} are identical; ${report.checkpoints} checkpoint(s) equal; state hash ${report.stateHash}; ${secs.toFixed(1)} s (${Math.round(report.compared / Math.max(secs, 1e-3))} events/s)`,
-      );
-    });
-    return yield* work.pipe(Effect.ensuring(Effect.sync(() => db.close())));
-  }),
+      });
+      return yield* work.pipe(Effect.ensuring(Effect.sync(() => db.close())));
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(
   Command.withDescription(
     "Replay a recorded run: refold and check its checkpoints, or --verify it",

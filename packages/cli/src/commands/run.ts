@@ -4,7 +4,6 @@
  * an end summary. `--days` is the length of the whole run; `--resume` continues from the
  * last committed tick and stops where an uninterrupted run would.
  */
-import { existsSync, rmSync } from "node:fs";
 import { ids } from "@hearsay/core";
 import {
   loadSimulation,
@@ -12,13 +11,14 @@ import {
   retrievalDossiersWith,
   runSimulation,
 } from "@hearsay/engine";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Argument, Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { chooseEmbedder } from "../chooseEmbedder.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
@@ -65,93 +65,119 @@ export const runCommand = Command.make(
       Flag.withDefault(false),
     ),
   },
-  Effect.fn(function* (args) {
-    if (args.resume && args.replace) {
-      return yield* Effect.fail(
-        new CliFailure({ message: "--resume and --replace contradict each other: pick one" }),
+  Effect.fn(
+    function* (args) {
+      if (args.resume && args.replace) {
+        return yield* Effect.fail(
+          new CliFailure({ message: "--resume and --replace contradict each other: pick one" }),
+        );
+      }
+      const sim = yield* attempt(() => loadSimulation(Option.getOrUndefined(args.simulation)));
+      const chosen = yield* chooseBrain({
+        brain: args.brain,
+        model: Option.getOrUndefined(args.model),
+        configPath: Option.getOrUndefined(args.config),
+        quiet: args.quiet,
+      });
+      // The writer lock is held from here until the run ends; --replace deletes the old
+      // database only under it, and only when it is a hearsay database.
+      const db = yield* attempt(() =>
+        openForWriting(args.db, {
+          mode: args.resume ? "existing" : args.replace ? "replace" : "create",
+        }),
       );
-    }
-    const sim = yield* attempt(() => loadSimulation(Option.getOrUndefined(args.simulation)));
-    if (args.replace && existsSync(args.db)) {
-      // Refuses (NotADatabase) rather than deleting a file that is not a hearsay database.
-      yield* attempt(() => openDatabase(args.db).close());
-      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${args.db}${suffix}`, { force: true });
-    }
-    const chosen = yield* chooseBrain({
-      brain: args.brain,
-      model: Option.getOrUndefined(args.model),
-      configPath: Option.getOrUndefined(args.config),
-      quiet: args.quiet,
-    });
-    const db = yield* attempt(() => openDatabase(args.db));
-    // No automatic whole-state snapshots: the read models already live in the database,
-    // a resume rebuilds the engine from the log, and a snapshot is the whole state as one
-    // JSON text — most of a long run's database, and for a large world more than the
-    // longest string V8 can hold.
-    const log = new SqliteEventLog(db);
-    const embedding = yield* chooseEmbedder({
-      brain: args.brain,
-      configPath: Option.getOrUndefined(args.config),
-      quiet: args.quiet,
-      log,
-      saveId: args.save,
-    }).pipe(Effect.tapError(() => Effect.sync(() => db.close())));
-    const startDay = sim.world.meta.start.day;
-    let bar: ReturnType<typeof progressBar> | null = null;
-    const began = performance.now();
-    const summary: RunSummary = yield* Effect.tryPromise({
-      try: () =>
-        runSimulation({
-          world: sim.world,
-          worldHash: sim.worldHash,
-          lore: sim.lore,
-          log,
-          saveId: ids.save(args.save),
-          ...(Option.isSome(args.days)
-            ? { days: args.days.value }
-            : args.resume
-              ? {}
-              : { days: 30 }),
-          ...(Option.isSome(args.seed)
-            ? { seed: args.seed.value }
-            : args.resume
-              ? {}
-              : { seed: 1 }),
-          brain: chosen.brain,
-          recordBrain: chosen.record,
-          dossiers: retrievalDossiersWith(embedding),
-          resume: args.resume,
-          ...(Option.isSome(args.checkpointEvery)
-            ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
-            : {}),
-          onProgress: (p) => {
-            const secs = Math.max(1e-3, (performance.now() - began) / 1000);
-            bar ??= progressBar(
-              p.endDay - startDay,
-              "{bar} day {day}/{endDay} | {tps} ticks/s | {eps} events/s | ETA {eta_formatted}",
-              args.quiet,
-            );
-            bar.update(p.day - startDay, {
-              day: p.day - startDay,
-              endDay: p.endDay - startDay,
-              tps: (p.ticks / secs).toFixed(0),
-              eps: (p.events / secs).toFixed(0),
-            });
-          },
-        }),
-      catch: (e) => e,
-    }).pipe(
-      Effect.ensuring(
-        Effect.sync(() => {
-          (bar as ReturnType<typeof progressBar> | null)?.stop();
+      if (args.resume) {
+        // Resuming needs a run to continue: its seed, length and world are in its log.
+        const refusal = resumeRefusal(new SqliteEventLog(db), args.save, args.db);
+        if (refusal !== null) {
           db.close();
-        }),
-      ),
-    );
-    const secs = (performance.now() - began) / 1000;
-    yield* Console.log(formatSummary(summary, args.db, secs));
-  }),
+          return yield* Effect.fail(new CliFailure({ message: refusal }));
+        }
+      }
+      // No automatic whole-state snapshots: the read models already live in the database,
+      // a resume rebuilds the engine from the log, and a snapshot is the whole state as one
+      // JSON text — most of a long run's database, and for a large world more than the
+      // longest string V8 can hold.
+      const log = new SqliteEventLog(db);
+      const embedding = yield* chooseEmbedder({
+        brain: args.brain,
+        configPath: Option.getOrUndefined(args.config),
+        quiet: args.quiet,
+        log,
+        saveId: args.save,
+      }).pipe(Effect.tapError(() => Effect.sync(() => db.close())));
+      const startDay = sim.world.meta.start.day;
+      let bar: ReturnType<typeof progressBar> | null = null;
+      const began = performance.now();
+      const summary: RunSummary = yield* Effect.tryPromise({
+        try: () =>
+          runSimulation({
+            world: sim.world,
+            worldHash: sim.worldHash,
+            lore: sim.lore,
+            log,
+            saveId: ids.save(args.save),
+            ...(Option.isSome(args.days)
+              ? { days: args.days.value }
+              : args.resume
+                ? {}
+                : { days: 30 }),
+            ...(Option.isSome(args.seed)
+              ? { seed: args.seed.value }
+              : args.resume
+                ? {}
+                : { seed: 1 }),
+            brain: chosen.brain,
+            recordBrain: chosen.record,
+            dossiers: retrievalDossiersWith(embedding),
+            resume: args.resume,
+            ...(Option.isSome(args.checkpointEvery)
+              ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
+              : {}),
+            onProgress: (p) => {
+              const secs = Math.max(1e-3, (performance.now() - began) / 1000);
+              bar ??= progressBar(
+                p.endDay - startDay,
+                "{bar} day {day}/{endDay} | {tps} ticks/s | {eps} events/s | ETA {eta_formatted}",
+                args.quiet,
+              );
+              bar.update(p.day - startDay, {
+                day: p.day - startDay,
+                endDay: p.endDay - startDay,
+                tps: (p.ticks / secs).toFixed(0),
+                eps: (p.events / secs).toFixed(0),
+              });
+            },
+          }),
+        catch: (e) => e,
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            (bar as ReturnType<typeof progressBar> | null)?.stop();
+            db.close();
+          }),
+        ),
+      );
+      const secs = (performance.now() - began) / 1000;
+      yield* Console.log(formatSummary(summary, args.db, secs));
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Run a simulation headless"));
+
+/** Why `--resume` of `save` cannot go on, or null when there is a started run to continue. */
+const resumeRefusal = (log: SqliteEventLog, save: string, db: string): string | null => {
+  const saves = log.saves();
+  const found = saves.find((s) => s.saveId === save);
+  if (found === undefined) {
+    const known = saves.map((s) => s.saveId);
+    return `${db}: no save "${save}" to resume (${known.length === 0 ? "it holds none" : `saves: ${known.join(", ")}`}); pass --save with one of them, or start a run without --resume`;
+  }
+  if (found.head === 0) {
+    return `${db}: save "${save}" never started (it was stopped before its first event), so there is no seed or length to continue; start it again without --resume, with --days and --seed`;
+  }
+  return null;
+};
 
 const formatSummary = (s: RunSummary, db: string, secs: number): string => {
   const lines = [

@@ -11,6 +11,7 @@ import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
+import { onDatabase } from "../onDatabase.ts";
 import { brainFor, openLog, simulationOf, talkDossiers } from "../serve/openTalkWorld.ts";
 import { serveRefusal, startServe, tokenOf } from "../serve/startServe.ts";
 
@@ -60,64 +61,67 @@ export const serveCommand = Command.make(
       Flag.withDefault(4),
     ),
   },
-  Effect.fn(function* (args) {
-    // Blank is no token; refused before the database is touched.
-    const token = tokenOf(Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN);
-    const allowHosts = args.allowHost
-      .split(",")
-      .map((h) => h.trim())
-      .filter((h) => h !== "");
-    const refusal = serveRefusal({ host: args.host, token, allowHosts });
-    if (refusal !== null) return yield* Effect.fail(new CliFailure({ message: refusal }));
-    const log = yield* openLog(args.db);
-    const brain = yield* brainFor({
-      brain: args.brain,
-      model: Option.getOrUndefined(args.model),
-      configPath: Option.getOrUndefined(args.config),
-      quiet: true,
-    });
-    const simulation = Option.getOrUndefined(args.simulation);
-    const server = yield* Effect.tryPromise({
-      try: () =>
-        startServe({
-          log,
-          host: args.host,
-          port: args.port,
-          token,
-          allowHosts,
-          maxBodyBytes: args.maxBody,
-          open: (save) => {
-            const saveId = ids.save(save);
-            const sim = Effect.runSync(simulationOf(log, saveId, simulation));
-            const dossiers = Effect.runSync(
-              talkDossiers(log, saveId, Option.getOrUndefined(args.config)),
-            );
-            return new TalkWorld({
-              simulation: sim,
-              log,
-              saveId,
-              dossiers,
-              brain: brain.brain,
-              recordBrain: brain.record,
-              ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
-              options: { digestEvery: args.digestEvery },
-            });
-          },
-        }),
-      catch: (e) =>
-        new CliFailure({
-          message: `cannot listen on ${args.host}:${args.port}: ${(e as Error).message}`,
-        }),
-    });
-    yield* Console.log(
-      `hearsay serve: listening on ${server.url} (${args.db}${token === null ? "" : ", token required"}); API at ${server.url}/openapi.json; Ctrl-C stops`,
-    );
-    yield* Effect.callback<void>((resume) => {
-      const stop = () => resume(Effect.void);
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    yield* Effect.promise(() => server.close());
-    log.db.close();
-  }),
+  Effect.fn(
+    function* (args) {
+      // Blank is no token; refused before the database is touched.
+      const token = tokenOf(Option.getOrUndefined(args.token) ?? process.env.HEARSAY_TOKEN);
+      const allowHosts = args.allowHost
+        .split(",")
+        .map((h) => h.trim())
+        .filter((h) => h !== "");
+      const refusal = serveRefusal({ host: args.host, token, allowHosts });
+      if (refusal !== null) return yield* Effect.fail(new CliFailure({ message: refusal }));
+      const log = yield* openLog(args.db);
+      const brain = yield* brainFor({
+        brain: args.brain,
+        model: Option.getOrUndefined(args.model),
+        configPath: Option.getOrUndefined(args.config),
+        quiet: true,
+      });
+      const simulation = Option.getOrUndefined(args.simulation);
+      const server = yield* Effect.tryPromise({
+        try: () =>
+          startServe({
+            log,
+            host: args.host,
+            port: args.port,
+            token,
+            allowHosts,
+            maxBodyBytes: args.maxBody,
+            open: (save) => {
+              const saveId = ids.save(save);
+              const sim = Effect.runSync(simulationOf(log, saveId, simulation));
+              const dossiers = Effect.runSync(
+                talkDossiers(log, saveId, Option.getOrUndefined(args.config)),
+              );
+              return new TalkWorld({
+                simulation: sim,
+                log,
+                saveId,
+                dossiers,
+                brain: brain.brain,
+                recordBrain: brain.record,
+                ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
+                options: { digestEvery: args.digestEvery },
+              });
+            },
+          }),
+        catch: (e) =>
+          new CliFailure({
+            message: `cannot listen on ${args.host}:${args.port}: ${(e as Error).message}`,
+          }),
+      });
+      yield* Console.log(
+        `hearsay serve: listening on ${server.url} (${args.db}${token === null ? "" : ", token required"}); API at ${server.url}/openapi.json; Ctrl-C stops`,
+      );
+      yield* Effect.callback<void>((resume) => {
+        const stop = () => resume(Effect.void);
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+      yield* Effect.promise(() => server.close());
+      log.db.close();
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Serve a world to a game over local HTTP/JSON"));

@@ -4,11 +4,13 @@
  * from the log's read model. Runs with the scripted brain record no calls (their answers
  * follow from the seed), so they report none.
  */
-import { existsSync } from "node:fs";
-import { type CallFigures, llmCallStats, openDatabase } from "@hearsay/store";
+
+import { requireSave } from "@hearsay/engine";
+import { type CallFigures, llmCallStats, openForReading, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect } from "effect";
 import { Command, Flag } from "effect/cli";
-import { attempt, CliFailure } from "../attempt.ts";
+import { attempt } from "../attempt.ts";
+import { onDatabase } from "../onDatabase.ts";
 
 const n = (x: number, width: number) => String(x).padStart(width);
 const row = (label: string, f: CallFigures) =>
@@ -26,36 +28,36 @@ export const statsCommand = Command.make(
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print JSON"), Flag.withDefault(false)),
     top: Flag.Int("top").pipe(Flag.withDescription("NPCs to list"), Flag.withDefault(10)),
   },
-  Effect.fn(function* (args) {
-    if (!existsSync(args.db)) {
-      return yield* Effect.fail(
-        new CliFailure({ message: `${args.db}: no such database; pass the --db of a run` }),
+  Effect.fn(
+    function* (args) {
+      const db = yield* attempt(() => openForReading(args.db));
+      const stats = yield* attempt(() => {
+        // A save that is not there is an error, not a save with no calls.
+        requireSave(new SqliteEventLog(db), args.save, args.db);
+        return llmCallStats(db, args.save);
+      }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+      if (args.json) return yield* Console.log(JSON.stringify(stats, null, 2));
+      if (stats.total.calls === 0) {
+        return yield* Console.log(
+          `no recorded brain calls in save "${args.save}" (a scripted run records none)`,
+        );
+      }
+      yield* Console.log(
+        [
+          header,
+          row("all", stats.total),
+          "by purpose",
+          ...stats.byPurpose.map((p) => row(`  ${p.purpose}`, p)),
+          "by brain",
+          ...stats.byBrain.map((b) => row(`  ${b.brain} ${b.model}`, b)),
+          `by NPC (top ${args.top})`,
+          ...stats.byNpc.slice(0, args.top).map((n) => row(`  ${n.npcId ?? "(world)"}`, n)),
+          "by game day",
+          ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
+          refusedLine(stats.total),
+        ].join("\n"),
       );
-    }
-    const db = yield* attempt(() => openDatabase(args.db));
-    const stats = yield* attempt(() => llmCallStats(db, args.save)).pipe(
-      Effect.ensuring(Effect.sync(() => db.close())),
-    );
-    if (args.json) return yield* Console.log(JSON.stringify(stats, null, 2));
-    if (stats.total.calls === 0) {
-      return yield* Console.log(
-        `no recorded brain calls in save "${args.save}" (a scripted run records none)`,
-      );
-    }
-    yield* Console.log(
-      [
-        header,
-        row("all", stats.total),
-        "by purpose",
-        ...stats.byPurpose.map((p) => row(`  ${p.purpose}`, p)),
-        "by brain",
-        ...stats.byBrain.map((b) => row(`  ${b.brain} ${b.model}`, b)),
-        `by NPC (top ${args.top})`,
-        ...stats.byNpc.slice(0, args.top).map((n) => row(`  ${n.npcId ?? "(world)"}`, n)),
-        "by game day",
-        ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
-        refusedLine(stats.total),
-      ].join("\n"),
-    );
-  }),
+    },
+    (effect, args) => onDatabase(args.db)(effect),
+  ),
 ).pipe(Command.withDescription("Brain calls, tokens and latency of a run"));

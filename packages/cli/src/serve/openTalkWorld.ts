@@ -5,7 +5,6 @@
  * Ollama model streams its words as they come; the scripted brain hands its answer on
  * word by word. `chat` and `serve` share it.
  */
-import { existsSync } from "node:fs";
 import { ids, type SaveId } from "@hearsay/core";
 import {
   type LoadedSimulation,
@@ -16,7 +15,7 @@ import {
   TalkWorld,
 } from "@hearsay/engine";
 import { loadMindConfig, type ReplyStreamer, streamOllamaReply } from "@hearsay/mind";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { attempt, CliFailure } from "../attempt.ts";
 import { chooseBrain } from "../chooseBrain.ts";
@@ -28,16 +27,13 @@ export interface BrainChoice {
   readonly quiet: boolean;
 }
 
-/** The database and its event log, refusing a path that holds no hearsay database. */
+/**
+ * The database and its event log, refusing a path that holds no hearsay database, and
+ * holding the file's writer lock until the log's connection is closed.
+ */
 export const openLog = (path: string) =>
   Effect.gen(function* () {
-    if (!existsSync(path))
-      return yield* Effect.fail(
-        new CliFailure({
-          message: `${path}: no database there; create one with \`hearsay run --db ${path}\``,
-        }),
-      );
-    const db = yield* attempt(() => openDatabase(path));
+    const db = yield* attempt(() => openForWriting(path, { mode: "existing" }));
     return new SqliteEventLog(db);
   });
 

@@ -41,6 +41,19 @@ export const branchSeq = (
 ): number => {
   const head = log.head(saveId);
   if ("day" in at) {
+    // A day the log never reached is refused: branching at its head instead would be a
+    // branch at another moment than the one asked for.
+    const last = head === 0 ? undefined : eventAt(log, saveId, head, upcast);
+    if (last === undefined || gameTime(at.day) > last.t) {
+      const lastDay = last === undefined ? null : Math.floor(last.t / 1440);
+      throw new ReplayRefused({
+        reason: `day ${at.day} is past the end of save "${saveId}" (${lastDay === null ? "it holds no events" : `its log ends on day ${lastDay}`})`,
+        fix:
+          lastDay === null
+            ? "run it first, or branch with --at 0"
+            : `branch at a day from 0 to ${lastDay}, or use --at SEQ`,
+      });
+    }
     const upTo = lastSeqAtOrBefore(log, saveId, gameTime(at.day));
     return tickBoundaries(log, saveId, upTo, upcast).atOrBefore;
   }
