@@ -206,19 +206,18 @@ const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof
   ),
 };
 
-const sectionKeys: Record<string, ReadonlyArray<string>> = {
-  ollama: [
-    "host",
-    "chatModel",
-    "embeddingModel",
-    "timeoutMs",
-    "concurrency",
-    "temperature",
-    "numCtx",
-    "keepAlive",
-  ],
-  budgets: ["maxCalls", "maxCallsPerDay", "maxTokens"],
-};
+/**
+ * The keys a file may hold, read off `fields` so a new setting can never be refused as
+ * unknown: each section with its keys (`ollama`, `budgets`), and the top-level keys.
+ */
+const sectionKeys: Record<string, ReadonlyArray<string>> = {};
+const topLevelKeys: Array<string> = [];
+for (const field of Object.values(fields)) {
+  const [head, key] = field.file;
+  if (head === undefined) continue;
+  if (!topLevelKeys.includes(head)) topLevelKeys.push(head);
+  if (key !== undefined) sectionKeys[head] = [...(sectionKeys[head] ?? []), key];
+}
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u);
@@ -270,7 +269,7 @@ const readFile = (
           fix: 'start the file with "{" and put settings under "ollama", "fallback" and "budgets"',
         }),
       );
-    const topKeys = ["fallback", ...Object.keys(sectionKeys)];
+    const topKeys = topLevelKeys;
     const stray = Object.keys(parsed).find((k) => !topKeys.includes(k));
     if (stray !== undefined) {
       const hint = didYouMean(stray, topKeys);
