@@ -331,6 +331,7 @@ export const applyStep = (run: VisibilityRun, p: StepParams): SaveModel | null =
         respect: at([0.2, -0.2], p.d),
         suspicion: at([0, 0.7], p.a),
         summary: run.text(draft, "relationship", `${npcA}->${npcB}`, [npcA]),
+        reason: "a regard step of the visibility model",
       });
       break;
     case "profile":

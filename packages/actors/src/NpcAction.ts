@@ -2,10 +2,16 @@
  * What an NPC can decide to do on a turn. The brain's answer (decoded by its Schema in
  * @hearsay/mind) has this shape; actors keep only the type so they import no brain.
  */
-import type { LocationId, NpcId, TaskId } from "@hearsay/core";
+import type { LocationId, NpcId, RegardShift, TaskId } from "@hearsay/core";
 
 export type NpcAction =
-  | { readonly action: "speak"; readonly to: NpcId; readonly text: string }
+  | {
+      readonly action: "speak";
+      readonly to: NpcId;
+      readonly text: string;
+      /** How the speaker's regard for `to` moves by saying it; none, no change. */
+      readonly regard?: RegardShift | undefined;
+    }
   | { readonly action: "move"; readonly to: LocationId; readonly reason: string }
   | { readonly action: "work"; readonly taskId: TaskId; readonly note: string }
   | {

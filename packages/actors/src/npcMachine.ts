@@ -22,6 +22,7 @@ import {
   type LocationId,
   MINUTES_PER_HOUR,
   type NpcId,
+  type RegardShift,
   type TaskId,
 } from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
@@ -112,7 +113,12 @@ export type NpcEmitted =
   | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
   | { readonly type: "moved"; readonly from: LocationId; readonly to: LocationId }
   | { readonly type: "decide"; readonly reason: "company" | "concern" | "task" }
-  | { readonly type: "speak"; readonly to: NpcId; readonly text: string }
+  | {
+      readonly type: "speak";
+      readonly to: NpcId;
+      readonly text: string;
+      readonly regard: RegardShift | undefined;
+    }
   | {
       readonly type: "proposeTask";
       readonly title: string;
@@ -378,7 +384,8 @@ export const npcMachine = setup({
     voiceDecision: enqueueActions(({ event, enqueue }) => {
       if (event.type !== "DECIDED") return;
       const a = event.action;
-      if (a.action === "speak") enqueue.emit({ type: "speak", to: a.to, text: a.text });
+      if (a.action === "speak")
+        enqueue.emit({ type: "speak", to: a.to, text: a.text, regard: a.regard });
       if (a.action === "propose_task") {
         enqueue.emit({
           type: "proposeTask",

@@ -138,11 +138,20 @@ export {
 export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Knowledge.ts";
 export { didYouMean, nearestName } from "./nearestName.ts";
 export { Prng } from "./Prng.ts";
+export {
+  isStill,
+  MAX_SHIFT,
+  type RegardLevels,
+  type RegardShift,
+  scaleShift,
+  shiftRegard,
+} from "./RegardShift.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
 export { estimateTokens } from "./Tokens.ts";
 export {
   eventUpcasters,
   type RawPayload,
+  REASON_UNRECORDED,
   type Upcast,
   type Upcaster,
   upcastWith,

@@ -28,8 +28,25 @@ export interface Upcaster {
   readonly up: (payload: RawPayload) => RawPayload;
 }
 
+/** The reason an older RelationshipChanged implies, which kept none of its own. */
+export const REASON_UNRECORDED = "recorded before changes kept their reason";
+
 /** The upgrade steps of this build's event catalogue, oldest first per type. */
 export const eventUpcasters: ReadonlyArray<Upcaster> = [
+  {
+    type: "RelationshipChanged",
+    from: 1,
+    change: "gains `reason`: why the regard changed",
+    // Version 1 edges came from the world's own relationships (their summary says why)
+    // or from a talk's drift; the summary is the best account of either there is.
+    up: (p) => ({
+      ...p,
+      reason:
+        typeof p.summary === "string" && p.summary.trim() !== ""
+          ? p.summary.slice(0, 300)
+          : REASON_UNRECORDED,
+    }),
+  },
   {
     type: "LlmCallRecorded",
     from: 1,

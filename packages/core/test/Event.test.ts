@@ -94,6 +94,7 @@ describe("decodeEvent refuses what does not fit, naming the field", () => {
   it("another version is refused, naming `version`", () => {
     expect(
       misses((e) =>
+        // Older than any upcaster reaches, newer than this build, a string, nothing.
         [0, currentVersions.get(e.type)! + 1, String(currentVersions.get(e.type)), null].map(
           (v) =>
             [`version ${JSON.stringify(v)}`, withField(e, ["version"], v), '["version"]'] as const,

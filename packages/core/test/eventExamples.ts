@@ -203,6 +203,7 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
       respect: -0.1,
       suspicion: 0.4,
       summary: "He talks too much.",
+      reason: "He told the whole market what I said to him.",
     },
   }),
   LlmCallRecorded: makeEvent("LlmCallRecorded", {

@@ -14,6 +14,7 @@ import {
   ids,
   makeEvent,
   type RawPayload,
+  REASON_UNRECORDED,
   type Upcaster,
   upcastEvent,
   upcastWith,
@@ -162,7 +163,7 @@ describe("decoding an old event", () => {
     };
     expect(decodeEvent(upcast(old))).toEqual({
       ...old,
-      version: 1,
+      version: 2,
       payload: {
         fromId: "npc-a",
         toId: "npc-b",
@@ -170,6 +171,7 @@ describe("decoding an old event", () => {
         respect: 0,
         suspicion: -0.25,
         summary: "owed a favour",
+        reason: "owed a favour",
       },
     });
     const lost = {
@@ -197,5 +199,28 @@ describe("decoding an old event", () => {
     const exit = decodeEventExit(old);
     expect(Exit.isFailure(exit)).toBe(true);
     expect(() => decodeEvent(old)).toThrow(/version/);
+  });
+});
+
+describe("RelationshipChanged version 1", () => {
+  const v1 = (summary: string) => ({
+    type: "RelationshipChanged",
+    version: 1,
+    id: "e1",
+    t: 60,
+    payload: { fromId: "npc-a", toId: "npc-b", trust: 0.1, respect: 0, suspicion: 0, summary },
+  });
+
+  it("gains the reason its summary gives, or says none was recorded", () => {
+    const told = decodeEvent(upcastEvent(v1("Has talked with Kit Halse.")));
+    expect(told.version).toBe(2);
+    expect(told.payload).toMatchObject({ reason: "Has talked with Kit Halse." });
+    const blank = decodeEvent(upcastEvent(v1("  ")));
+    expect(blank.payload).toMatchObject({ reason: REASON_UNRECORDED });
+  });
+
+  it("is refused without the reason at version 2", () => {
+    const bare = { ...v1("x"), version: 2 };
+    expect(Exit.isFailure(decodeEventExit(bare))).toBe(true);
   });
 });

@@ -2,17 +2,31 @@
  * Conversations between NPCs, within one tick. A speaker's line is a ConversationTurn;
  * the listener, if it is there and awake, is drawn in and may answer (its own `act` call,
  * batched with every other listener's); then each participant extracts what it will
- * remember (its own memories, in its own words), each one's regard for the other shifts
- * a little (directed edges, independently), and the speaker may pass on something it
- * heard — a rumour loses confidence with each hop.
+ * remember (its own memories, in its own words), and the speaker may pass on something
+ * it heard — a rumour loses confidence with each hop.
+ *
+ * Regard moves only for a reason a brain gave: a line's answer carries how its speaker's
+ * regard for the one addressed moves and why, and the engine applies exactly that (a
+ * line without one changes nothing). Those at the place who overheard move too, by half
+ * as much, toward the speaker and with the overheard reason: a kind word heard warms the
+ * hearer to its speaker, a sly one makes it wary.
  */
-import { type ConversationId, type NpcId, Prng, type WorldEventId } from "@hearsay/core";
+import {
+  type ConversationId,
+  isStill,
+  type NpcId,
+  Prng,
+  type RegardShift,
+  scaleShift,
+  type WorldEventId,
+} from "@hearsay/core";
 import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
-import { actInputOf } from "./Glimpses.ts";
+import { actInputOf, companyOf } from "./Glimpses.ts";
 import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { capMemories, rememberKept } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
+import { moveRegard } from "./Regard.ts";
 import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
 
@@ -21,7 +35,14 @@ interface Talk {
   readonly a: NpcId;
   readonly b: NpcId;
   readonly lines: Array<DialogueLine>;
+  /** Each line's regard shift, in order: its speaker's, toward the one it addressed. */
+  readonly shifts: Array<{ from: NpcId; to: NpcId; shift: RegardShift }>;
 }
+
+/** A witness's share of the regard a line it overheard expresses. */
+const OVERHEARD = 0.5;
+/** How many bystanders at most take a line's regard (in id order). */
+const OVERHEARD_LIMIT = 4;
 
 const listening = (ctx: TickContext, speaker: NpcId, to: NpcId): boolean => {
   const a = ctx.state.npcs.get(speaker);
@@ -58,8 +79,9 @@ export const runConversations = async (
       a: s.speaker,
       b: s.to,
       lines: [],
+      shifts: [],
     };
-    say(ctx, talk, s.speaker, s.to, s.text);
+    say(ctx, talk, s.speaker, s.to, s.text, s.regard);
     const drawn = noReactions();
     react(
       ctx,
@@ -77,8 +99,7 @@ export const runConversations = async (
   await replies(ctx, talks);
   await remembered(ctx, talks);
   for (const talk of talks) {
-    regard(ctx, talk.a, talk.b);
-    regard(ctx, talk.b, talk.a);
+    for (const { from, to, shift } of talk.shifts) regard(ctx, talk, from, to, shift);
     passOn(ctx, talk.a, talk.b);
   }
   capMemories(
@@ -87,7 +108,14 @@ export const runConversations = async (
   );
 };
 
-const say = (ctx: TickContext, talk: Talk, speaker: NpcId, listener: NpcId, text: string): void => {
+const say = (
+  ctx: TickContext,
+  talk: Talk,
+  speaker: NpcId,
+  listener: NpcId,
+  text: string,
+  shift: RegardShift | undefined,
+): void => {
   openScene(ctx, ctx.state.npcs.get(speaker)!.locationId, [speaker, listener], "conversation");
   ctx.writer.emit("ConversationTurn", {
     conversationId: talk.id,
@@ -98,6 +126,8 @@ const say = (ctx: TickContext, talk: Talk, speaker: NpcId, listener: NpcId, text
     text,
   });
   talk.lines.push({ speakerId: speaker, speakerName: ctx.names.npcName(speaker), text });
+  if (shift !== undefined && !isStill(shift))
+    talk.shifts.push({ from: speaker, to: listener, shift });
 };
 
 /** Each listener may answer its speaker: one batched round of `act` calls. */
@@ -130,7 +160,7 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
     const action = outcome.answer.output;
     const valid = Result.isSuccess(validateAnswer("act", requests[i]!.input, action));
     if (valid && action.action === "speak" && action.to === talk.a)
-      say(ctx, talk, talk.b, talk.a, action.text);
+      say(ctx, talk, talk.b, talk.a, action.text, action.regard);
   }
 };
 
@@ -175,21 +205,22 @@ const remembered = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise
   }
 };
 
-const clamp = (x: number) => Math.max(-1, Math.min(1, Math.round(x * 1000) / 1000));
-
-/** How `from` regards `to` after talking: a small seeded drift, warmer on balance. */
-const regard = (ctx: TickContext, from: NpcId, to: NpcId): void => {
-  const prior = ctx.state.edge(from, to) ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
-  const prng = Prng.derive(ctx.seed, "regard", ctx.t, from, to);
-  const drift = (prng.float() - 0.35) * 0.06;
-  ctx.writer.emit("RelationshipChanged", {
-    fromId: from,
-    toId: to,
-    trust: clamp(prior.trust + drift),
-    respect: clamp(prior.respect + drift / 2),
-    suspicion: clamp(prior.suspicion - drift / 2),
-    summary: prior.summary === "" ? `Has talked with ${ctx.names.npcName(to)}.` : prior.summary,
-  });
+/**
+ * A line's regard: its speaker's for the one it addressed, and a fainter share for those
+ * at the place who overheard it (awake, not in the talk), toward the speaker.
+ */
+const regard = (ctx: TickContext, talk: Talk, from: NpcId, to: NpcId, shift: RegardShift): void => {
+  moveRegard(ctx, from, to, shift);
+  const place = ctx.state.npcs.get(from)!.locationId;
+  const heard = companyOf(ctx, from, place)
+    .filter((id) => id !== talk.a && id !== talk.b)
+    .sort()
+    .slice(0, OVERHEARD_LIMIT);
+  const reason = `overheard ${ctx.names.npcName(from)} with ${ctx.names.npcName(to)}: ${shift.reason}`;
+  const faint = scaleShift(shift, OVERHEARD, reason);
+  if (isStill(faint)) return;
+  const seen = `Has overheard ${ctx.names.npcName(from)}.`;
+  for (const witness of heard) moveRegard(ctx, witness, from, faint, seen);
 };
 
 /** The speaker may pass on one thing it knows that the listener does not. */

@@ -7,12 +7,21 @@
  */
 
 import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
-import { type DebateId, type GameTime, MINUTES_PER_DAY, MINUTES_PER_HOUR } from "@hearsay/core";
-import type { BrainRequest, DebateLine as MindLine } from "@hearsay/mind";
+import {
+  type DebateId,
+  type GameTime,
+  isStill,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  type NpcId,
+  type RegardShift,
+} from "@hearsay/core";
+import { type BrainRequest, type DebateLine as MindLine, topicRef } from "@hearsay/mind";
 import { companyOf, selfOf } from "./Glimpses.ts";
 import { announce } from "./Happenings.ts";
 import { capMemories, remember } from "./Memories.ts";
 import { noReactions, react } from "./Reactions.ts";
+import { moveRegard } from "./Regard.ts";
 import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
 import { warn } from "./Turns.ts";
@@ -57,6 +66,8 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
   const gathered = [...members, ...others].slice(0, ctx.config.debateMaxParticipants).sort();
   const participants = gathered.map((id) => ({ id, name: ctx.names.npcName(id) }));
   const lines: Array<MindLine> = [];
+  // Regard moves in a debate only as its speakers say: toward the one each answered.
+  const shifts: Array<{ from: NpcId; to: NpcId; shift: RegardShift }> = [];
   const answer = async (ask: DebateEmitted): Promise<DebateEvent> => {
     if (ask.type === "turn") {
       const request: BrainRequest<"debate_turn"> = {
@@ -78,6 +89,9 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
       const text = outcome.ok ? outcome.answer.output.text : "…";
       const stance = outcome.ok ? outcome.answer.output.stance : "undecided";
       if (!outcome.ok) warn(ctx, ask.npcId, "debate_turn_failed", outcome.error.message);
+      const said = outcome.ok ? outcome.answer.output : null;
+      if (said?.regard !== undefined && said.replyTo !== null && said.replyTo !== ask.npcId)
+        shifts.push({ from: ask.npcId, to: said.replyTo, shift: said.regard });
       lines.push({ speakerId: ask.npcId, speakerName: ctx.names.npcName(ask.npcId), text, stance });
       return { type: "LINE", line: { npcId: ask.npcId, round: ask.round, line: text, stance } };
     }
@@ -143,7 +157,7 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
       confidence: 1,
     });
     remember(ctx, id, {
-      text: `At the debate on ${topic.topic}: ${result.summary} Outcome: ${result.outcome}`,
+      text: `At the debate on ${topicRef(topic.topic)}: ${result.summary} Outcome: ${result.outcome}`,
       category: "debate",
       importance: 0.7,
       lifetime: "30d",
@@ -154,7 +168,7 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
   }
   announce(ctx, {
     kind: "debate_outcome",
-    text: `After debating ${topic.topic}: ${result.outcome}`,
+    text: `After the debate on ${topicRef(topic.topic)}: ${result.outcome}`,
     locationId: topic.locationId,
     factionId: topic.factionId,
     visibility: topic.factionId === null ? "local" : "faction",
@@ -162,5 +176,7 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
     participants: gathered,
     entities: [ctx.names.locationName(topic.locationId)],
   });
+  for (const { from, to, shift } of shifts)
+    if (gathered.includes(to) && !isStill(shift)) moveRegard(ctx, from, to, shift);
   capMemories(ctx, gathered);
 };

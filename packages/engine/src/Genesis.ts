@@ -112,6 +112,8 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
       respect: r.respect,
       suspicion: r.suspicion,
       summary: r.summary,
+      // The world's own words for the edge are why it stands so (as older logs imply).
+      reason: r.summary.trim() === "" ? "how they stood when the story began" : r.summary,
     });
   }
   for (const npc of npcs) gift(ctx, npc);

@@ -140,6 +140,7 @@ const warm = (ctx: TickContext, from: NpcId, to: NpcId, why: string): void => {
     respect: prior.respect,
     suspicion: prior.suspicion,
     summary: prior.summary === "" ? why : prior.summary,
+    reason: why.slice(0, 300),
   });
 };
 

@@ -4,7 +4,7 @@
  * which batches them (brain calls and conversations happen in later phases of the tick).
  */
 import type { NpcEmitted } from "@hearsay/actors";
-import type { GameTime, NpcId } from "@hearsay/core";
+import type { GameTime, NpcId, RegardShift } from "@hearsay/core";
 import { propose, workedOn } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
 
@@ -12,6 +12,8 @@ export interface Spoken {
   readonly speaker: NpcId;
   readonly to: NpcId;
   readonly text: string;
+  /** How the speaker's regard for `to` moves by saying it (from its brain's answer). */
+  readonly regard: RegardShift | undefined;
 }
 
 export interface Reactions {
@@ -52,7 +54,7 @@ export const react = (
         into.decide.push(npcId);
         break;
       case "speak":
-        into.spoken.push({ speaker: npcId, to: e.to, text: e.text });
+        into.spoken.push({ speaker: npcId, to: e.to, text: e.text, regard: e.regard });
         break;
       case "proposeTask":
         propose(ctx, {

@@ -150,7 +150,9 @@ describe("thread lifecycles", () => {
       ),
     };
     const log = freshLog();
-    await run(log, { world, days: 2, config: { feudBelow: -0.45, feudRecoverAt: -0.48 } });
+    // Regard moves only for reasons now: the feast (+0.03 trust each way) lifts Cora's
+    // regard for Fay from -0.515 (after a debate they disagreed in) to -0.485.
+    await run(log, { world, days: 2, config: { feudBelow: -0.45, feudRecoverAt: -0.49 } });
     const feud = ofType(log, "ThreadOpened").find((e) => e.payload.kind === "feud")!;
     expect(feud.payload.npcIds).toEqual(["cora", "fay"]);
     const end = ofType(log, "ThreadClosed").find(
@@ -162,7 +164,7 @@ describe("thread lifecycles", () => {
     );
     for (const key of ["cora->fay", "fay->cora"]) {
       const last = edges.filter((e) => `${e.payload.fromId}->${e.payload.toId}` === key).at(-1)!;
-      expect(regard(last.payload), key).toBeGreaterThanOrEqual(-0.48);
+      expect(regard(last.payload), key).toBeGreaterThanOrEqual(-0.49);
     }
   });
 });

@@ -94,6 +94,8 @@ export class RecordedFailure extends Schema.TaggedError<RecordedFailure>()("Reco
   npcId: Schema.NullOr(Schema.String),
   t: Schema.Number,
   error: Schema.String,
+  /** The model the recorded call named, so its replayed record names it too. */
+  model: Schema.String,
 }) {
   override get message(): string {
     return `recorded ${this.purpose} call for ${this.npcId ?? "the world"} at t=${this.t} failed: ${this.error}`;

@@ -49,7 +49,11 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
     if (payload.output === null)
       return Result.fail(
         withRejected(
-          new RecordedFailure({ ...where, error: payload.error ?? "unknown error" }),
+          new RecordedFailure({
+            ...where,
+            error: payload.error ?? "unknown error",
+            model: payload.model,
+          }),
           payload.rejected,
         ),
       );
@@ -59,6 +63,7 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
         new RecordedFailure({
           ...where,
           error: `the recorded output no longer decodes: ${decoded.failure.message}`,
+          model: payload.model,
         }),
       );
     return Result.succeed({

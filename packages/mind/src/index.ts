@@ -143,5 +143,6 @@ export {
 } from "./ScriptedBrain.ts";
 export type { ActTuning } from "./scripted/chooseAction.ts";
 export { quoted } from "./scripted/quoted.ts";
+export { topicRef } from "./scripted/topicRef.ts";
 export { validateAnswer } from "./validateAnswer.ts";
 export { type RecordCall, withRecording, withRecordingSync } from "./withRecording.ts";

@@ -177,7 +177,7 @@ const townTalk = (seed: number, rounds: number): ReadonlyArray<Written> => {
         placeName: place,
         taskTitle: prng.chance(0.3) ? "Mend the nets at Haskerry Quay" : null,
         dossier,
-      }),
+      }).text,
     );
     lines.push({ speaker: a, text: line });
     const turns = lines.slice(-4).map((l) => ({

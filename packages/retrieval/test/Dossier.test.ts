@@ -100,6 +100,7 @@ beforeAll(() => {
       respect: 0.1,
       suspicion: 0.6,
       summary: "He dodges questions.",
+      reason: "He dodged my questions about the theft.",
     }),
     ev("RelationshipChanged", 80, {
       fromId: "bram",
@@ -108,6 +109,7 @@ beforeAll(() => {
       respect: 0.9,
       suspicion: 0,
       summary: "Bram's view.",
+      reason: "Ada helped Bram mend the ford.",
     }),
     ev("TaskProposed", 90, {
       taskId: "task-1",

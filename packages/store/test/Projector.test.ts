@@ -229,6 +229,7 @@ describe("the projector's fold rules", () => {
         respect: 0,
         suspicion: -0.5,
         summary: "friend",
+        reason: "shared a meal",
       }),
       ev("RelationshipChanged", 4, {
         fromId: "ada",
@@ -237,6 +238,7 @@ describe("the projector's fold rules", () => {
         respect: 1,
         suspicion: 1,
         summary: "betrayed",
+        reason: "sold the mill to the watch",
       }),
       ev("RelationshipChanged", 5, {
         fromId: "bram",
@@ -245,6 +247,7 @@ describe("the projector's fold rules", () => {
         respect: 1,
         suspicion: 0,
         summary: "unaware",
+        reason: "nothing seen amiss",
       }),
     );
     expect(

@@ -206,6 +206,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
             respect: -pick(floats, b),
             suspicion: pick(floats, a),
             summary: pick(texts, a + b),
+            reason: pick(texts, a),
           }),
         );
         break;

@@ -40,13 +40,15 @@ export const NpcMoved = defineEvent("NpcMoved", 1, {
  * A directed edge changed: how `fromId` regards `toId`. The reverse edge is independent
  * and changes only by its own event. Values are the new absolute levels in [-1, 1].
  */
-export const RelationshipChanged = defineEvent("RelationshipChanged", 1, {
+export const RelationshipChanged = defineEvent("RelationshipChanged", 2, {
   fromId: NpcId,
   toId: NpcId,
   trust: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
   respect: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
   suspicion: Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 })),
   summary: Schema.String,
+  /** Why it changed: what was said or done, in a line. Never empty (version 2 on). */
+  reason: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(300)),
 });
 
 /** What an NPC can be doing. The legal moves between these live in the npc machine. */

@@ -187,6 +187,7 @@ export const applyDigest = (
           fromId: f.npcId,
           toId: PLAYER_ID,
           ...regard,
+          reason: "what was said in a talk with the player",
         });
       }
     }

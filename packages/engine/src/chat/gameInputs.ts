@@ -191,6 +191,7 @@ export const applyActionResult = (
           suspicion: clamp(prior.suspicion - d / 2),
           summary:
             prior.summary === "" ? `The player ${r.outcome} a task I gave them.` : prior.summary,
+          reason: `the player ${r.outcome} "${task.title.replaceAll('"', "'")}"`.slice(0, 300),
         });
       }
       return { taskId: task.id, status: move.to, memoryId };

@@ -98,6 +98,7 @@ export class ReplayBrains {
               npcId: error.npcId,
               t: error.t,
               error: error.error,
+              model: error.model,
             }),
           );
         }),

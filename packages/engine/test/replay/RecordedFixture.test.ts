@@ -3,7 +3,7 @@
  * a run answered by a stand-in live model (every call recorded, a few failed), continued
  * once with another seed, and holding events written at an older schema version that
  * only an upcaster makes readable. If an engine change is meant to change what a run
- * writes, re-record it: `npx tsx packages/engine/test/replay/recordFixture.ts`.
+ * writes, re-record it: `NODE_OPTIONS=--conditions=@hearsay/source npx tsx packages/engine/test/replay/recordFixture.ts`.
  */
 import { currentVersions, type EventType } from "@hearsay/core";
 import { exportJsonl, ReplayRefused, refoldLog, verifyLog } from "@hearsay/engine";
@@ -13,7 +13,7 @@ import { upcastWithOldVersions } from "./oldVersions.ts";
 import { STAND_IN } from "./standInBrain.ts";
 
 const RERECORD =
-  "if the engine change is meant, re-record: npx tsx packages/engine/test/replay/recordFixture.ts";
+  "if the engine change is meant, re-record: NODE_OPTIONS=--conditions=@hearsay/source npx tsx packages/engine/test/replay/recordFixture.ts";
 
 describe("the recorded fixture", () => {
   const { text, log } = recordedFixture();

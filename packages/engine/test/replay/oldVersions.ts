@@ -5,7 +5,9 @@
  * real change would have added to core's `eventUpcasters`:
  *
  * - MemoryExpired v0 had no `reason` (every loss was an expiry): v1 adds it.
- * - RelationshipChanged v0 called its `summary` a `note`: v1 renames it.
+ * - RelationshipChanged v0 called its `summary` a `note`: v1 renames it (and core's
+ *   real v1 → v2 step derives `reason` from it, so only an edge whose reason is its
+ *   summary — the world's starting edges — can be written back losslessly).
  *
  * `downcast` writes an event back in its v0 shape (the recorder uses it); `upcast` is
  * core's upcaster with these steps added.
@@ -46,8 +48,8 @@ export const downcast = (e: Event): Record<string, unknown> | null => {
     const { reason: _, ...rest } = e.payload;
     return { ...e, version: 0, payload: rest };
   }
-  if (e.type === "RelationshipChanged") {
-    const { summary, ...rest } = e.payload;
+  if (e.type === "RelationshipChanged" && e.payload.reason === e.payload.summary) {
+    const { summary, reason: _, ...rest } = e.payload;
     return { ...e, version: 0, payload: { ...rest, note: summary } satisfies RawPayload };
   }
   return null;

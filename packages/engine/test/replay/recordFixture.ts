@@ -3,7 +3,7 @@
  * replay tests keep replaying. Run it again only when a change to the engine is meant
  * to change what a run writes (the fixture test then says so):
  *
- *   npx tsx packages/engine/test/replay/recordFixture.ts
+ *   NODE_OPTIONS=--conditions=@hearsay/source npx tsx packages/engine/test/replay/recordFixture.ts
  *
  * The run: the hamlet, seed 7, 3 days, checkpoints every 6 ticks, answered by the
  * stand-in live brain (every call recorded, some failed); interrupted after 30 ticks and
@@ -36,7 +36,10 @@ export const recordHamlet = async (): Promise<string> => {
       if (line === "") continue;
       const exported = JSON.parse(line) as { type: string; seq: number; day: number };
       const old =
-        (left[exported.type] ?? 0) > 0 && exported.day > 0 ? downcast(decodeEvent(exported)) : null;
+        (left[exported.type] ?? 0) > 0 &&
+        (exported.day > 0 || exported.type === "RelationshipChanged")
+          ? downcast(decodeEvent(exported))
+          : null;
       if (old === null) {
         out.push(line);
         continue;

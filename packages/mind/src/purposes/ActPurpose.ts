@@ -5,7 +5,7 @@
  */
 import { GameTime, LocationId, NpcId, TaskId, TaskStatus } from "@hearsay/core";
 import { Schema } from "effect";
-import { BoundedText, LineText, NpcGlimpse, NpcSelf } from "./Fields.ts";
+import { BoundedText, LineText, NpcGlimpse, NpcSelf, RegardChange } from "./Fields.ts";
 
 /** A place, with tags the world gives it (`home`, `tavern`, `market`, `faction:<id>`…). */
 export const Place = Schema.Struct({
@@ -42,6 +42,8 @@ export const Speak = Schema.Struct({
   action: Schema.tag("speak"),
   to: NpcId,
   text: LineText(600),
+  /** How its regard for `to` moves by saying this, and why; none, no change. */
+  regard: Schema.optional(RegardChange),
 });
 export const Move = Schema.Struct({
   action: Schema.tag("move"),
@@ -73,7 +75,9 @@ export type ActionKind = ActOutput["action"];
 
 export const actInstruction = [
   "Choose your next action as one JSON object. `action` is one of:",
-  '- "speak": say `text` (one or two sentences, in your own voice) to `to`, an id from `present`;',
+  '- "speak": say `text` (one or two sentences, in your own voice) to `to`, an id from `present`,',
+  "  and optionally `regard`: how your trust, respect and suspicion of them move (each -0.2 to",
+  "  0.2) with a short `reason`;",
   '- "move": go to `to`, an id from `reachable`, giving a short `reason`;',
   '- "work": work on `taskId`, an id from `tasks`, with a short `note` of what you do;',
   '- "propose_task": propose a task (`title`, `description`, `assignee`: your id, an id from `present` or null, `deadlineDays` 1-60);',

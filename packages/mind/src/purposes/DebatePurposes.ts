@@ -5,7 +5,7 @@
  */
 import { DebateId, NpcId } from "@hearsay/core";
 import { Schema } from "effect";
-import { BoundedText, LineText, NpcSelf, Participant } from "./Fields.ts";
+import { BoundedText, LineText, NpcSelf, Participant, RegardChange } from "./Fields.ts";
 
 export const Stance = Schema.Literals(["for", "against", "undecided"]);
 export type Stance = typeof Stance.Type;
@@ -34,6 +34,8 @@ export const DebateTurnOutput = Schema.Struct({
   stance: Stance,
   /** The participant answered, or null. */
   replyTo: Schema.NullOr(NpcId),
+  /** How its regard for `replyTo` moves in answering them, and why; none, no change. */
+  regard: Schema.optional(RegardChange),
 });
 export type DebateTurnOutput = typeof DebateTurnOutput.Type;
 
@@ -54,7 +56,9 @@ export type SummarizeDebateOutput = typeof SummarizeDebateOutput.Type;
 export const debateTurnInstruction = [
   "Give your line in this round of the debate as one JSON object: `text` (one to three",
   'sentences in your own voice), `stance` ("for", "against" or "undecided" on the topic)',
-  "and `replyTo` (the id of the participant you answer, from `participants`, or null).",
+  "and `replyTo` (the id of the participant you answer, from `participants`, or null), and",
+  "optionally `regard`: how your trust, respect and suspicion of `replyTo` move (each -0.2",
+  "to 0.2) with a short `reason`.",
 ].join("\n");
 
 export const summarizeDebateInstruction = [

@@ -19,6 +19,21 @@ export const Fraction = Schema.Finite.check(Schema.isBetween({ minimum: 0, maxim
 /** How one NPC regards another, from -1 (hostile) to 1 (devoted). */
 export const Regard = Schema.Finite.check(Schema.isBetween({ minimum: -1, maximum: 1 }));
 
+/** One level's move in a regard change: small, at most 0.2 either way. */
+const Shift = Schema.Finite.check(Schema.isBetween({ minimum: -0.2, maximum: 0.2 }));
+
+/**
+ * How the answering NPC's regard for the one it addresses moves because of this exchange,
+ * and why. Optional in every answer: no change is made without one.
+ */
+export const RegardChange = Schema.Struct({
+  trust: Shift,
+  respect: Shift,
+  suspicion: Shift,
+  reason: LineText(200),
+});
+export type RegardChange = typeof RegardChange.Type;
+
 /** The NPC who decides: its id and the parts of its character text is drawn from. */
 export const NpcSelf = Schema.Struct({
   id: NpcId,

@@ -88,10 +88,8 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
   const here = input.location.id;
   const reachable = (id: string | null): Place | undefined =>
     id === null ? undefined : input.reachable.find((p) => p.id === id);
-  const speak = (partner: NpcGlimpse, taskTitle: string | null): ActOutput => ({
-    action: "speak",
-    to: partner.id,
-    text: composeLine({
+  const speak = (partner: NpcGlimpse, taskTitle: string | null): ActOutput => {
+    const line = composeLine({
       prng,
       voice: ctx.voice,
       partnerName: partner.name,
@@ -101,8 +99,9 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
       get dossier() {
         return ctx.dossier;
       },
-    }),
-  });
+    });
+    return { action: "speak", to: partner.id, text: line.text, regard: line.regard };
+  };
 
   if (hour >= NIGHT_START || hour < MORNING) {
     const home = reachable(input.home);

@@ -4,9 +4,10 @@
  * speaker knows (a world event, memory, debate or lore item from its dossier — so it
  * only ever repeats what it may know), mentions its task, or makes small talk.
  */
-import type { Dossier, DossierItem, Prng } from "@hearsay/core";
+import type { Dossier, DossierItem, Prng, RegardLevels } from "@hearsay/core";
+import type { RegardChange } from "../purposes/Fields.ts";
 import { quotable, quoted, snippet, unquotedText } from "./quoted.ts";
-import { fill, type Voice } from "./Voice.ts";
+import { fill, type Tone, type Voice } from "./Voice.ts";
 
 /**
  * A dossier item's text as something said aloud: without the dossier's time stamp
@@ -60,7 +61,7 @@ const TASK = 0.5;
  * last thing said, something known, the task, or small talk — and the dossier is read
  * only for the first two (falling back to the next kind when it holds nothing to use).
  */
-export const composeLine = (ctx: LineContext): string => {
+export const composeLine = (ctx: LineContext): Line => {
   const { prng, voice } = ctx;
   const book = voice.book;
   const slots: Record<string, string> = {
@@ -77,16 +78,21 @@ export const composeLine = (ctx: LineContext): string => {
   const facts = last === undefined && wantsShare ? itemsOf(dossier, NEWS) : [];
   const said = last === undefined ? null : quotable(last.text.replace(/^[^:"]{1,40}:\s+/, ""), 120);
   let body: string;
+  let kind: LineKind;
   if (said !== null) {
+    kind = "reply";
     body = fill(prng.pick(book.reply), { ...slots, said: quoted(said, 120) });
   } else if (facts.length > 0) {
+    kind = "share";
     body = fill(prng.pick(book.share), {
       ...slots,
       fact: snippet(unquotedText(spoken(pickTop(prng, facts).text))),
     });
   } else if (wantsTask) {
+    kind = "task";
     body = fill(prng.pick(book.task), slots);
   } else {
+    kind = "small";
     body = fill(prng.pick(book.small), slots);
   }
   const parts: Array<string> = [];
@@ -94,5 +100,50 @@ export const composeLine = (ctx: LineContext): string => {
   parts.push(body);
   if (prng.chance(0.35)) parts.push(prng.pick(book.close));
   const line = parts.join(" ");
-  return line.length <= 600 ? line : `${line.slice(0, 599)}…`;
+  return {
+    text: line.length <= 600 ? line : `${line.slice(0, 599)}…`,
+    regard: regardOf(kind, voice.tone, ctx.partnerName),
+  };
+};
+
+/** What a line's body did: answered, passed on news, spoke of work, or passed the time. */
+type LineKind = "reply" | "share" | "task" | "small";
+
+/** A line of speech, and how saying it moves the speaker's regard for its listener. */
+export interface Line {
+  readonly text: string;
+  readonly regard: RegardChange;
+}
+
+/** What each kind of line says of the speaker's regard for the one it talks to. */
+const byKind: Record<LineKind, RegardLevels & { readonly why: string }> = {
+  reply: { trust: 0, respect: 0.02, suspicion: 0, why: "answered what {name} said" },
+  share: { trust: 0.03, respect: 0, suspicion: 0, why: "shared news with {name}" },
+  task: { trust: 0, respect: 0.01, suspicion: 0, why: "spoke of work with {name}" },
+  small: { trust: 0.01, respect: 0, suspicion: 0, why: "passed the time with {name}" },
+};
+
+/** How a tone of voice colours it: the sly and the anxious stay wary as they talk. */
+const byTone: Record<Tone, RegardLevels> = {
+  warm: { trust: 0.01, respect: 0, suspicion: 0 },
+  jovial: { trust: 0.01, respect: 0, suspicion: 0 },
+  gruff: { trust: -0.01, respect: 0, suspicion: 0 },
+  formal: { trust: 0, respect: 0.01, suspicion: 0 },
+  sly: { trust: 0, respect: 0, suspicion: 0.02 },
+  anxious: { trust: 0, respect: 0, suspicion: 0.01 },
+  pious: { trust: 0, respect: 0, suspicion: 0 },
+  plain: { trust: 0, respect: 0, suspicion: 0 },
+};
+
+/** The regard a scripted line expresses: fixed by what it did and its tone, never drawn. */
+export const regardOf = (kind: LineKind, tone: Tone, name: string): RegardChange => {
+  const k = byKind[kind];
+  const t = byTone[tone];
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    trust: r(k.trust + t.trust),
+    respect: r(k.respect + t.respect),
+    suspicion: r(k.suspicion + t.suspicion),
+    reason: fill(k.why, { name }),
+  };
 };

@@ -82,10 +82,22 @@ export const debateTurnByRule = (
   parts.push(fill(prng.pick(argue[stance]), { topic }));
   if (prng.chance(0.3)) parts.push(prng.pick(voice.book.close));
   const text = parts.join(" ");
+  const answered = opponent !== undefined && parts.length > 1 ? opponent : undefined;
   return {
     text: text.length <= 600 ? text : `${text.slice(0, 599)}…`,
     stance,
-    replyTo: opponent !== undefined && parts.length > 1 ? opponent.speakerId : null,
+    replyTo: answered?.speakerId ?? null,
+    // Answering someone who argues the other side cools trust a little, never by chance.
+    ...(answered === undefined
+      ? {}
+      : {
+          regard: {
+            trust: -0.01,
+            respect: 0,
+            suspicion: 0.01,
+            reason: `disagreed with ${answered.speakerName} in a debate`,
+          },
+        }),
   };
 };
 

@@ -355,6 +355,7 @@ export class SequenceBuilder {
           respect: level(b),
           suspicion: level(c),
           summary: at(words, a + b),
+          reason: at(words, a + c),
         });
         return this;
       }
