@@ -147,6 +147,7 @@ export {
   shiftRegard,
 } from "./RegardShift.ts";
 export { canonicalJson, sha256, stateHash } from "./StateHash.ts";
+export { stemWord } from "./stemWord.ts";
 export { estimateTokens } from "./Tokens.ts";
 export {
   eventUpcasters,

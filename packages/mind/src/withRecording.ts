@@ -8,7 +8,7 @@ import { ids, type LlmCallId } from "@hearsay/core";
 import { Effect } from "effect";
 import type { BrainAnswer, BrainRequest, BrainShape } from "./Brain.ts";
 import { inputHash } from "./inputHash.ts";
-import { type LlmCallPayload, llmCallPayload } from "./llmCallPayload.ts";
+import { type CallOutcome, type LlmCallPayload, llmCallPayload } from "./llmCallPayload.ts";
 import type { PurposeName } from "./Purpose.ts";
 import type { SyncBrain } from "./ScriptedBrain.ts";
 
@@ -34,33 +34,13 @@ const recordingDecide =
     Effect.suspend(() => {
       const hash = inputHash(request);
       const callId = nextId(hash);
+      const recordAs = (outcome: CallOutcome) =>
+        Effect.sync(() =>
+          record(llmCallPayload({ request, inputHash: hash, callId, brain: brain.name, outcome })),
+        );
       return brain.decide(request).pipe(
-        Effect.tap((answer) =>
-          Effect.sync(() =>
-            record(
-              llmCallPayload({
-                request,
-                inputHash: hash,
-                callId,
-                brain: brain.name,
-                outcome: { ok: true, answer: answer as BrainAnswer },
-              }),
-            ),
-          ),
-        ),
-        Effect.tapError((error) =>
-          Effect.sync(() =>
-            record(
-              llmCallPayload({
-                request,
-                inputHash: hash,
-                callId,
-                brain: brain.name,
-                outcome: { ok: false, error },
-              }),
-            ),
-          ),
-        ),
+        Effect.tap((answer) => recordAs({ ok: true, answer: answer as BrainAnswer })),
+        Effect.tapError((error) => recordAs({ ok: false, error })),
       );
     });
 

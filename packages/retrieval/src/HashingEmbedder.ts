@@ -5,6 +5,7 @@
  * cancel on average instead of piling up), then L2-normalised. Same text, same vector,
  * on every machine: replay needs no model and no stored vectors.
  */
+import { stemWord } from "@hearsay/core";
 import { Effect, Layer } from "effect";
 import { Embedder, type EmbedderShape, normalize } from "./Embedder.ts";
 import { contentWords } from "./words.ts";
@@ -18,16 +19,7 @@ const STEM = 0.85;
 const BIGRAM = 0.6;
 const TRIGRAM = 0.22;
 
-/** A light English stemmer: plural, possessive, -ing and -ed endings. */
-const stem = (w: string): string => {
-  let s = w.endsWith("'s") ? w.slice(0, -2) : w;
-  if (s.length > 4 && s.endsWith("ies")) return `${s.slice(0, -3)}y`;
-  if (s.length > 4 && /(ss|x|z|ch|sh)es$/.test(s)) return s.slice(0, -2);
-  if (s.length > 3 && s.endsWith("s") && !s.endsWith("ss") && !s.endsWith("us")) s = s.slice(0, -1);
-  else if (s.length > 5 && s.endsWith("ing")) s = s.slice(0, -3);
-  else if (s.length > 4 && s.endsWith("ed")) s = s.slice(0, -2);
-  return s;
-};
+const stem = stemWord;
 
 /** FNV-1a over a string with a seed, finished with murmur3's avalanche. */
 const hash = (s: string, seed: number): number => {

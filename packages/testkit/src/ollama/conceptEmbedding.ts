@@ -7,6 +7,7 @@
  * in the same passages land near each other, and rare words weigh more than common
  * ones, which the hashing embedder cannot do. Same corpus, same vectors, everywhere.
  */
+import { stemWord } from "@hearsay/core";
 import { EigenvalueDecomposition, Matrix } from "ml-matrix";
 
 const STOP = new Set(
@@ -15,15 +16,7 @@ const STOP = new Set(
   ),
 );
 
-const stem = (w: string): string => {
-  let s = w.endsWith("'s") ? w.slice(0, -2) : w;
-  if (s.length > 4 && s.endsWith("ies")) return `${s.slice(0, -3)}y`;
-  if (s.length > 4 && /(ss|x|z|ch|sh)es$/.test(s)) return s.slice(0, -2);
-  if (s.length > 3 && s.endsWith("s") && !s.endsWith("ss") && !s.endsWith("us")) s = s.slice(0, -1);
-  else if (s.length > 5 && s.endsWith("ing")) s = s.slice(0, -3);
-  else if (s.length > 4 && s.endsWith("ed")) s = s.slice(0, -2);
-  return s;
-};
+const stem = stemWord;
 
 /** Content stems of a text, in order. */
 export const conceptTerms = (text: string): Array<string> =>
