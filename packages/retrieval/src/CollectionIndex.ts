@@ -160,6 +160,23 @@ export class CollectionIndex {
     return Effect.map(this.embedAll(rows), (added) => ({ added, removed: gone.length }));
   }
 
+  /**
+   * What {@link reconcile} would change, without embedding anything: rows new or whose
+   * text changed, and vectors whose row is gone.
+   */
+  diff(): IndexChange {
+    const seen = new Set<number>();
+    let added = 0;
+    for (const row of this.scanStmt.iterate() as Iterable<Array<unknown>>) {
+      const p = this.pending(row);
+      seen.add(p.rowid);
+      if (this.store.fingerprint(p.rowid) !== p.fp) added++;
+    }
+    let removed = 0;
+    for (const r of this.store.entries().rowids) if (!seen.has(r)) removed++;
+    return { added, removed };
+  }
+
   /** True when rows newer than the last seen exist (cheap: one max(rowid)). */
   hasNewRows(): boolean {
     return Number(this.maxStmt.get()) > this.maxRowid;

@@ -49,10 +49,10 @@ export interface RetrievalEngineOptions {
   /** Memory for contiguous copies of large known sets (default 2 GiB). */
   readonly matrixBudgetBytes?: number;
   /**
-   * Rank vectors exactly: never through the HNSW graph or a partial probe of a grouped
-   * copy (default false). Approximate results depend on how the index cache happened to
-   * be built (thread timing, incremental adds versus a rebuild on reopen), so a run that
-   * must replay identically after a resume — the engine's — sets this.
+   * Rank vectors exactly: never through the HNSW graphs or a partial probe of a grouped
+   * copy (default false). The graphs' answers depend only on the rows held (see
+   * `GraphSegments`); a partial probe depends on when an NPC's copy was grouped, so a run
+   * that must replay identically keeps `partition.probeShare` at 1 instead.
    */
   readonly exactVectors?: boolean;
   /** How big known-set copies are grouped and probed (default `defaultPartitionTuning`). */

@@ -3,9 +3,11 @@
  * when they can be trusted. Three files per collection, each written to a temp name and
  * renamed (a crash leaves the old file or none, never half of one):
  *
- *   <db>.<collection>.vectors        rowids, text fingerprints and f16 vectors
- *   <db>.<collection>.usearch        the HNSW graph (only when one is built)
- *   <db>.<collection>.manifest.json  model, dimensions, count and checksum — written last
+ *   <db>.<collection>.vectors             rowids, text fingerprints and f16 vectors
+ *   <db>.<collection>.g<L>-<lo>-<hi>.usearch  one HNSW graph segment each (`GraphSegments`);
+ *                                         immutable, so each is written once
+ *   <db>.<collection>.manifest.json       model, dimensions, count, checksum and the
+ *                                         segments' layout and hashes — written last
  *
  * A missing or unreadable file, a manifest for another model or dimension, or sizes that
  * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
@@ -16,17 +18,25 @@ import {
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
   writeSync,
 } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { type SegmentShape, segmentName } from "./GraphSegments.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+
+/** A saved graph segment: its layout and the sha1 of its file. */
+export interface SavedSegment extends SegmentShape {
+  readonly hash: string;
+}
 
 /** The manifest written beside the vectors. */
 export interface IndexManifest {
-  readonly format: 1;
+  readonly format: 2;
   readonly collection: string;
   readonly model: string;
   readonly dimensions: number;
@@ -35,22 +45,47 @@ export interface IndexManifest {
   /** sha1 of the vector bytes, so a flipped float is caught too. */
   readonly dataHash: string;
   readonly graph: boolean;
-  /** sha1 of the graph file: USearch reads it natively, so it is checked before loading. */
-  readonly graphHash: string | null;
+  /** The graph segments, oldest first; each file's sha1 is checked before USearch reads it. */
+  readonly segments: ReadonlyArray<SavedSegment>;
+  /** Rows scanned exactly because their vector changed after their segment was built. */
+  readonly stale: ReadonlyArray<number>;
 }
 
 /** Where one collection's files live. */
 export interface IndexPaths {
   readonly vectors: string;
+  /** The single graph file of format 1 (removed when seen). */
   readonly graph: string;
   readonly manifest: string;
+  /** Where a graph segment's file goes. */
+  readonly segment: (s: SegmentShape) => string;
+  /** Every graph segment file beside the database for this collection, by name. */
+  readonly segmentFiles: () => Array<string>;
 }
 
-export const indexPaths = (dbPath: string, collection: string): IndexPaths => ({
-  vectors: `${dbPath}.${collection}.vectors`,
-  graph: `${dbPath}.${collection}.usearch`,
-  manifest: `${dbPath}.${collection}.manifest.json`,
-});
+export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
+  const prefix = `${dbPath}.${collection}.`;
+  return {
+    vectors: `${prefix}vectors`,
+    graph: `${prefix}usearch`,
+    manifest: `${prefix}manifest.json`,
+    segment: (s) => `${prefix}${segmentName(s)}.usearch`,
+    segmentFiles: () => {
+      const dir = dirname(prefix);
+      const base = basename(prefix);
+      try {
+        return readdirSync(dir)
+          .filter((f) => f.startsWith(`${base}g`) && f.endsWith(".usearch"))
+          .map((f) => join(dir, f));
+      } catch {
+        return [];
+      }
+    },
+  };
+};
+
+/** Segment files a store already wrote (path → hash), so immutable graphs are written once. */
+const written = new WeakMap<VectorStore, Map<string, string>>();
 
 const MAGIC = "HSYVEC02";
 const HEADER = 32;
@@ -150,17 +185,26 @@ export const saveVectorFiles = (
       closeSync(fd);
     }
   });
-  const graph = store.hasGraph;
-  let graphHash: string | null = null;
-  if (graph) {
-    writeAtomically(paths.graph, (tmp) => {
-      store.saveGraph(tmp);
-      graphHash = fileHash(tmp);
-    });
-  } else rmSync(paths.graph, { force: true });
+  const done = written.get(store) ?? new Map<string, string>();
+  written.set(store, done);
+  const segments: Array<SavedSegment> = store.graphShapes().map((shape, at) => {
+    const path = paths.segment(shape);
+    let hash = done.get(path);
+    if (hash === undefined || !existsSync(path)) {
+      writeAtomically(path, (tmp) => {
+        store.saveSegment(at, tmp);
+        hash = fileHash(tmp);
+      });
+      done.set(path, hash!);
+    }
+    return { ...shape, hash: hash! };
+  });
+  const keep = new Set(segments.map((s) => paths.segment(s)));
+  rmSync(paths.graph, { force: true });
+  const graph = segments.length > 0;
   const entries = store.entries();
   const manifest: IndexManifest = {
-    format: 1,
+    format: 2,
     collection: meta.collection,
     model: meta.model,
     dimensions: store.dimensions,
@@ -168,7 +212,8 @@ export const saveVectorFiles = (
     checksum: fingerprintChecksum(entries.rowids, entries.fingerprints),
     dataHash: dataHashOf(half),
     graph,
-    graphHash,
+    segments,
+    stale: [...store.graphs.stale].sort((x, y) => x - y),
   };
   writeAtomically(paths.manifest, (tmp) => {
     const fd = openSync(tmp, "w");
@@ -178,6 +223,9 @@ export const saveVectorFiles = (
       closeSync(fd);
     }
   });
+  // Segments merged away since the last save.
+  for (const f of paths.segmentFiles()) if (!keep.has(f)) rmSync(f, { force: true });
+  for (const f of [...done.keys()]) if (!keep.has(f)) done.delete(f);
   return manifest;
 };
 
@@ -201,7 +249,9 @@ const readManifest = (path: string): IndexManifest | null => {
       const buf = Buffer.alloc(size);
       if (!readAll(fd, buf, 0)) return null;
       const m = JSON.parse(buf.toString("utf8")) as IndexManifest;
-      return m.format === 1 && typeof m.checksum === "string" ? m : null;
+      return m.format === 2 && typeof m.checksum === "string" && Array.isArray(m.segments)
+        ? m
+        : null;
     } finally {
       closeSync(fd);
     }
@@ -285,17 +335,25 @@ export const loadVectorFiles = (
         detail: `${paths.vectors} does not match its manifest`,
       };
     }
-    let graphLoaded = false;
     // A damaged graph could crash the native reader, so its bytes are checked first.
-    if (
-      config.graph !== false &&
-      manifest.graph &&
-      existsSync(paths.graph) &&
-      fileHash(paths.graph) === manifest.graphHash
-    ) {
-      graphLoaded = store.loadGraph(paths.graph);
+    const loaded =
+      config.graph === false
+        ? 0
+        : store.loadSegments(
+            manifest.segments,
+            (seg) => {
+              const path = paths.segment(seg);
+              return existsSync(path) && fileHash(path) === seg.hash ? path : null;
+            },
+            manifest.stale,
+          );
+    const graphLoaded = loaded === manifest.segments.length;
+    if (graphLoaded) {
+      const done = new Map<string, string>();
+      for (const seg of manifest.segments) done.set(paths.segment(seg), seg.hash);
+      written.set(store, done);
     }
-    if (!graphLoaded) store.maybeBuildGraph();
+    store.syncGraphs();
     return { ok: true, store, manifest, graphLoaded };
   } finally {
     closeSync(fd);

@@ -11,7 +11,12 @@ import type { SqliteDatabase } from "@hearsay/store";
 import { StoreDatabase } from "@hearsay/store";
 import { Context, Effect, Layer } from "effect";
 import { CollectionIndex, type IndexProgress } from "./CollectionIndex.ts";
-import { type CollectionName, collectionNames, collections } from "./collections.ts";
+import {
+  type CollectionName,
+  collectionNames,
+  collections,
+  defaultGraphBlock,
+} from "./collections.ts";
 import { Embedder, type EmbedderError, type EmbedderShape } from "./Embedder.ts";
 import { EmbeddingCache } from "./EmbeddingCache.ts";
 import type { Touched } from "./SaveView.ts";
@@ -100,8 +105,12 @@ export class VectorIndexes {
       const cache = embedder.embedSync
         ? null
         : new EmbeddingCache(db, embedder.model, embedder.dimensions);
-      const config: VectorStoreConfig = { ...options.store, dimensions: embedder.dimensions };
       for (const c of wanted) {
+        const config: VectorStoreConfig = {
+          hnswMinSize: defaultGraphBlock(c),
+          ...options.store,
+          dimensions: embedder.dimensions,
+        };
         if (mode === "disabled") {
           reports.push({
             collection: c,

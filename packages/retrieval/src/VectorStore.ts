@@ -2,34 +2,37 @@
  * The vectors of one collection, keyed by SQLite rowid, held twice: an f16 matrix (the
  * precise copy: cosine, reranking, saving) and an i8 matrix (each row scaled to its own
  * largest component) for fast native exact scans over any subset of rows — plus, once
- * the collection is big enough for it to pay, a USearch HNSW graph (i8) that proposes
- * candidates for NPCs whose known set is a large share of the world.
+ * the collection holds a block of rows, USearch HNSW graphs (`GraphSegments`) that
+ * propose candidates for NPCs whose known set is a large share of the world.
  *
  * An exact scan gathers the NPC's rows as i8, scans them natively and reranks the best
  * few from f16: about six times faster than gathering and scanning f32 here, with the
  * same top results. Everything is a cache of SQLite: `VectorFiles` saves it beside the
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
- * batched; the graph is kept in step with every put and remove once it exists.
+ * batched; the graphs are brought in step after every batch of puts.
  */
 import usearch, { type Index, type Matches } from "usearch";
+import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
 
 /** Tunables of a store. */
 export interface VectorStoreConfig {
   readonly dimensions: number;
-  /** Build the HNSW graph once the store holds this many vectors (default 8,192). */
+  /**
+   * Rows per graph segment: graphs exist once the store holds this many vectors
+   * (default 1,024; see `GraphSegments`).
+   */
   readonly hnswMinSize?: number;
+  /** Segments of one size merged into one of the next (default 8). */
+  readonly fanout?: number;
   readonly connectivity?: number;
   readonly expansionAdd?: number;
   /** Search breadth; a search asking for more candidates widens it to that many. */
   readonly expansionSearch?: number;
-  /** Threads for HNSW adds (0: all cores). */
-  readonly threads?: number;
   /**
-   * Keep an HNSW graph at all (default true). False for callers that only ever rank
-   * exactly (the engine's runs): no graph is built, loaded, updated or saved, which saves
-   * the graph's upkeep on every added vector; a later caller that wants one builds it
-   * from the vectors when it opens the index.
+   * Keep HNSW graphs at all (default true). False for callers that only ever rank
+   * exactly (index mode `disabled`'s exact scans, tests of the exact path): no graph is
+   * built, loaded or saved; a later caller that wants them builds them from the vectors.
    */
   readonly graph?: boolean;
 }
@@ -73,20 +76,29 @@ export class VectorStore {
   private used = 0;
   private live = 0;
   private readonly freeSlots: Array<number> = [];
-  private hnsw: Index | null = null;
+  /** The HNSW graphs (none while the store is under one block, or with `graph: false`). */
+  readonly graphs: GraphSegments;
   private scratch = new Int8Array(0);
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
     this.config = {
       dimensions: config.dimensions,
-      hnswMinSize: config.hnswMinSize ?? 8192,
+      hnswMinSize: config.hnswMinSize ?? 1024,
+      fanout: config.fanout ?? 8,
       connectivity: config.connectivity ?? 16,
       expansionAdd: config.expansionAdd ?? 128,
       expansionSearch: config.expansionSearch ?? 128,
-      threads: config.threads ?? 0,
       graph: config.graph ?? true,
     };
+    this.graphs = new GraphSegments({
+      dimensions: config.dimensions,
+      block: Math.max(2, this.config.hnswMinSize),
+      fanout: Math.max(2, this.config.fanout),
+      connectivity: this.config.connectivity,
+      expansionAdd: this.config.expansionAdd,
+      expansionSearch: this.config.expansionSearch,
+    });
     this.hnswMinSize = this.config.hnswMinSize;
     this.half = new Uint16Array(1024 * config.dimensions);
     this.q8 = new Int8Array(1024 * config.dimensions);
@@ -97,9 +109,14 @@ export class VectorStore {
     return this.live;
   }
 
-  /** True when an HNSW graph is built. */
+  /** True when at least one HNSW graph is built. */
   get hasGraph(): boolean {
-    return this.hnsw !== null;
+    return this.graphs.segments.length > 0;
+  }
+
+  /** True when graphs are kept at all (`graph` not false). */
+  get keepsGraphs(): boolean {
+    return this.config.graph;
   }
 
   has(rowid: number): boolean {
@@ -180,9 +197,8 @@ export class VectorStore {
 
   /**
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
-   * floats (unit length). The HNSW graph, if built, is updated in one batch; if there is
-   * none yet it is built once the store is big enough — unless `buildGraph` is false
-   * (bulk loads build it once at the end).
+   * floats (unit length). The graphs are then brought in step (see `GraphSegments`) —
+   * unless `buildGraph` is false (bulk loads sync them once at the end).
    */
   put(
     rowids: ArrayLike<number>,
@@ -196,7 +212,6 @@ export class VectorStore {
         `VectorStore.put: ${vectors.length} floats for ${rowids.length} rows of ${d}`,
       );
     }
-    const replaced: Array<bigint> = [];
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       this.grow(rowid);
@@ -206,27 +221,18 @@ export class VectorStore {
         this.slotOf[rowid] = slot + 1;
         this.rowidAt[slot] = rowid;
         this.live++;
-      } else if (this.hnsw) replaced.push(BigInt(rowid));
+      }
+      this.graphs.touched(rowid);
       this.fpAt[slot] = fingerprints[i]! >>> 0;
       const v = vectors.subarray(i * d, (i + 1) * d);
       for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
       quantizeInto(v, this.q8, slot * d, d);
     }
-    if (this.hnsw) {
-      if (replaced.length > 0) this.hnsw.remove(BigUint64Array.from(replaced));
-      if (rowids.length > 0) {
-        this.hnsw.add(
-          BigUint64Array.from(rowids, (r) => BigInt(r)),
-          vectors,
-          this.config.threads,
-        );
-      }
-    } else if (buildGraph) this.maybeBuildGraph();
+    if (buildGraph) this.syncGraphs();
   }
 
-  /** Removes rowids (absent ones are ignored). */
+  /** Removes rowids (absent ones are ignored). A graph keeps them; its hits skip them. */
   remove(rowids: ArrayLike<number>): void {
-    const gone: Array<bigint> = [];
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
@@ -235,9 +241,107 @@ export class VectorStore {
       this.rowidAt[slot] = -1;
       this.freeSlots.push(slot);
       this.live--;
-      gone.push(BigInt(rowid));
     }
-    if (this.hnsw && gone.length > 0) this.hnsw.remove(BigUint64Array.from(gone));
+  }
+
+  /** What the graphs read from the store. */
+  private get rows(): SegmentRows {
+    return {
+      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) => {
+        const out: Array<number> = [];
+        for (let r = Math.max(0, from); r < this.slotOf.length && out.length < limit; r++) {
+          if (this.slotOf[r]! > 0) out.push(r);
+        }
+        return Int32Array.from(out);
+      },
+      rowidsIn: (lo, hi) => {
+        const out: Array<number> = [];
+        for (let r = Math.max(0, lo); r < Math.min(hi, this.slotOf.length); r++) {
+          if (this.slotOf[r]! > 0) out.push(r);
+        }
+        return Int32Array.from(out);
+      },
+      vectorsOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Float32Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          const o = (this.slotOf[rowids[j]!]! - 1) * d;
+          for (let x = 0; x < d; x++) out[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
+        }
+        return out;
+      },
+    };
+  }
+
+  /**
+   * Seals and merges graph segments as the stored rows call for (nothing with
+   * `graph: false`); returns the rows added to graphs.
+   */
+  syncGraphs(onProgress?: (done: number, total: number) => void): number {
+    if (!this.config.graph) return 0;
+    return this.graphs.sync(this.rows, onProgress);
+  }
+
+  /** @deprecated name kept for callers of the single-graph store: {@link syncGraphs}. */
+  maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
+    this.syncGraphs(onProgress);
+  }
+
+  /** Drops every graph and builds them afresh from the stored vectors. */
+  buildGraph(onProgress?: (done: number, total: number) => void): void {
+    this.graphs.clear();
+    this.syncGraphs(onProgress);
+  }
+
+  /** The graph segments' layouts, oldest first. */
+  graphShapes(): Array<SegmentShape> {
+    return this.graphs.segments.map((s) => ({
+      level: s.level,
+      lo: s.lo,
+      hi: s.hi,
+      count: s.rowids.length,
+    }));
+  }
+
+  /** Saves one segment's graph to `path`. */
+  saveSegment(at: number, path: string): void {
+    this.graphs.segments[at]!.graph.save(path);
+  }
+
+  /**
+   * Loads saved segments in order (each from `pathOf(shape)`), stopping at the first that
+   * is unreadable or out of step with the stored rows; the rest are rebuilt by
+   * {@link syncGraphs}. Returns how many loaded, and the rowids marked stale at save.
+   */
+  loadSegments<S extends SegmentShape>(
+    shapes: ReadonlyArray<S>,
+    pathOf: (s: S) => string | null,
+    stale: ReadonlyArray<number>,
+  ): number {
+    if (!this.config.graph) return 0;
+    this.graphs.clear();
+    let loaded = 0;
+    for (const shape of shapes) {
+      const path = pathOf(shape);
+      if (path === null) break;
+      try {
+        const graph = this.newGraph();
+        graph.load(path);
+        if (graph.dimensions() !== this.dimensions) break;
+        if (!this.graphs.adopt(shape, graph, this.rows)) break;
+        loaded++;
+      } catch {
+        break;
+      }
+    }
+    if (loaded === shapes.length) {
+      for (const r of stale) if (r < this.graphs.frontier) this.graphs.stale.add(r);
+    } else {
+      // A partial layout cannot carry the stale marks of the lost ones: start over.
+      this.graphs.clear();
+      loaded = 0;
+    }
+    return loaded;
   }
 
   private newGraph(): Index {
@@ -252,56 +356,6 @@ export class VectorStore {
     });
   }
 
-  /** Builds the HNSW graph if the store is big enough and has none. */
-  maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
-    if (!this.config.graph || this.hnsw || this.live < this.config.hnswMinSize) return;
-    this.buildGraph(onProgress);
-  }
-
-  /** (Re)builds the HNSW graph from the stored vectors, in batches. */
-  buildGraph(onProgress?: (done: number, total: number) => void): void {
-    const graph = this.newGraph();
-    const { rowids } = this.entries();
-    const d = this.dimensions;
-    const batch = 4096;
-    const buf = new Float32Array(batch * d);
-    for (let i = 0; i < rowids.length; i += batch) {
-      const keys = rowids.subarray(i, Math.min(rowids.length, i + batch));
-      for (let j = 0; j < keys.length; j++) {
-        const o = (this.slotOf[keys[j]!]! - 1) * d;
-        for (let x = 0; x < d; x++) buf[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
-      }
-      graph.add(
-        BigUint64Array.from(keys, (r) => BigInt(r)),
-        buf.subarray(0, keys.length * d),
-        this.config.threads,
-      );
-      onProgress?.(i + keys.length, rowids.length);
-    }
-    this.hnsw = graph;
-  }
-
-  /** Saves the HNSW graph to `path`; false when there is none. */
-  saveGraph(path: string): boolean {
-    if (!this.hnsw) return false;
-    this.hnsw.save(path);
-    return true;
-  }
-
-  /** Loads a saved HNSW graph; false (and no graph) when it is unreadable or out of step. */
-  loadGraph(path: string): boolean {
-    if (!this.config.graph) return false;
-    try {
-      const graph = this.newGraph();
-      graph.load(path);
-      if (graph.size() !== this.live || graph.dimensions() !== this.dimensions) return false;
-      this.hnsw = graph;
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** Restores slots saved by {@link slots} (replacing everything; no graph). */
   restore(rowids: Int32Array, fingerprints: Uint32Array, half: Uint16Array): void {
     const d = this.dimensions;
@@ -314,7 +368,7 @@ export class VectorStore {
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
-    this.hnsw = null;
+    this.graphs.clear();
     this.half.set(half.subarray(0, rowids.length * d));
     const row = new Float32Array(d);
     for (let i = 0; i < rowids.length; i++) {
@@ -497,17 +551,41 @@ export class VectorStore {
   }
 
   /**
-   * Up to `kPrime` candidates near the query, reranked by cosine from f16. Uses the HNSW
-   * graph when built, else scans every vector.
+   * The best `k` rows `accept` takes, by cosine from f16: candidates from every graph
+   * segment (each searched for `start` candidates, widened while too few are accepted,
+   * scanned exactly past `maxCandidates`), plus an exact scan of the accepted rows no
+   * graph holds (the tail and stale rows). Without graphs it is an exact scan of every
+   * accepted row.
    */
-  nearest(query: Float32Array, kPrime: number): Array<Scored> {
-    if (!this.hnsw) return this.exact(query, this.entries().rowids, kPrime);
-    const m = this.hnsw.search(query, Math.min(kPrime, this.live), 1);
-    const out: Array<Scored> = [];
-    for (let i = 0; i < m.keys.length; i++) {
-      const rowid = Number(m.keys[i]);
-      if (this.has(rowid)) out.push({ rowid, similarity: this.similarity(query, rowid) });
+  filtered(
+    query: Float32Array,
+    k: number,
+    start: number,
+    maxCandidates: number,
+    accept: (rowid: number) => boolean,
+  ): Array<Scored> {
+    if (k <= 0 || this.live === 0) return [];
+    const exactRows: Array<number> = [];
+    const live = (r: number) => this.has(r);
+    const candidates = this.graphs.candidates(
+      query,
+      k,
+      start,
+      maxCandidates,
+      live,
+      accept,
+      (rows) => {
+        for (let i = 0; i < rows.length; i++) exactRows.push(rows[i]!);
+      },
+    );
+    const frontier = this.graphs.frontier;
+    for (let r = frontier; r < this.slotOf.length; r++) {
+      if (this.slotOf[r]! > 0 && accept(r)) exactRows.push(r);
     }
-    return out.sort(bySimilarity);
+    for (const r of this.graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
+    const scored = this.exact(query, exactRows, k);
+    for (const rowid of candidates)
+      scored.push({ rowid, similarity: this.similarity(query, rowid) });
+    return scored.sort(bySimilarity).slice(0, k);
   }
 }

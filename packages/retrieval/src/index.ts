@@ -16,7 +16,9 @@ export {
   type CollectionSpec,
   collectionNames,
   collections,
+  defaultGraphBlock,
   embeddingText,
+  sharedCollections,
   textFingerprint,
 } from "./collections.ts";
 export { DossierSource } from "./DossierSource.ts";
@@ -32,6 +34,13 @@ export {
 export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
 export { findNames } from "./findNames.ts";
 export { type LoreFrontMatter, parseFrontMatter } from "./frontMatter.ts";
+export {
+  GraphSegments,
+  type Segment,
+  type SegmentConfig,
+  type SegmentShape,
+  segmentName,
+} from "./GraphSegments.ts";
 export {
   HASHING_DIMENSIONS,
   type HashingEmbedderOptions,
@@ -58,6 +67,7 @@ export {
   loreContentHash,
   readLoreFiles,
 } from "./importLore.ts";
+export { type CollectionStatus, indexStatus } from "./indexStatus.ts";
 export {
   ftsQuery,
   ftsTerms,
