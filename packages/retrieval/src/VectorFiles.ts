@@ -3,9 +3,10 @@
  * when they can be trusted. Three files per collection, each written to a temp name and
  * renamed (a crash leaves the old file or none, never half of one):
  *
- *   <db>.<collection>.vectors             rowids, text fingerprints and f16 vectors
- *   <db>.<collection>.g<L>-<lo>-<hi>.usearch  one HNSW graph segment each (`GraphSegments`);
- *                                         immutable, so each is written once
+ *   <db>.<collection>.vectors             rowids, text fingerprints, saves and f16 vectors
+ *   <db>.<collection>.s<save>.g<L>-<lo>-<hi>.usearch
+ *                                         one HNSW graph segment each (`GraphSegments`),
+ *                                         per save; immutable, so each is written once
  *   <db>.<collection>.manifest.json       model, dimensions, count, checksum and the
  *                                         segments' layout and hashes — written last
  *
@@ -26,17 +27,19 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { textFingerprint } from "./collections.ts";
 import { type SegmentShape, segmentName } from "./GraphSegments.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
 
-/** A saved graph segment: its layout and the sha1 of its file. */
+/** A saved graph segment: its save, its layout and the sha1 of its file. */
 export interface SavedSegment extends SegmentShape {
+  readonly save: string;
   readonly hash: string;
 }
 
 /** The manifest written beside the vectors. */
 export interface IndexManifest {
-  readonly format: 2;
+  readonly format: 3;
   readonly collection: string;
   readonly model: string;
   readonly dimensions: number;
@@ -49,6 +52,8 @@ export interface IndexManifest {
   readonly segments: ReadonlyArray<SavedSegment>;
   /** Rows scanned exactly because their vector changed after their segment was built. */
   readonly stale: ReadonlyArray<number>;
+  /** The saves the vectors file's group numbers stand for. */
+  readonly saves: ReadonlyArray<string>;
 }
 
 /** Where one collection's files live. */
@@ -57,8 +62,8 @@ export interface IndexPaths {
   /** The single graph file of format 1 (removed when seen). */
   readonly graph: string;
   readonly manifest: string;
-  /** Where a graph segment's file goes. */
-  readonly segment: (s: SegmentShape) => string;
+  /** Where a save's graph segment's file goes. */
+  readonly segment: (s: SegmentShape & { readonly save: string }) => string;
   /** Every graph segment file beside the database for this collection, by name. */
   readonly segmentFiles: () => Array<string>;
 }
@@ -69,13 +74,13 @@ export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
     vectors: `${prefix}vectors`,
     graph: `${prefix}usearch`,
     manifest: `${prefix}manifest.json`,
-    segment: (s) => `${prefix}${segmentName(s)}.usearch`,
+    segment: (s) => `${prefix}s${textFingerprint(s.save).toString(16)}.${segmentName(s)}.usearch`,
     segmentFiles: () => {
       const dir = dirname(prefix);
       const base = basename(prefix);
       try {
         return readdirSync(dir)
-          .filter((f) => f.startsWith(`${base}g`) && f.endsWith(".usearch"))
+          .filter((f) => f.startsWith(`${base}s`) && f.endsWith(".usearch"))
           .map((f) => join(dir, f));
       } catch {
         return [];
@@ -87,7 +92,7 @@ export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
 /** Segment files a store already wrote (path → hash), so immutable graphs are written once. */
 const written = new WeakMap<VectorStore, Map<string, string>>();
 
-const MAGIC = "HSYVEC02";
+const MAGIC = "HSYVEC03";
 const HEADER = 32;
 
 const mix = (x: number): number => {
@@ -169,7 +174,7 @@ export const saveVectorFiles = (
   paths: IndexPaths,
   meta: { readonly collection: string; readonly model: string },
 ): IndexManifest => {
-  const { rowids, fingerprints, half, used } = store.slots();
+  const { rowids, fingerprints, groups, saves, half, used } = store.slots();
   writeAtomically(paths.vectors, (tmp) => {
     const fd = openSync(tmp, "w");
     try {
@@ -180,6 +185,7 @@ export const saveVectorFiles = (
       writeAll(fd, header);
       writeAll(fd, rowids);
       writeAll(fd, fingerprints);
+      writeAll(fd, groups);
       writeAll(fd, half);
     } finally {
       closeSync(fd);
@@ -187,12 +193,12 @@ export const saveVectorFiles = (
   });
   const done = written.get(store) ?? new Map<string, string>();
   written.set(store, done);
-  const segments: Array<SavedSegment> = store.graphShapes().map((shape, at) => {
+  const segments: Array<SavedSegment> = store.graphShapes().map(({ at, ...shape }) => {
     const path = paths.segment(shape);
     let hash = done.get(path);
     if (hash === undefined || !existsSync(path)) {
       writeAtomically(path, (tmp) => {
-        store.saveSegment(at, tmp);
+        store.saveSegment(shape.save, at, tmp);
         hash = fileHash(tmp);
       });
       done.set(path, hash!);
@@ -204,7 +210,7 @@ export const saveVectorFiles = (
   const graph = segments.length > 0;
   const entries = store.entries();
   const manifest: IndexManifest = {
-    format: 2,
+    format: 3,
     collection: meta.collection,
     model: meta.model,
     dimensions: store.dimensions,
@@ -212,8 +218,9 @@ export const saveVectorFiles = (
     checksum: fingerprintChecksum(entries.rowids, entries.fingerprints),
     dataHash: dataHashOf(half),
     graph,
+    saves: [...saves],
     segments,
-    stale: [...store.graphs.stale].sort((x, y) => x - y),
+    stale: store.staleRows(),
   };
   writeAtomically(paths.manifest, (tmp) => {
     const fd = openSync(tmp, "w");
@@ -249,7 +256,10 @@ const readManifest = (path: string): IndexManifest | null => {
       const buf = Buffer.alloc(size);
       if (!readAll(fd, buf, 0)) return null;
       const m = JSON.parse(buf.toString("utf8")) as IndexManifest;
-      return m.format === 2 && typeof m.checksum === "string" && Array.isArray(m.segments)
+      return m.format === 3 &&
+        typeof m.checksum === "string" &&
+        Array.isArray(m.segments) &&
+        Array.isArray(m.saves)
         ? m
         : null;
     } finally {
@@ -302,16 +312,18 @@ export const loadVectorFiles = (
     const dims = header.readUInt32LE(8);
     const used = header.readUInt32LE(12);
     const size = statSync(paths.vectors).size;
-    if (dims !== d || size !== HEADER + used * 8 + used * d * 2) {
+    if (dims !== d || size !== HEADER + used * 12 + used * d * 2) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} has the wrong size` };
     }
     const rowids = new Int32Array(used);
     const fps = new Uint32Array(used);
+    const groups = new Int32Array(used);
     const data = new Uint16Array(used * d);
     if (
       !readAll(fd, rowids, HEADER) ||
       !readAll(fd, fps, HEADER + used * 4) ||
-      !readAll(fd, data, HEADER + used * 8)
+      !readAll(fd, groups, HEADER + used * 8) ||
+      !readAll(fd, data, HEADER + used * 12)
     ) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} is truncated` };
     }
@@ -323,7 +335,10 @@ export const loadVectorFiles = (
       };
     }
     const store = new VectorStore(config);
-    store.restore(rowids, fps, data);
+    if (groups.some((g) => g < 0 || g >= manifest.saves.length)) {
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors} names an unknown save` };
+    }
+    store.restore(rowids, fps, data, groups, manifest.saves);
     const entries = store.entries();
     if (
       store.size !== manifest.count ||

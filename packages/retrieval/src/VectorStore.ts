@@ -76,8 +76,16 @@ export class VectorStore {
   private used = 0;
   private live = 0;
   private readonly freeSlots: Array<number> = [];
-  /** The HNSW graphs (none while the store is under one block, or with `graph: false`). */
-  readonly graphs: GraphSegments;
+  /**
+   * The HNSW graphs of each save (by group number): a save's graphs hold only its own
+   * rows, so their layout is what a replay of that save alone builds.
+   */
+  private readonly graphsBy = new Map<number, GraphSegments>();
+  /** slot → the group (save) its row belongs to. */
+  private groupAt = new Int32Array(1024);
+  /** group → save id ("" for rows put without one). */
+  private readonly groupNames: Array<string> = [];
+  private readonly groupOf = new Map<string, number>();
   private scratch = new Int8Array(0);
 
   constructor(config: VectorStoreConfig) {
@@ -91,14 +99,7 @@ export class VectorStore {
       expansionSearch: config.expansionSearch ?? 128,
       graph: config.graph ?? true,
     };
-    this.graphs = new GraphSegments({
-      dimensions: config.dimensions,
-      block: Math.max(2, this.config.hnswMinSize),
-      fanout: Math.max(2, this.config.fanout),
-      connectivity: this.config.connectivity,
-      expansionAdd: this.config.expansionAdd,
-      expansionSearch: this.config.expansionSearch,
-    });
+
     this.hnswMinSize = this.config.hnswMinSize;
     this.half = new Uint16Array(1024 * config.dimensions);
     this.q8 = new Int8Array(1024 * config.dimensions);
@@ -111,7 +112,42 @@ export class VectorStore {
 
   /** True when at least one HNSW graph is built. */
   get hasGraph(): boolean {
-    return this.graphs.segments.length > 0;
+    for (const g of this.graphsBy.values()) if (g.segments.length > 0) return true;
+    return false;
+  }
+
+  /** The group number of a save id, made on first use. */
+  private group(save: string): number {
+    let g = this.groupOf.get(save);
+    if (g === undefined) {
+      g = this.groupNames.length;
+      this.groupNames.push(save);
+      this.groupOf.set(save, g);
+    }
+    return g;
+  }
+
+  /** One save's graphs ("" for rows put without a save). */
+  graphsOf(save = ""): GraphSegments {
+    const g = this.group(save);
+    let graphs = this.graphsBy.get(g);
+    if (!graphs) {
+      graphs = new GraphSegments({
+        dimensions: this.dimensions,
+        block: Math.max(2, this.config.hnswMinSize),
+        fanout: Math.max(2, this.config.fanout),
+        connectivity: this.config.connectivity,
+        expansionAdd: this.config.expansionAdd,
+        expansionSearch: this.config.expansionSearch,
+      });
+      this.graphsBy.set(g, graphs);
+    }
+    return graphs;
+  }
+
+  /** The save a row was put for ("" when none was given). */
+  saveOf(rowid: number): string {
+    return this.has(rowid) ? this.groupNames[this.groupAt[this.slotOf[rowid]! - 1]!]! : "";
   }
 
   /** True when graphs are kept at all (`graph` not false). */
@@ -155,10 +191,19 @@ export class VectorStore {
   }
 
   /** The raw slots (f16 bits) and their rowids, for saving. */
-  slots(): { rowids: Int32Array; fingerprints: Uint32Array; half: Uint16Array; used: number } {
+  slots(): {
+    rowids: Int32Array;
+    fingerprints: Uint32Array;
+    groups: Int32Array;
+    saves: ReadonlyArray<string>;
+    half: Uint16Array;
+    used: number;
+  } {
     return {
       rowids: this.rowidAt.subarray(0, this.used),
       fingerprints: this.fpAt.subarray(0, this.used),
+      groups: this.groupAt.subarray(0, this.used),
+      saves: this.groupNames,
       half: this.half.subarray(0, this.used * this.dimensions),
       used: this.used,
     };
@@ -185,6 +230,9 @@ export class VectorStore {
       const f = new Uint32Array(n);
       f.set(this.fpAt);
       this.fpAt = f;
+      const g = new Int32Array(n);
+      g.set(this.groupAt);
+      this.groupAt = g;
       const h = new Uint16Array(n * d);
       h.set(this.half);
       this.half = h;
@@ -198,13 +246,15 @@ export class VectorStore {
   /**
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
    * floats (unit length). The graphs are then brought in step (see `GraphSegments`) —
-   * unless `buildGraph` is false (bulk loads sync them once at the end).
+   * unless `buildGraph` is false (bulk loads sync them once at the end). `saves` names
+   * each row's save (default: none), whose graphs it goes to.
    */
   put(
     rowids: ArrayLike<number>,
     fingerprints: ArrayLike<number>,
     vectors: Float32Array,
     buildGraph = true,
+    saves?: ArrayLike<string>,
   ): void {
     const d = this.dimensions;
     if (vectors.length !== rowids.length * d) {
@@ -221,8 +271,13 @@ export class VectorStore {
         this.slotOf[rowid] = slot + 1;
         this.rowidAt[slot] = rowid;
         this.live++;
+      } else {
+        // A replaced vector: the graph that holds the old one must not be trusted for it.
+        this.graphsOf(this.groupNames[this.groupAt[slot]!]!).touched(rowid);
       }
-      this.graphs.touched(rowid);
+      const save = saves ? saves[i]! : "";
+      this.groupAt[slot] = this.group(save);
+      this.graphsOf(save).touched(rowid);
       this.fpAt[slot] = fingerprints[i]! >>> 0;
       const v = vectors.subarray(i * d, (i + 1) * d);
       for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
@@ -244,20 +299,24 @@ export class VectorStore {
     }
   }
 
-  /** What the graphs read from the store. */
-  private get rows(): SegmentRows {
+  /** What one save's graphs read from the store: its rows only. */
+  private rowsOf(group: number): SegmentRows {
+    const mine = (r: number) => {
+      const slot = this.slotOf[r]!;
+      return slot > 0 && this.groupAt[slot - 1] === group;
+    };
     return {
       rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) => {
         const out: Array<number> = [];
         for (let r = Math.max(0, from); r < this.slotOf.length && out.length < limit; r++) {
-          if (this.slotOf[r]! > 0) out.push(r);
+          if (mine(r)) out.push(r);
         }
         return Int32Array.from(out);
       },
       rowidsIn: (lo, hi) => {
         const out: Array<number> = [];
         for (let r = Math.max(0, lo); r < Math.min(hi, this.slotOf.length); r++) {
-          if (this.slotOf[r]! > 0) out.push(r);
+          if (mine(r)) out.push(r);
         }
         return Int32Array.from(out);
       },
@@ -279,7 +338,11 @@ export class VectorStore {
    */
   syncGraphs(onProgress?: (done: number, total: number) => void): number {
     if (!this.config.graph) return 0;
-    return this.graphs.sync(this.rows, onProgress);
+    let added = 0;
+    for (let g = 0; g < this.groupNames.length; g++) {
+      added += this.graphsOf(this.groupNames[g]!).sync(this.rowsOf(g), onProgress);
+    }
+    return added;
   }
 
   /** @deprecated name kept for callers of the single-graph store: {@link syncGraphs}. */
@@ -289,57 +352,78 @@ export class VectorStore {
 
   /** Drops every graph and builds them afresh from the stored vectors. */
   buildGraph(onProgress?: (done: number, total: number) => void): void {
-    this.graphs.clear();
+    for (const g of this.graphsBy.values()) g.clear();
     this.syncGraphs(onProgress);
   }
 
-  /** The graph segments' layouts, oldest first. */
-  graphShapes(): Array<SegmentShape> {
-    return this.graphs.segments.map((s) => ({
-      level: s.level,
-      lo: s.lo,
-      hi: s.hi,
-      count: s.rowids.length,
-    }));
+  /** Every save's graph segment layouts, oldest first within a save. */
+  graphShapes(): Array<SegmentShape & { readonly save: string; readonly at: number }> {
+    const out: Array<SegmentShape & { readonly save: string; readonly at: number }> = [];
+    for (const [g, graphs] of this.graphsBy) {
+      const save = this.groupNames[g]!;
+      graphs.segments.forEach((s, at) => {
+        out.push({ save, at, level: s.level, lo: s.lo, hi: s.hi, count: s.rowids.length });
+      });
+    }
+    return out;
+  }
+
+  /** Rows scanned exactly because their vector changed after their graph was built. */
+  staleRows(): Array<number> {
+    const out: Array<number> = [];
+    for (const g of this.graphsBy.values()) out.push(...g.stale);
+    return out.sort((a, b) => a - b);
   }
 
   /** Saves one segment's graph to `path`. */
-  saveSegment(at: number, path: string): void {
-    this.graphs.segments[at]!.graph.save(path);
+  saveSegment(save: string, at: number, path: string): void {
+    this.graphsOf(save).segments[at]!.graph.save(path);
   }
 
   /**
-   * Loads saved segments in order (each from `pathOf(shape)`), stopping at the first that
-   * is unreadable or out of step with the stored rows; the rest are rebuilt by
-   * {@link syncGraphs}. Returns how many loaded, and the rowids marked stale at save.
+   * Loads saved segments (each save's in order, each from `pathOf(shape)`). A save whose
+   * segments do not all load — a file unreadable or out of step with the stored rows —
+   * keeps none; {@link syncGraphs} rebuilds them. Returns how many loaded.
    */
-  loadSegments<S extends SegmentShape>(
+  loadSegments<S extends SegmentShape & { readonly save: string }>(
     shapes: ReadonlyArray<S>,
     pathOf: (s: S) => string | null,
     stale: ReadonlyArray<number>,
   ): number {
     if (!this.config.graph) return 0;
-    this.graphs.clear();
+    for (const g of this.graphsBy.values()) g.clear();
+    const bySave = new Map<string, Array<S>>();
+    for (const s of shapes) bySave.set(s.save, [...(bySave.get(s.save) ?? []), s]);
     let loaded = 0;
-    for (const shape of shapes) {
-      const path = pathOf(shape);
-      if (path === null) break;
-      try {
-        const graph = this.newGraph();
-        graph.load(path);
-        if (graph.dimensions() !== this.dimensions) break;
-        if (!this.graphs.adopt(shape, graph, this.rows)) break;
-        loaded++;
-      } catch {
-        break;
+    for (const [save, list] of bySave) {
+      const graphs = this.graphsOf(save);
+      const rows = this.rowsOf(this.group(save));
+      let ok = true;
+      for (const shape of list) {
+        const path = pathOf(shape);
+        if (path === null) {
+          ok = false;
+          break;
+        }
+        try {
+          const graph = this.newGraph();
+          graph.load(path);
+          if (graph.dimensions() !== this.dimensions || !graphs.adopt(shape, graph, rows)) {
+            ok = false;
+            break;
+          }
+        } catch {
+          ok = false;
+          break;
+        }
       }
-    }
-    if (loaded === shapes.length) {
-      for (const r of stale) if (r < this.graphs.frontier) this.graphs.stale.add(r);
-    } else {
-      // A partial layout cannot carry the stale marks of the lost ones: start over.
-      this.graphs.clear();
-      loaded = 0;
+      if (!ok) {
+        // A partial layout cannot carry the stale marks of the lost segments: start over.
+        graphs.clear();
+        continue;
+      }
+      loaded += list.length;
+      for (const r of stale) if (this.has(r) && this.saveOf(r) === save) graphs.touched(r);
     }
     return loaded;
   }
@@ -357,18 +441,26 @@ export class VectorStore {
   }
 
   /** Restores slots saved by {@link slots} (replacing everything; no graph). */
-  restore(rowids: Int32Array, fingerprints: Uint32Array, half: Uint16Array): void {
+  restore(
+    rowids: Int32Array,
+    fingerprints: Uint32Array,
+    half: Uint16Array,
+    groups?: Int32Array,
+    saves: ReadonlyArray<string> = [""],
+  ): void {
     const d = this.dimensions;
     const cap = Math.max(1024, rowids.length);
     this.slotOf = new Int32Array(1024);
     this.rowidAt = new Int32Array(cap).fill(-1);
     this.fpAt = new Uint32Array(cap);
+    this.groupAt = new Int32Array(cap);
     this.half = new Uint16Array(cap * d);
     this.q8 = new Int8Array(cap * d);
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
-    this.graphs.clear();
+    this.graphsBy.clear();
+    const groupOfSaved = saves.map((save) => this.group(save));
     this.half.set(half.subarray(0, rowids.length * d));
     const row = new Float32Array(d);
     for (let i = 0; i < rowids.length; i++) {
@@ -382,6 +474,7 @@ export class VectorStore {
       this.slotOf[rowid] = slot + 1;
       this.rowidAt[slot] = rowid;
       this.fpAt[slot] = fingerprints[i]!;
+      this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
       this.live++;
       for (let x = 0; x < d; x++) row[x] = HALF_TABLE[this.half[slot * d + x]!]!;
       quantizeInto(row, this.q8, slot * d, d);
@@ -555,7 +648,7 @@ export class VectorStore {
    * segment (each searched for `start` candidates, widened while too few are accepted,
    * scanned exactly past `maxCandidates`), plus an exact scan of the accepted rows no
    * graph holds (the tail and stale rows). Without graphs it is an exact scan of every
-   * accepted row.
+   * accepted row. Only the graphs and rows of `save` are searched.
    */
   filtered(
     query: Float32Array,
@@ -563,26 +656,22 @@ export class VectorStore {
     start: number,
     maxCandidates: number,
     accept: (rowid: number) => boolean,
+    save = "",
   ): Array<Scored> {
     if (k <= 0 || this.live === 0) return [];
     const exactRows: Array<number> = [];
+    const group = this.group(save);
+    const graphs = this.graphsOf(save);
     const live = (r: number) => this.has(r);
-    const candidates = this.graphs.candidates(
-      query,
-      k,
-      start,
-      maxCandidates,
-      live,
-      accept,
-      (rows) => {
-        for (let i = 0; i < rows.length; i++) exactRows.push(rows[i]!);
-      },
-    );
-    const frontier = this.graphs.frontier;
+    const candidates = graphs.candidates(query, k, start, maxCandidates, live, accept, (rows) => {
+      for (let i = 0; i < rows.length; i++) exactRows.push(rows[i]!);
+    });
+    const frontier = graphs.frontier;
     for (let r = frontier; r < this.slotOf.length; r++) {
-      if (this.slotOf[r]! > 0 && accept(r)) exactRows.push(r);
+      const slot = this.slotOf[r]!;
+      if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) exactRows.push(r);
     }
-    for (const r of this.graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
+    for (const r of graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
     const scored = this.exact(query, exactRows, k);
     for (const rowid of candidates)
       scored.push({ rowid, similarity: this.similarity(query, rowid) });

@@ -164,5 +164,9 @@ export const knownNearest = (
     const local = table.localOfRowid.get(rowid);
     return local !== undefined && view.knows(npc, c, local, t);
   };
-  return fromScored(view, c, store.filtered(query, k, kPrime, tuning.maxCandidates, accept));
+  return fromScored(
+    view,
+    c,
+    store.filtered(query, k, kPrime, tuning.maxCandidates, accept, view.saveId),
+  );
 };

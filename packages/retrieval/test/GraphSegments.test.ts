@@ -68,7 +68,7 @@ describe("graph segments", () => {
     expect(reference.hasGraph).toBe(true);
     // 1,400 rows are 21 blocks of 64 (and a tail of 56), fanout 3: 21 = 2·9 + 1·3.
     expect(reference.graphShapes().map((s) => s.level)).toEqual([2, 2, 1]);
-    expect(reference.graphs.covered).toBe(21 * 64);
+    expect(reference.graphsOf().covered).toBe(21 * 64);
     const expected = answers(reference);
     expect(answers(bulk(N))).toEqual(expected);
     fc.assert(
@@ -87,6 +87,42 @@ describe("graph segments", () => {
     const loaded = loadVectorFiles(paths, { collection: "memories", model: "m" }, config);
     expect(loaded.ok && loaded.graphLoaded).toBe(true);
     if (loaded.ok) expect(answers(loaded.store)).toEqual(expected);
+  });
+
+  it("keep each save's rows in graphs of their own: interleaved with another save's, a save searches as if alone", () => {
+    const n = 700;
+    const alone = bulk(n);
+    // Save "a" at odd rowids, save "b" (other vectors) at even ones, put in one batch.
+    const mixed = new VectorStore(config);
+    const rowids: Array<number> = [];
+    const saves: Array<string> = [];
+    const rows: Array<Float32Array> = [];
+    for (let i = 1; i <= n; i++) {
+      rowids.push(2 * i - 1, 2 * i);
+      saves.push("a", "b");
+      rows.push(vectors[i - 1]!, vectors[N - i]!);
+    }
+    const flatRows = new Float32Array(rows.length * d);
+    rows.forEach((v, j) => {
+      flatRows.set(v, j * d);
+    });
+    mixed.put(rowids, rowids, flatRows, false, saves);
+    mixed.syncGraphs();
+    expect(mixed.graphsOf("a").covered).toBe(alone.graphsOf().covered);
+    for (const q of queries) {
+      const want = alone.filtered(q, 10, 40, 1024, (r) => r % 3 !== 0);
+      const got = mixed.filtered(
+        q,
+        10,
+        40,
+        1024,
+        (r) => r % 2 === 1 && ((r + 1) / 2) % 3 !== 0,
+        "a",
+      );
+      expect(got.map((s) => [(s.rowid + 1) / 2, s.similarity])).toEqual(
+        want.map((s) => [s.rowid, s.similarity]),
+      );
+    }
   });
 
   it("returns only accepted rows, and the exact top 10 for nearly every query", () => {
@@ -113,7 +149,7 @@ describe("graph segments", () => {
     const [best] = store.filtered(q, 1, 40, 1024, (r) => r !== 5);
     // Row 5 (inside the first graph) now holds the query's own vector: it must win.
     store.put([5], [99], q);
-    expect(store.graphs.stale.has(5)).toBe(true);
+    expect(store.graphsOf().stale.has(5)).toBe(true);
     expect(store.filtered(q, 1, 40, 1024, () => true)[0]!.rowid).toBe(5);
     store.remove([5]);
     expect(store.filtered(q, 1, 40, 1024, () => true)[0]!.rowid).toBe(best!.rowid);
