@@ -92,7 +92,12 @@ export {
   type VerifyReport,
   verifyLog,
 } from "./replay/verifyLog.ts";
-export { retrievalDossiers } from "./retrievalDossiers.ts";
+export {
+  type RetrievalDossierOptions,
+  retrievalDossiers,
+  retrievalDossiersWith,
+  runSearchOptions,
+} from "./retrievalDossiers.ts";
 export {
   type Progress,
   type RunSummary,

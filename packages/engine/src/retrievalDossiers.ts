@@ -2,9 +2,11 @@
  * The dossier source a run uses: the retrieval service over the run's own database —
  * knowledge-filtered hybrid search behind an in-memory view kept level with the log, the
  * deterministic hashing embedder, and the vector index saved beside the database file
- * (rebuilt from SQLite whenever it is missing, corrupt or stale). Vectors are ranked
- * exactly, never through an approximate graph (none is kept), so the index is only ever
- * a cache.
+ * (rebuilt from SQLite whenever it is missing, corrupt or stale). Items known by many
+ * are searched through USearch HNSW graphs whose layout depends only on the rows held
+ * (`GraphSegments`), so a run, its resume and its replay rank alike; per-NPC copies of
+ * large known sets are scanned whole (a partial probe would depend on when a copy was
+ * made). Index mode `disabled` keeps no vectors: keywords and filters only.
  *
  * The first catch-up that finds NPCs in the save also builds one throwaway dossier (the
  * first NPC's, at time 0, when it knows only the public lore): the dossier path's
@@ -16,6 +18,8 @@
 import type { SaveId } from "@hearsay/core";
 import {
   type DossierRequest,
+  defaultPartitionTuning,
+  type IndexMode,
   makeHashingEmbedder,
   RetrievalEngine,
   VectorIndexes,
@@ -24,16 +28,37 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import type { DossierAsk, DossierSource } from "./TickContext.ts";
 
-export const retrievalDossiers = (log: SqliteEventLog, saveId: SaveId): DossierSource => {
+/** How a run's retrieval is set up. */
+export interface RetrievalDossierOptions {
+  /** `embedded` (default): vectors and HNSW graphs; `disabled`: keywords and filters only. */
+  readonly indexMode?: IndexMode;
+}
+
+/**
+ * The run's search options: graphs on, copies scanned whole. A run must write the same
+ * log whether its index grew with it, was loaded when it resumed, or was rebuilt.
+ */
+export const runSearchOptions = {
+  exactVectors: false,
+  partition: { ...defaultPartitionTuning, probeShare: 1 },
+} as const;
+
+/** {@link retrievalDossiers} with options (the CLI's index mode). */
+export const retrievalDossiersWith =
+  (options: RetrievalDossierOptions) =>
+  (log: SqliteEventLog, saveId: SaveId): DossierSource =>
+    retrievalDossiers(log, saveId, options);
+
+export const retrievalDossiers = (
+  log: SqliteEventLog,
+  saveId: SaveId,
+  options: RetrievalDossierOptions = {},
+): DossierSource => {
   const embedder = makeHashingEmbedder();
-  // Exact vector ranking: a run must write the same log whether its index grew with it
-  // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
-  // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database
-  // for approximate search later builds one from the vectors.
   const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
+    VectorIndexes.open(log.db, embedder, { mode: options.indexMode ?? "embedded" }),
   );
-  const engine = new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true });
+  const engine = new RetrievalEngine(log.db, { log, embedder, index, ...runSearchOptions });
   const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({
     saveId,
     npcId,

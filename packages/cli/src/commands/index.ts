@@ -7,6 +7,7 @@ import { chatCommand } from "./chat.ts";
 import { doctorCommand } from "./doctor.ts";
 import { dossierCommand } from "./dossier.ts";
 import { exportCommand } from "./export.ts";
+import { indexCommand } from "./indexCommand.ts";
 import { inspectCommand } from "./inspect.ts";
 import { replayCommand } from "./replay.ts";
 import { runCommand } from "./run.ts";
@@ -20,6 +21,7 @@ export const commands = [
   dossierCommand,
   exportCommand,
   statsCommand,
+  indexCommand,
   doctorCommand,
   inspectCommand,
   chatCommand,

@@ -6,13 +6,19 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { ids } from "@hearsay/core";
-import { loadSimulation, type RunSummary, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import {
+  loadSimulation,
+  type RunSummary,
+  retrievalDossiersWith,
+  runSimulation,
+} from "@hearsay/engine";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Argument, Command, Flag } from "effect/cli";
 import { attempt, CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
+import { loadIndexMode } from "../indexMode.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
@@ -77,6 +83,7 @@ export const runCommand = Command.make(
       configPath: Option.getOrUndefined(args.config),
       quiet: args.quiet,
     });
+    const indexMode = yield* loadIndexMode({ configPath: Option.getOrUndefined(args.config) });
     const db = yield* attempt(() => openDatabase(args.db));
     // No automatic whole-state snapshots: the read models already live in the database,
     // a resume rebuilds the engine from the log, and a snapshot is the whole state as one
@@ -106,7 +113,7 @@ export const runCommand = Command.make(
               : { seed: 1 }),
           brain: chosen.brain,
           recordBrain: chosen.record,
-          dossiers: retrievalDossiers,
+          dossiers: retrievalDossiersWith({ indexMode }),
           resume: args.resume,
           ...(Option.isSome(args.checkpointEvery)
             ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
