@@ -80,6 +80,43 @@ export const printRetrievalReport = (
       Math.round((r.cpuMs.brute.p50 / Math.max(1e-6, r.cpuMs.vector.p50)) * 10) / 10,
     ]),
   );
+  printTable(
+    "search memory per memory (bytes; vectors, HNSW graphs, per-NPC copies) and hnswlib-node's filtered HNSW on the same data and queries",
+    [
+      "memories",
+      "B vectors",
+      "B graph",
+      "B copies",
+      "B total",
+      "segments",
+      "ours vector p50",
+      "ours vector p99",
+      "ours recall",
+      "peer p50",
+      "peer p99",
+      "peer recall",
+      "peer ef",
+      "peer build s",
+      "speedup p50",
+    ],
+    results.map((r) => [
+      r.memories,
+      r.searchBytesPerMemory.vectors,
+      r.searchBytesPerMemory.graph,
+      r.searchBytesPerMemory.perNpcCopies,
+      r.searchBytesPerMemory.total,
+      r.graphSegments,
+      f(r.vectorMs.p50),
+      f(r.vectorMs.p99),
+      f(r.recallAt10),
+      r.peer ? f(r.peer.vectorMs.p50) : "-",
+      r.peer ? f(r.peer.vectorMs.p99) : "-",
+      r.peer ? f(r.peer.recallAt10) : "-",
+      r.peer ? r.peer.ef : "-",
+      r.peer ? Math.round(r.peer.buildMs / 100) / 10 : "-",
+      r.peer ? Math.round((r.peer.vectorMs.p50 / Math.max(1e-6, r.vectorMs.p50)) * 10) / 10 : "-",
+    ]),
+  );
   for (const r of results) {
     printTable(
       `by known-set size, ${r.memories} memories`,
