@@ -98,6 +98,8 @@ export const printRetrievalReport = (
       "peer ef",
       "peer build s",
       "speedup p50",
+      "build s",
+      "build floor s",
     ],
     results.map((r) => [
       r.memories,
@@ -115,6 +117,8 @@ export const printRetrievalReport = (
       r.peer ? r.peer.ef : "-",
       r.peer ? Math.round(r.peer.buildMs / 100) / 10 : "-",
       r.peer ? Math.round((r.peer.vectorMs.p50 / Math.max(1e-6, r.vectorMs.p50)) * 10) / 10 : "-",
+      Math.round(r.indexBuildMs / 100) / 10,
+      Math.round(r.buildFloor.graphMsForAll / 100) / 10,
     ]),
   );
   for (const r of results) {

@@ -4,9 +4,8 @@
  * deterministic hashing embedder, and the vector index saved beside the database file
  * (rebuilt from SQLite whenever it is missing, corrupt or stale). Items known by many
  * are searched through USearch HNSW graphs whose layout depends only on the rows held
- * (`GraphSegments`), so a run, its resume and its replay rank alike; per-NPC copies of
- * large known sets are scanned whole (a partial probe would depend on when a copy was
- * made). Index mode `disabled` keeps no vectors: keywords and filters only.
+ * (`GraphSegments`), so a run, its resume and its replay rank alike; smaller known sets
+ * are scanned exactly. Index mode `disabled` keeps no vectors: keywords and filters only.
  *
  * The first catch-up that finds NPCs in the save also builds one throwaway dossier (the
  * first NPC's, at time 0, when it knows only the public lore): the dossier path's
@@ -35,11 +34,15 @@ export interface RetrievalDossierOptions {
 }
 
 /**
- * The run's search options: graphs on, copies scanned whole. A run must write the same
- * log whether its index grew with it, was loaded when it resumed, or was rebuilt.
+ * The run's search options: graphs on; no per-NPC copies of known sets (a copy costs
+ * its memory for every NPC and a first-query spike to make; a known set too small a
+ * share for the graphs is gathered instead), and were copies on, scanned whole. A run
+ * must write the same log whether its index grew with it, was loaded when it resumed,
+ * or was rebuilt.
  */
 export const runSearchOptions = {
   exactVectors: false,
+  knownCopies: false,
   partition: { ...defaultPartitionTuning, probeShare: 1 },
 } as const;
 
