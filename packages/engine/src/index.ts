@@ -96,6 +96,7 @@ export {
   type RetrievalDossierOptions,
   retrievalDossiers,
   retrievalDossiersWith,
+  runGraphCollections,
   runSearchOptions,
 } from "./retrievalDossiers.ts";
 export {

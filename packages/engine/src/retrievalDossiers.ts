@@ -21,6 +21,7 @@ import {
   type IndexMode,
   makeHashingEmbedder,
   RetrievalEngine,
+  sharedCollections,
   VectorIndexes,
 } from "@hearsay/retrieval";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -46,6 +47,12 @@ export const runSearchOptions = {
   partition: { ...defaultPartitionTuning, probeShare: 1 },
 } as const;
 
+/**
+ * The collections a run keeps HNSW graphs for: items known by many. An NPC's own
+ * memories and summaries are few (a memory cap) and always scanned exactly.
+ */
+export const runGraphCollections = [...sharedCollections];
+
 /** {@link retrievalDossiers} with options (the CLI's index mode). */
 export const retrievalDossiersWith =
   (options: RetrievalDossierOptions) =>
@@ -59,7 +66,10 @@ export const retrievalDossiers = (
 ): DossierSource => {
   const embedder = makeHashingEmbedder();
   const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { mode: options.indexMode ?? "embedded" }),
+    VectorIndexes.open(log.db, embedder, {
+      mode: options.indexMode ?? "embedded",
+      graphCollections: runGraphCollections,
+    }),
   );
   const engine = new RetrievalEngine(log.db, { log, embedder, index, ...runSearchOptions });
   const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({

@@ -33,6 +33,12 @@ export interface VectorIndexOptions {
   readonly dbPath?: string | null;
   readonly store?: Omit<VectorStoreConfig, "dimensions">;
   readonly collections?: ReadonlyArray<CollectionName>;
+  /**
+   * Collections that keep HNSW graphs (default: all). A run keeps them only for items
+   * known by many: an NPC's own memories are scanned exactly whatever the graphs hold,
+   * so their upkeep would be spent for nothing.
+   */
+  readonly graphCollections?: ReadonlyArray<CollectionName>;
   readonly onProgress?: (p: IndexProgress) => void;
 }
 
@@ -109,6 +115,9 @@ export class VectorIndexes {
         const config: VectorStoreConfig = {
           hnswMinSize: defaultGraphBlock(c),
           ...options.store,
+          ...(options.graphCollections && !options.graphCollections.includes(c)
+            ? { graph: false }
+            : {}),
           dimensions: embedder.dimensions,
         };
         if (mode === "disabled") {

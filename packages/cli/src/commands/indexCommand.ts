@@ -1,12 +1,14 @@
 /**
  * `hearsay index rebuild --db PATH [--collection C]` rebuilds the vector index beside a
- * database from its SQLite rows (vectors and HNSW graphs), with a progress bar — the
+ * database from its SQLite rows (vectors, and HNSW graphs for the collections a run
+ * keeps them for: world events, lore, debates), with a progress bar — the
  * index is a cache, so this is always safe, and it works with the index files deleted.
  * `hearsay index status --db PATH [--json]` shows, per collection, what the saved index
  * holds (count, dimensions, embedder and model, graph segments, bytes) and whether it is
  * stale against SQLite, changing nothing.
  */
 import { existsSync } from "node:fs";
+import { runGraphCollections } from "@hearsay/engine";
 import { openReadOnly } from "@hearsay/inspector";
 import {
   type CollectionName,
@@ -59,6 +61,8 @@ const rebuildCommand = Command.make(
     const { reports } = yield* VectorIndexes.rebuild(db, embedder, {
       dbPath: args.db,
       collections: wantedOf(args.collection),
+      // The graphs a run keeps, so the rebuilt index is the one the next run loads.
+      graphCollections: runGraphCollections,
       onProgress: (p) => {
         const now = `${p.collection} ${p.phase}`;
         if (now !== stage) {

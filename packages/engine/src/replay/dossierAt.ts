@@ -23,7 +23,7 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { EngineState } from "../EngineState.ts";
 import { companyOf } from "../Glimpses.ts";
-import { runSearchOptions } from "../retrievalDossiers.ts";
+import { runGraphCollections, runSearchOptions } from "../retrievalDossiers.ts";
 import type { TickContext } from "../TickContext.ts";
 import { lastSeqAtOrBefore } from "./historyPoints.ts";
 import { ReplayRefused } from "./ReplayError.ts";
@@ -101,7 +101,9 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
   const scratch = refold.scratch!;
   const embedder = makeHashingEmbedder();
   // The graphs built here from the rows at t are the ones the run searched at t.
-  const { index } = Effect.runSync(VectorIndexes.open(scratch.db, embedder));
+  const { index } = Effect.runSync(
+    VectorIndexes.open(scratch.db, embedder, { graphCollections: runGraphCollections }),
+  );
   const engine = new RetrievalEngine(scratch.db, {
     log: scratch,
     embedder,
