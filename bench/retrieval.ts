@@ -15,12 +15,18 @@
  * - the baseline, in the same run: a brute-force cosine scan over all N vectors that
  *   keeps the best 10 the NPC knows (`lib/retrievalBaseline.ts`).
  *
+ * `--workload=peer` runs the peer-shaped workload instead (`lib/retrievalPeerShaped.ts`):
+ * known sets of ~5k of 100k (owner, up to 9 witnesses, 5 % known by all), cold and warm
+ * dossier latency.
+ *
  * Flags: `--sizes=10k,100k,1M` (or BENCH_SIZES; default 10k); `--reuse-world` (default;
  * `--fresh-world` rewrites it) reuses a world database a finished earlier run left in
  * the temp directory — the 1M world takes ~40 min to write; `--reuse-index` (or
  * BENCH_REUSE_INDEX=1) loads the saved index instead of rebuilding it. Queries per NPC:
  * BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY queries (10).
  */
+import { printTable } from "./lib/printTable.ts";
+import { runPeerShaped } from "./lib/retrievalPeerShaped.ts";
 import { printRetrievalReport } from "./lib/retrievalReport.ts";
 import { runSize } from "./lib/retrievalRun.ts";
 import { NPCS } from "./lib/retrievalWorld.ts";
@@ -38,6 +44,43 @@ const sizeArg =
   process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? process.env.BENCH_SIZES ?? "10k";
 const SIZES = sizeArg.split(",").map(parseSize);
 
+const f = (x: number) => Math.round(x * 1000) / 1000;
+if (process.argv.includes("--workload=peer")) {
+  const peer = SIZES.map((n) => runPeerShaped(n, !flag("fresh-world")));
+  printTable(
+    "peer-shaped known sets (owner + up to 9 witnesses, 5 % known by all), ms",
+    [
+      "memories",
+      "known mean",
+      "cold p50",
+      "cold p99",
+      "cold max",
+      "warm p50",
+      "warm p99",
+      "vector p99",
+      "recall@10",
+      "leaks",
+      "B/mem copies",
+      "index build s",
+    ],
+    peer.map((r) => [
+      r.memories,
+      r.knownMean,
+      f(r.coldDossierMs.p50),
+      f(r.coldDossierMs.p99),
+      f(r.coldDossierMs.max),
+      f(r.warmDossierMs.p50),
+      f(r.warmDossierMs.p99),
+      f(r.vectorMs.p99),
+      f(r.recallAt10),
+      r.leaks,
+      r.copiesBytesPerMemory,
+      Math.round(r.indexBuildMs / 100) / 10,
+    ]),
+  );
+  console.log(`results: ${writeResults(`retrieval-peer-${sizeArg}`, { sizes: peer })}`);
+  process.exit(0);
+}
 const results = SIZES.map((n) =>
   runSize(n, {
     queries: QUERIES,

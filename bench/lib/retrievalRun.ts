@@ -9,17 +9,20 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { GCProfiler } from "node:v8";
 import { ids, Prng } from "@hearsay/core";
+import { runSearchOptions } from "@hearsay/engine";
 import {
-  defaultNearestTuning,
+  indexPaths,
   knownNearest,
   knownRowids,
   makeHashingEmbedder,
   RetrievalEngine,
   VectorIndexes,
+  VectorStore,
 } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { bruteForce, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
+import { hnswlibPeer, type PeerQuery } from "./retrievalPeer.ts";
 import { buildWorld, makeWorld, NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
 
 const dirBytes = (dir: string, prefix: string) =>
@@ -37,6 +40,8 @@ const ms = (from: number) => Math.round(performance.now() - from);
  */
 export const worldPath = (n: number) => join(tmpdir(), `hearsay-retrieval-bench-${n}.db`);
 const KEEP_WORLD = process.env.BENCH_KEEP_WORLD !== "0";
+/** The hnswlib-node peer row (BENCH_PEER=0 leaves it out). */
+const PEER = process.env.BENCH_PEER !== "0";
 
 const removeWorld = (dbPath: string) => {
   const dir = tmpdir();
@@ -112,9 +117,29 @@ export const runSize = (n: number, o: RunOptions) => {
       `[${n}] index built in ${indexMs} ms (${reports[0]!.outcome}, graph ${store.hasGraph})`,
     );
 
+    // The floor of the build: one fresh graph segment over the first 20k vectors, built as
+    // every segment is (single-threaded, rowid order), so rows/s × n is what any rebuild
+    // of this collection costs at the least; the vectors, read back from the store, cost
+    // nothing extra here.
+    const sample = store.entries().rowids.subarray(0, Math.min(20_000, store.size));
+    const floorStore = new VectorStore({
+      dimensions: store.dimensions,
+      hnswMinSize: sample.length,
+    });
+    const sampleVectors = new Float32Array(sample.length * store.dimensions);
+    sample.forEach((r, i) => {
+      sampleVectors.set(store.vector(r)!, i * store.dimensions);
+    });
+    floorStore.put(sample, new Uint32Array(sample.length), sampleVectors, false);
+    const floorT0 = performance.now();
+    floorStore.syncGraphs();
+    const graphAddsPerSec = Math.round(sample.length / ((performance.now() - floorT0) / 1000));
+    console.error(`[${n}] build floor: ${graphAddsPerSec} graph adds/s single-threaded`);
+
     const heapBefore = process.memoryUsage().heapUsed;
     t0 = performance.now();
-    const engine = new RetrievalEngine(db, { log, embedder, index });
+    // The run's own search options (`retrievalDossiers`): graphs on, copies scanned whole.
+    const engine = new RetrievalEngine(db, { log, embedder, index, ...runSearchOptions });
     const view = engine.view(saveId);
     const viewMs = ms(t0);
     const viewBytes = Math.max(0, process.memoryUsage().heapUsed - heapBefore);
@@ -202,9 +227,9 @@ export const runSize = (n: number, o: RunOptions) => {
             T_QUERY,
             q,
             10,
-            defaultNearestTuning,
+            engine.tuning,
             undefined,
-            engine.matrices,
+            engine.copies,
           ),
         );
         const search = timed(() =>
@@ -252,6 +277,7 @@ export const runSize = (n: number, o: RunOptions) => {
     // GCProfiler records each collection as it ends (cost in µs), even in a loop that
     // never yields; perf_hooks' gc entries would wait for the event loop.
     const gcs = (gc.stop()?.statistics ?? []).map((g) => ({ type: g.gcType, ms: g.cost / 1000 }));
+    const peerQueries: Array<PeerQuery> = [];
     // Pass 2, untimed: recall against an exact scan, leaks by the store's SQL rule, and the
     // brute-force baseline on a sample of queries.
     for (const [i, npc] of npcs.entries()) {
@@ -279,6 +305,7 @@ export const runSize = (n: number, o: RunOptions) => {
         const tenth = truth.length === 10 ? truth[9]! : -Infinity;
         const got = near.filter((h) => h.similarity >= tenth - 1e-6).length;
         const want = truth.length;
+        if (PEER) peerQueries.push({ q, known: knownSet, tenth, want });
         hits += Math.min(got, want);
         total += want;
         tier.hits += Math.min(got, want);
@@ -303,6 +330,25 @@ export const runSize = (n: number, o: RunOptions) => {
       peakRssMiB: Math.round(usage1.maxRSS / 1024),
     };
     index.save();
+    // Search memory, every structure counted: the store's vectors (f16 and i8 copies and
+    // the rowid maps), the HNSW graph segments (as saved: USearch keeps the file's layout
+    // in memory) and the per-NPC contiguous copies.
+    const slots = store.slots().used;
+    const d = store.dimensions;
+    const vectorBytes =
+      slots * (2 * d + d + 4 + 4) + (all.length > 0 ? all[all.length - 1]! + 1 : 0) * 4;
+    const graphBytes = indexPaths(dbPath, "memories")
+      .segmentFiles()
+      .reduce((a, f) => a + statSync(f).size, 0);
+    const copyBytes = engine.copies?.size ?? 0;
+    if (PEER) console.error(`[${n}] hnswlib-node peer: building over ${all.length} vectors`);
+    const peer = PEER
+      ? hnswlibPeer(store, all, peerQueries, {
+          m: 16,
+          efConstruction: 128,
+          ef: Number(process.env.BENCH_PEER_EF ?? 128),
+        })
+      : null;
     const dir = tmpdir();
     const base = dbPath.slice(dir.length + 1);
     const fileBytes = dirBytes(dir, `${base}.memories.`);
@@ -316,11 +362,21 @@ export const runSize = (n: number, o: RunOptions) => {
       worldBuildMs: worldMs,
       indexReused,
       indexBuildMs: indexMs,
+      /** Single-threaded HNSW inserts per second (the build's floor) and what n of them take. */
+      buildFloor: { graphAddsPerSec, graphMsForAll: Math.round((n / graphAddsPerSec) * 1000) },
       viewLoadMs: viewMs,
       graph: store.hasGraph,
       warmUpMs: Math.round(warm.wall),
+      graphSegments: store.graphShapes().length,
+      searchBytesPerMemory: {
+        vectors: Math.round(vectorBytes / n),
+        graph: Math.round(graphBytes / n),
+        perNpcCopies: Math.round(copyBytes / n),
+        total: Math.round((vectorBytes + graphBytes + copyBytes) / n),
+      },
+      peer,
       bytesPerMemory: {
-        knownMatrices: Math.round(engine.matrices.size / n),
+        knownMatrices: Math.round((engine.copies?.size ?? 0) / n),
         vectorFiles: Math.round(fileBytes / n),
         viewHeap: Math.round(viewBytes / n),
         sqlite: Math.round(dbBytes / n),

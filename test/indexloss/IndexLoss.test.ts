@@ -84,7 +84,7 @@ describe("index loss: damaged vector files are rebuilt and answer the same", () 
     { name: "flat index (as a run opens it)", options: {}, damages: indexDamages },
     {
       name: "with an HNSW graph",
-      options: { store: { hnswMinSize: 128, threads: 1 } },
+      options: { store: { hnswMinSize: 128 } },
       // The flat cases again only under HEARSAY_DEEP: the graph adds nothing to them
       // but the graph file, which the graph cases break.
       damages: [

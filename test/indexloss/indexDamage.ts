@@ -35,7 +35,9 @@ export const indexDamages: ReadonlyArray<IndexDamage> = [
     hits: collectionNames,
     apply: (db) =>
       each(db, (p) => {
-        for (const f of [p.vectors, p.graph, p.manifest]) rmSync(f, { force: true });
+        for (const f of [p.vectors, p.graph, p.manifest, ...p.segmentFiles()]) {
+          rmSync(f, { force: true });
+        }
       }),
   },
   {
@@ -114,19 +116,26 @@ export const indexDamages: ReadonlyArray<IndexDamage> = [
   },
 ];
 
-/** Damages to the HNSW graph file (only when one is saved). */
+/** The first saved HNSW graph segment file of the memories. */
+const firstGraph = (db: string): string => {
+  const files = indexPaths(db, "memories").segmentFiles().sort();
+  if (files.length === 0) throw new Error(`no memories graph saved beside ${db}`);
+  return files[0]!;
+};
+
+/** Damages to an HNSW graph segment file (only when one is saved). */
 export const graphDamages: ReadonlyArray<IndexDamage> = [
   {
     name: "the memories graph deleted",
     hits: [],
-    apply: (db) => rmSync(indexPaths(db, "memories").graph),
+    apply: (db) => rmSync(firstGraph(db)),
   },
   {
     name: "the memories graph truncated",
     hits: [],
     native: true,
     apply: (db) => {
-      const p = indexPaths(db, "memories").graph;
+      const p = firstGraph(db);
       truncateSync(p, Math.floor(readFileSync(p).length / 3));
     },
   },
@@ -135,7 +144,7 @@ export const graphDamages: ReadonlyArray<IndexDamage> = [
     hits: [],
     native: true,
     apply: (db) => {
-      const p = indexPaths(db, "memories").graph;
+      const p = firstGraph(db);
       writeFileSync(p, Buffer.alloc(readFileSync(p).length, 0xab));
     },
   },

@@ -13,6 +13,7 @@ import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
+import { turnQuery } from "./turnQuery.ts";
 
 /** Wakes every NPC due now; returns who asked to decide and who spoke. */
 export const wakeDue = (ctx: TickContext, into: Reactions): void => {
@@ -71,15 +72,16 @@ export const decide = async (
     const npc = ctx.state.npcs.get(id)!;
     const present = companyOf(ctx, id, npc.locationId);
     const locationId = npc.locationId;
-    return lazyDossier<"act">(
-      { purpose: "act", npcId: id, t: ctx.t, seed: ctx.seed, input: actInputOf(ctx, id, present) },
-      () =>
-        turnDossier(ctx.dossiers, {
-          npcId: id,
-          t: ctx.t,
-          query: null,
-          scene: { locationId, present },
-        }),
+    const input = actInputOf(ctx, id, present);
+    // Taken now, before this tick's answers change the state the query is built from.
+    const query = turnQuery(ctx, id, input);
+    return lazyDossier<"act">({ purpose: "act", npcId: id, t: ctx.t, seed: ctx.seed, input }, () =>
+      turnDossier(ctx.dossiers, {
+        npcId: id,
+        t: ctx.t,
+        query,
+        scene: { locationId, present },
+      }),
     );
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);

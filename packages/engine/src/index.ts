@@ -100,8 +100,11 @@ export {
 } from "./replay/verifyLog.ts";
 export {
   type DossierEmbedding,
+  type RetrievalDossierOptions,
   retrievalDossiers,
   retrievalDossiersWith,
+  runGraphCollections,
+  runSearchOptions,
 } from "./retrievalDossiers.ts";
 export {
   type Progress,

@@ -1,10 +1,11 @@
 /**
  * The dossier source a run uses: the retrieval service over the run's own database —
- * knowledge-filtered hybrid search behind an in-memory view kept level with the log, the
- * deterministic hashing embedder, and the vector index saved beside the database file
- * (rebuilt from SQLite whenever it is missing, corrupt or stale). Vectors are ranked
- * exactly, never through an approximate graph (none is kept), so the index is only ever
- * a cache.
+ * knowledge-filtered hybrid search behind an in-memory view kept level with the log, an
+ * embedder, and the vector index saved beside the database file (rebuilt from SQLite
+ * whenever it is missing, corrupt or stale). Items known by many are searched through
+ * USearch HNSW graphs whose layout depends only on the rows held (`GraphSegments`), so a
+ * run, its resume and its replay rank alike; smaller known sets are scanned exactly.
+ * Index mode `disabled` keeps no vectors: keywords and filters only.
  *
  * The embedder is the hashing one unless the run is given another (`DossierEmbedding`):
  * a live model, which may fall back to hashing mid-run; the switch re-embeds every
@@ -21,11 +22,14 @@
 import type { SaveId } from "@hearsay/core";
 import {
   type DossierRequest,
+  defaultPartitionTuning,
   EMBEDDER_FALLBACK,
   type EmbedderShape,
   type EmbedderSwitch,
+  type IndexMode,
   makeHashingEmbedder,
   RetrievalEngine,
+  sharedCollections,
   switchMessage,
   VectorIndexes,
 } from "@hearsay/retrieval";
@@ -48,17 +52,45 @@ export interface DossierEmbedding {
   ) => EmbedderShape;
 }
 
-/** The dossier source factory for a run embedding with `embedding`. */
+/** How a run's retrieval is set up. */
+export interface RetrievalDossierOptions {
+  /** The embedder, when not the hashing one. */
+  readonly embedding?: DossierEmbedding | null;
+  /** `embedded` (default): vectors and HNSW graphs; `disabled`: keywords and filters only. */
+  readonly indexMode?: IndexMode;
+}
+
+/**
+ * The run's search options: graphs on; no per-NPC copies of known sets (a copy costs
+ * its memory for every NPC and a first-query spike to make; a known set too small a
+ * share for the graphs is gathered instead), and were copies on, scanned whole. A run
+ * must write the same log whether its index grew with it, was loaded when it resumed,
+ * or was rebuilt.
+ */
+export const runSearchOptions = {
+  exactVectors: false,
+  knownCopies: false,
+  partition: { ...defaultPartitionTuning, probeShare: 1 },
+} as const;
+
+/**
+ * The collections a run keeps HNSW graphs for: items known by many. An NPC's own
+ * memories and summaries are few (a memory cap) and always scanned exactly.
+ */
+export const runGraphCollections = [...sharedCollections];
+
+/** {@link retrievalDossiers} with options (the CLI's embedder and index mode). */
 export const retrievalDossiersWith =
-  (embedding: DossierEmbedding | null) =>
+  (options: RetrievalDossierOptions) =>
   (log: SqliteEventLog, saveId: SaveId): DossierSource =>
-    retrievalDossiers(log, saveId, embedding);
+    retrievalDossiers(log, saveId, options);
 
 export const retrievalDossiers = (
   log: SqliteEventLog,
   saveId: SaveId,
-  embedding: DossierEmbedding | null = null,
+  options: RetrievalDossierOptions = {},
 ): DossierSource => {
+  const embedding = options.embedding ?? null;
   const warnings: Array<DossierWarning> = [];
   let switchTo: ((s: EmbedderSwitch) => void) | null = null;
   const position = (): number => {
@@ -72,7 +104,8 @@ export const retrievalDossiers = (
     embedding === null
       ? makeHashingEmbedder()
       : embedding.make(log.db, position, (s) => switchTo?.(s));
-  let engine = retrievalEngine(log, embedder);
+  const open = () => retrievalEngine(log, embedder, options.indexMode ?? "embedded");
+  let engine = open();
   switchTo = (s) => {
     Effect.runSync(engine.index.reembed());
     engine.engine.matrices.clear();
@@ -111,21 +144,17 @@ export const retrievalDossiers = (
     },
     // The view and the in-memory vectors may hold rows that were rolled back: start over.
     reset: () => {
-      engine = retrievalEngine(log, embedder);
+      engine = open();
     },
   };
 };
 
-const retrievalEngine = (log: SqliteEventLog, embedder: EmbedderShape) => {
-  // Exact vector ranking: a run must write the same log whether its index grew with it
-  // or was rebuilt when it resumed. So the index keeps no approximate graph either (its
-  // upkeep on every new memory was a fifth of a run's CPU); whoever opens the database
-  // for approximate search later builds one from the vectors.
+const retrievalEngine = (log: SqliteEventLog, embedder: EmbedderShape, mode: IndexMode) => {
   const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { store: { graph: false } }),
+    VectorIndexes.open(log.db, embedder, { mode, graphCollections: runGraphCollections }),
   );
   return {
     index,
-    engine: new RetrievalEngine(log.db, { log, embedder, index, exactVectors: true }),
+    engine: new RetrievalEngine(log.db, { log, embedder, index, ...runSearchOptions }),
   };
 };

@@ -41,6 +41,9 @@ export type Budgets = typeof Budgets.Type;
 export const EmbedderChoice = Schema.NullOr(Schema.Literals(["hashing", "ollama"]));
 export type EmbedderChoice = typeof EmbedderChoice.Type;
 
+/** How the vector index beside a database is kept: vectors and HNSW graphs, or none. */
+export const IndexModeChoice = Schema.Literals(["embedded", "disabled"]);
+
 export const MindConfig = Schema.Struct({
   ollamaUrl: Url,
   chatModel: Name,
@@ -54,6 +57,7 @@ export const MindConfig = Schema.Struct({
   keepAlive: Schema.String.check(Schema.isPattern(/^-?\d+(\.\d+)?(ms|s|m|h)?$/)),
   budgets: Budgets,
   embedder: EmbedderChoice,
+  indexMode: IndexModeChoice,
 });
 export type MindConfig = typeof MindConfig.Type;
 
@@ -69,6 +73,7 @@ export const defaultMindConfig: MindConfig = {
   keepAlive: "10m",
   budgets: { maxCalls: null, maxCallsPerDay: null, maxTokens: null },
   embedder: null,
+  indexMode: "embedded",
 };
 
 /** A configuration value that does not decode: where, which field, what, and the fix. */
@@ -135,6 +140,13 @@ const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof
     "HEARSAY_EMBEDDER",
     EmbedderChoice,
     'give "hashing" or "ollama" (or leave it out: ollama with the ollama brain, else hashing)',
+    (s) => s.trim(),
+  ),
+  indexMode: f(
+    ["index", "mode"],
+    "HEARSAY_INDEX_MODE",
+    IndexModeChoice,
+    'give "embedded" (vectors and graphs) or "disabled" (keywords and filters only)',
     (s) => s.trim(),
   ),
   fallback: f(

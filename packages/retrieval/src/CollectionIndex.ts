@@ -30,6 +30,8 @@ export interface IndexChange {
 
 interface Pending {
   readonly rowid: number;
+  /** The save the row belongs to: each save's rows have graphs of their own. */
+  readonly save: string;
   readonly fp: number;
   readonly text: string;
 }
@@ -51,18 +53,16 @@ export class CollectionIndex {
     private readonly cache: EmbeddingCache | null,
   ) {
     const cols = spec.textColumns.join(", ");
-    this.scanStmt = prepare(db, `SELECT rowid, ${cols} FROM ${spec.table} ORDER BY rowid`).raw();
-    this.rowStmt = prepare(db, `SELECT rowid, ${cols} FROM ${spec.table} WHERE rowid = ?`).raw();
-    this.afterStmt = prepare(
-      db,
-      `SELECT rowid, ${cols} FROM ${spec.table} WHERE rowid > ? ORDER BY rowid`,
-    ).raw();
+    const head = `SELECT rowid, save_id, ${cols} FROM ${spec.table}`;
+    this.scanStmt = prepare(db, `${head} ORDER BY rowid`).raw();
+    this.rowStmt = prepare(db, `${head} WHERE rowid = ?`).raw();
+    this.afterStmt = prepare(db, `${head} WHERE rowid > ? ORDER BY rowid`).raw();
     this.maxStmt = prepare(db, `SELECT coalesce(max(rowid), 0) FROM ${spec.table}`).pluck();
   }
 
   private pending(row: Array<unknown>): Pending {
-    const text = embeddingText(this.spec.name, row.slice(1));
-    return { rowid: Number(row[0]), fp: textFingerprint(text), text };
+    const text = embeddingText(this.spec.name, row.slice(2));
+    return { rowid: Number(row[0]), save: String(row[1]), fp: textFingerprint(text), text };
   }
 
   /** Embeds and stores pending rows in batches (a missing graph is built by the caller when `bulk`). */
@@ -90,6 +90,7 @@ export class CollectionIndex {
           batch.map((r) => r.fp),
           flat,
           !bulk,
+          batch.map((r) => r.save),
         );
         onProgress?.({
           collection: self.spec.name,
@@ -158,6 +159,23 @@ export class CollectionIndex {
     this.store.remove(gone);
     const rows = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
     return Effect.map(this.embedAll(rows), (added) => ({ added, removed: gone.length }));
+  }
+
+  /**
+   * What {@link reconcile} would change, without embedding anything: rows new or whose
+   * text changed, and vectors whose row is gone.
+   */
+  diff(): IndexChange {
+    const seen = new Set<number>();
+    let added = 0;
+    for (const row of this.scanStmt.iterate() as Iterable<Array<unknown>>) {
+      const p = this.pending(row);
+      seen.add(p.rowid);
+      if (this.store.fingerprint(p.rowid) !== p.fp) added++;
+    }
+    let removed = 0;
+    for (const r of this.store.entries().rowids) if (!seen.has(r)) removed++;
+    return { added, removed };
   }
 
   /** True when rows newer than the last seen exist (cheap: one max(rowid)). */

@@ -49,14 +49,20 @@ export interface RetrievalEngineOptions {
   /** Memory for contiguous copies of large known sets (default 2 GiB). */
   readonly matrixBudgetBytes?: number;
   /**
-   * Rank vectors exactly: never through the HNSW graph or a partial probe of a grouped
-   * copy (default false). Approximate results depend on how the index cache happened to
-   * be built (thread timing, incremental adds versus a rebuild on reopen), so a run that
-   * must replay identically after a resume — the engine's — sets this.
+   * Rank vectors exactly: never through the HNSW graphs or a partial probe of a grouped
+   * copy (default false). The graphs' answers depend only on the rows held (see
+   * `GraphSegments`); a partial probe depends on when an NPC's copy was grouped, so a run
+   * that must replay identically keeps `partition.probeShare` at 1 instead.
    */
   readonly exactVectors?: boolean;
   /** How big known-set copies are grouped and probed (default `defaultPartitionTuning`). */
   readonly partition?: PartitionTuning;
+  /**
+   * Keep per-NPC contiguous copies of large known sets (default true). Without them a
+   * known set too small a share for the graphs is gathered row by row for each query:
+   * slower when warm, but no copy's memory and no first-query cost of making one.
+   */
+  readonly knownCopies?: boolean;
 }
 
 /** A search for one NPC at one time. */
@@ -103,6 +109,11 @@ export class RetrievalEngine {
       options.matrixBudgetBytes,
       options.exactVectors === true ? { ...partition, probeShare: 1 } : partition,
     );
+  }
+
+  /** The copies searches read (null when `knownCopies` is false). */
+  get copies(): KnownMatrices | null {
+    return this.options.knownCopies === false ? null : this.matrices;
   }
 
   /** Rows changed since the last vector update, when the embedder is not synchronous. */
@@ -259,7 +270,7 @@ export class RetrievalEngine {
       limit,
       this.scoring,
       this.tuning,
-      this.matrices,
+      this.copies,
     );
   }
 }

@@ -3,9 +3,12 @@
  * when they can be trusted. Three files per collection, each written to a temp name and
  * renamed (a crash leaves the old file or none, never half of one):
  *
- *   <db>.<collection>.vectors        rowids, text fingerprints and f16 vectors
- *   <db>.<collection>.usearch        the HNSW graph (only when one is built)
- *   <db>.<collection>.manifest.json  model, dimensions, count and checksum — written last
+ *   <db>.<collection>.vectors             rowids, text fingerprints, saves and f16 vectors
+ *   <db>.<collection>.s<save>.g<L>-<lo>-<hi>.usearch
+ *                                         one HNSW graph segment each (`GraphSegments`),
+ *                                         per save; immutable, so each is written once
+ *   <db>.<collection>.manifest.json       model, dimensions, count, checksum and the
+ *                                         segments' layout and hashes — written last
  *
  * A missing or unreadable file, a manifest for another model or dimension, or sizes that
  * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
@@ -16,17 +19,27 @@ import {
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
   writeSync,
 } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { textFingerprint } from "./collections.ts";
+import { type SegmentShape, segmentName } from "./GraphSegments.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+
+/** A saved graph segment: its save, its layout and the sha1 of its file. */
+export interface SavedSegment extends SegmentShape {
+  readonly save: string;
+  readonly hash: string;
+}
 
 /** The manifest written beside the vectors. */
 export interface IndexManifest {
-  readonly format: 1;
+  readonly format: 3;
   readonly collection: string;
   readonly model: string;
   readonly dimensions: number;
@@ -35,24 +48,51 @@ export interface IndexManifest {
   /** sha1 of the vector bytes, so a flipped float is caught too. */
   readonly dataHash: string;
   readonly graph: boolean;
-  /** sha1 of the graph file: USearch reads it natively, so it is checked before loading. */
-  readonly graphHash: string | null;
+  /** The graph segments, oldest first; each file's sha1 is checked before USearch reads it. */
+  readonly segments: ReadonlyArray<SavedSegment>;
+  /** Rows scanned exactly because their vector changed after their segment was built. */
+  readonly stale: ReadonlyArray<number>;
+  /** The saves the vectors file's group numbers stand for. */
+  readonly saves: ReadonlyArray<string>;
 }
 
 /** Where one collection's files live. */
 export interface IndexPaths {
   readonly vectors: string;
+  /** The single graph file of format 1 (removed when seen). */
   readonly graph: string;
   readonly manifest: string;
+  /** Where a save's graph segment's file goes. */
+  readonly segment: (s: SegmentShape & { readonly save: string }) => string;
+  /** Every graph segment file beside the database for this collection, by name. */
+  readonly segmentFiles: () => Array<string>;
 }
 
-export const indexPaths = (dbPath: string, collection: string): IndexPaths => ({
-  vectors: `${dbPath}.${collection}.vectors`,
-  graph: `${dbPath}.${collection}.usearch`,
-  manifest: `${dbPath}.${collection}.manifest.json`,
-});
+export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
+  const prefix = `${dbPath}.${collection}.`;
+  return {
+    vectors: `${prefix}vectors`,
+    graph: `${prefix}usearch`,
+    manifest: `${prefix}manifest.json`,
+    segment: (s) => `${prefix}s${textFingerprint(s.save).toString(16)}.${segmentName(s)}.usearch`,
+    segmentFiles: () => {
+      const dir = dirname(prefix);
+      const base = basename(prefix);
+      try {
+        return readdirSync(dir)
+          .filter((f) => f.startsWith(`${base}s`) && f.endsWith(".usearch"))
+          .map((f) => join(dir, f));
+      } catch {
+        return [];
+      }
+    },
+  };
+};
 
-const MAGIC = "HSYVEC02";
+/** Segment files a store already wrote (path → hash), so immutable graphs are written once. */
+const written = new WeakMap<VectorStore, Map<string, string>>();
+
+const MAGIC = "HSYVEC03";
 const HEADER = 32;
 
 const mix = (x: number): number => {
@@ -134,7 +174,7 @@ export const saveVectorFiles = (
   paths: IndexPaths,
   meta: { readonly collection: string; readonly model: string },
 ): IndexManifest => {
-  const { rowids, fingerprints, half, used } = store.slots();
+  const { rowids, fingerprints, groups, saves, half, used } = store.slots();
   writeAtomically(paths.vectors, (tmp) => {
     const fd = openSync(tmp, "w");
     try {
@@ -145,22 +185,32 @@ export const saveVectorFiles = (
       writeAll(fd, header);
       writeAll(fd, rowids);
       writeAll(fd, fingerprints);
+      writeAll(fd, groups);
       writeAll(fd, half);
     } finally {
       closeSync(fd);
     }
   });
-  const graph = store.hasGraph;
-  let graphHash: string | null = null;
-  if (graph) {
-    writeAtomically(paths.graph, (tmp) => {
-      store.saveGraph(tmp);
-      graphHash = fileHash(tmp);
-    });
-  } else rmSync(paths.graph, { force: true });
+  const done = written.get(store) ?? new Map<string, string>();
+  written.set(store, done);
+  const segments: Array<SavedSegment> = store.graphShapes().map(({ at, ...shape }) => {
+    const path = paths.segment(shape);
+    let hash = done.get(path);
+    if (hash === undefined || !existsSync(path)) {
+      writeAtomically(path, (tmp) => {
+        store.saveSegment(shape.save, at, tmp);
+        hash = fileHash(tmp);
+      });
+      done.set(path, hash!);
+    }
+    return { ...shape, hash: hash! };
+  });
+  const keep = new Set(segments.map((s) => paths.segment(s)));
+  rmSync(paths.graph, { force: true });
+  const graph = segments.length > 0;
   const entries = store.entries();
   const manifest: IndexManifest = {
-    format: 1,
+    format: 3,
     collection: meta.collection,
     model: meta.model,
     dimensions: store.dimensions,
@@ -168,7 +218,9 @@ export const saveVectorFiles = (
     checksum: fingerprintChecksum(entries.rowids, entries.fingerprints),
     dataHash: dataHashOf(half),
     graph,
-    graphHash,
+    saves: [...saves],
+    segments,
+    stale: store.staleRows(),
   };
   writeAtomically(paths.manifest, (tmp) => {
     const fd = openSync(tmp, "w");
@@ -178,6 +230,9 @@ export const saveVectorFiles = (
       closeSync(fd);
     }
   });
+  // Segments merged away since the last save.
+  for (const f of paths.segmentFiles()) if (!keep.has(f)) rmSync(f, { force: true });
+  for (const f of [...done.keys()]) if (!keep.has(f)) done.delete(f);
   return manifest;
 };
 
@@ -201,7 +256,12 @@ const readManifest = (path: string): IndexManifest | null => {
       const buf = Buffer.alloc(size);
       if (!readAll(fd, buf, 0)) return null;
       const m = JSON.parse(buf.toString("utf8")) as IndexManifest;
-      return m.format === 1 && typeof m.checksum === "string" ? m : null;
+      return m.format === 3 &&
+        typeof m.checksum === "string" &&
+        Array.isArray(m.segments) &&
+        Array.isArray(m.saves)
+        ? m
+        : null;
     } finally {
       closeSync(fd);
     }
@@ -252,16 +312,18 @@ export const loadVectorFiles = (
     const dims = header.readUInt32LE(8);
     const used = header.readUInt32LE(12);
     const size = statSync(paths.vectors).size;
-    if (dims !== d || size !== HEADER + used * 8 + used * d * 2) {
+    if (dims !== d || size !== HEADER + used * 12 + used * d * 2) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} has the wrong size` };
     }
     const rowids = new Int32Array(used);
     const fps = new Uint32Array(used);
+    const groups = new Int32Array(used);
     const data = new Uint16Array(used * d);
     if (
       !readAll(fd, rowids, HEADER) ||
       !readAll(fd, fps, HEADER + used * 4) ||
-      !readAll(fd, data, HEADER + used * 8)
+      !readAll(fd, groups, HEADER + used * 8) ||
+      !readAll(fd, data, HEADER + used * 12)
     ) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} is truncated` };
     }
@@ -273,7 +335,10 @@ export const loadVectorFiles = (
       };
     }
     const store = new VectorStore(config);
-    store.restore(rowids, fps, data);
+    if (groups.some((g) => g < 0 || g >= manifest.saves.length)) {
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors} names an unknown save` };
+    }
+    store.restore(rowids, fps, data, groups, manifest.saves);
     const entries = store.entries();
     if (
       store.size !== manifest.count ||
@@ -285,17 +350,25 @@ export const loadVectorFiles = (
         detail: `${paths.vectors} does not match its manifest`,
       };
     }
-    let graphLoaded = false;
     // A damaged graph could crash the native reader, so its bytes are checked first.
-    if (
-      config.graph !== false &&
-      manifest.graph &&
-      existsSync(paths.graph) &&
-      fileHash(paths.graph) === manifest.graphHash
-    ) {
-      graphLoaded = store.loadGraph(paths.graph);
+    const loaded =
+      config.graph === false
+        ? 0
+        : store.loadSegments(
+            manifest.segments,
+            (seg) => {
+              const path = paths.segment(seg);
+              return existsSync(path) && fileHash(path) === seg.hash ? path : null;
+            },
+            manifest.stale,
+          );
+    const graphLoaded = loaded === manifest.segments.length;
+    if (graphLoaded) {
+      const done = new Map<string, string>();
+      for (const seg of manifest.segments) done.set(paths.segment(seg), seg.hash);
+      written.set(store, done);
     }
-    if (!graphLoaded) store.maybeBuildGraph();
+    store.syncGraphs();
     return { ok: true, store, manifest, graphLoaded };
   } finally {
     closeSync(fd);

@@ -11,7 +11,12 @@ import type { SqliteDatabase } from "@hearsay/store";
 import { StoreDatabase } from "@hearsay/store";
 import { Context, Effect, Layer } from "effect";
 import { CollectionIndex, type IndexProgress } from "./CollectionIndex.ts";
-import { type CollectionName, collectionNames, collections } from "./collections.ts";
+import {
+  type CollectionName,
+  collectionNames,
+  collections,
+  defaultGraphBlock,
+} from "./collections.ts";
 import { Embedder, type EmbedderError, type EmbedderShape } from "./Embedder.ts";
 import { EmbeddingCache } from "./EmbeddingCache.ts";
 import type { Touched } from "./SaveView.ts";
@@ -28,6 +33,12 @@ export interface VectorIndexOptions {
   readonly dbPath?: string | null;
   readonly store?: Omit<VectorStoreConfig, "dimensions">;
   readonly collections?: ReadonlyArray<CollectionName>;
+  /**
+   * Collections that keep HNSW graphs (default: all). A run keeps them only for items
+   * known by many: an NPC's own memories are scanned exactly whatever the graphs hold,
+   * so their upkeep would be spent for nothing.
+   */
+  readonly graphCollections?: ReadonlyArray<CollectionName>;
   readonly onProgress?: (p: IndexProgress) => void;
 }
 
@@ -100,8 +111,15 @@ export class VectorIndexes {
       const cache = embedder.embedSync
         ? null
         : new EmbeddingCache(db, embedder.model, embedder.dimensions);
-      const config: VectorStoreConfig = { ...options.store, dimensions: embedder.dimensions };
       for (const c of wanted) {
+        const config: VectorStoreConfig = {
+          hnswMinSize: defaultGraphBlock(c),
+          ...options.store,
+          ...(options.graphCollections && !options.graphCollections.includes(c)
+            ? { graph: false }
+            : {}),
+          dimensions: embedder.dimensions,
+        };
         if (mode === "disabled") {
           reports.push({
             collection: c,

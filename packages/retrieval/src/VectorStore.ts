@@ -2,34 +2,37 @@
  * The vectors of one collection, keyed by SQLite rowid, held twice: an f16 matrix (the
  * precise copy: cosine, reranking, saving) and an i8 matrix (each row scaled to its own
  * largest component) for fast native exact scans over any subset of rows — plus, once
- * the collection is big enough for it to pay, a USearch HNSW graph (i8) that proposes
- * candidates for NPCs whose known set is a large share of the world.
+ * the collection holds a block of rows, USearch HNSW graphs (`GraphSegments`) that
+ * propose candidates for NPCs whose known set is a large share of the world.
  *
  * An exact scan gathers the NPC's rows as i8, scans them natively and reranks the best
  * few from f16: several times faster than gathering and scanning f32, with the same
  * top results. Everything is a cache of SQLite: `VectorFiles` saves it beside the
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
- * batched; the graph is kept in step with every put and remove once it exists.
+ * batched; the graphs are brought in step after every batch of puts.
  */
 import usearch, { type Index, type Matches } from "usearch";
+import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
 
 /** Tunables of a store. */
 export interface VectorStoreConfig {
   readonly dimensions: number;
-  /** Build the HNSW graph once the store holds this many vectors (default 8,192). */
+  /**
+   * Rows per graph segment: graphs exist once the store holds this many vectors
+   * (default 1,024; see `GraphSegments`).
+   */
   readonly hnswMinSize?: number;
+  /** Segments of one size merged into one of the next (default 8). */
+  readonly fanout?: number;
   readonly connectivity?: number;
   readonly expansionAdd?: number;
   /** Search breadth; a search asking for more candidates widens it to that many. */
   readonly expansionSearch?: number;
-  /** Threads for HNSW adds (0: all cores). */
-  readonly threads?: number;
   /**
-   * Keep an HNSW graph at all (default true). False for callers that only ever rank
-   * exactly (the engine's runs): no graph is built, loaded, updated or saved, which saves
-   * the graph's upkeep on every added vector; a later caller that wants one builds it
-   * from the vectors when it opens the index.
+   * Keep HNSW graphs at all (default true). False for callers that only ever rank
+   * exactly (index mode `disabled`'s exact scans, tests of the exact path): no graph is
+   * built, loaded or saved; a later caller that wants them builds them from the vectors.
    */
   readonly graph?: boolean;
 }
@@ -73,20 +76,30 @@ export class VectorStore {
   private used = 0;
   private live = 0;
   private readonly freeSlots: Array<number> = [];
-  private hnsw: Index | null = null;
+  /**
+   * The HNSW graphs of each save (by group number): a save's graphs hold only its own
+   * rows, so their layout is what a replay of that save alone builds.
+   */
+  private readonly graphsBy = new Map<number, GraphSegments>();
+  /** slot → the group (save) its row belongs to. */
+  private groupAt = new Int32Array(1024);
+  /** group → save id ("" for rows put without one). */
+  private readonly groupNames: Array<string> = [];
+  private readonly groupOf = new Map<string, number>();
   private scratch = new Int8Array(0);
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
     this.config = {
       dimensions: config.dimensions,
-      hnswMinSize: config.hnswMinSize ?? 8192,
+      hnswMinSize: config.hnswMinSize ?? 1024,
+      fanout: config.fanout ?? 8,
       connectivity: config.connectivity ?? 16,
       expansionAdd: config.expansionAdd ?? 128,
       expansionSearch: config.expansionSearch ?? 128,
-      threads: config.threads ?? 0,
       graph: config.graph ?? true,
     };
+
     this.hnswMinSize = this.config.hnswMinSize;
     this.half = new Uint16Array(1024 * config.dimensions);
     this.q8 = new Int8Array(1024 * config.dimensions);
@@ -97,9 +110,49 @@ export class VectorStore {
     return this.live;
   }
 
-  /** True when an HNSW graph is built. */
+  /** True when at least one HNSW graph is built. */
   get hasGraph(): boolean {
-    return this.hnsw !== null;
+    for (const g of this.graphsBy.values()) if (g.segments.length > 0) return true;
+    return false;
+  }
+
+  /** The group number of a save id, made on first use. */
+  private group(save: string): number {
+    let g = this.groupOf.get(save);
+    if (g === undefined) {
+      g = this.groupNames.length;
+      this.groupNames.push(save);
+      this.groupOf.set(save, g);
+    }
+    return g;
+  }
+
+  /** One save's graphs ("" for rows put without a save). */
+  graphsOf(save = ""): GraphSegments {
+    const g = this.group(save);
+    let graphs = this.graphsBy.get(g);
+    if (!graphs) {
+      graphs = new GraphSegments({
+        dimensions: this.dimensions,
+        block: Math.max(2, this.config.hnswMinSize),
+        fanout: Math.max(2, this.config.fanout),
+        connectivity: this.config.connectivity,
+        expansionAdd: this.config.expansionAdd,
+        expansionSearch: this.config.expansionSearch,
+      });
+      this.graphsBy.set(g, graphs);
+    }
+    return graphs;
+  }
+
+  /** The save a row was put for ("" when none was given). */
+  saveOf(rowid: number): string {
+    return this.has(rowid) ? this.groupNames[this.groupAt[this.slotOf[rowid]! - 1]!]! : "";
+  }
+
+  /** True when graphs are kept at all (`graph` not false). */
+  get keepsGraphs(): boolean {
+    return this.config.graph;
   }
 
   has(rowid: number): boolean {
@@ -138,10 +191,19 @@ export class VectorStore {
   }
 
   /** The raw slots (f16 bits) and their rowids, for saving. */
-  slots(): { rowids: Int32Array; fingerprints: Uint32Array; half: Uint16Array; used: number } {
+  slots(): {
+    rowids: Int32Array;
+    fingerprints: Uint32Array;
+    groups: Int32Array;
+    saves: ReadonlyArray<string>;
+    half: Uint16Array;
+    used: number;
+  } {
     return {
       rowids: this.rowidAt.subarray(0, this.used),
       fingerprints: this.fpAt.subarray(0, this.used),
+      groups: this.groupAt.subarray(0, this.used),
+      saves: this.groupNames,
       half: this.half.subarray(0, this.used * this.dimensions),
       used: this.used,
     };
@@ -168,6 +230,9 @@ export class VectorStore {
       const f = new Uint32Array(n);
       f.set(this.fpAt);
       this.fpAt = f;
+      const g = new Int32Array(n);
+      g.set(this.groupAt);
+      this.groupAt = g;
       const h = new Uint16Array(n * d);
       h.set(this.half);
       this.half = h;
@@ -180,15 +245,16 @@ export class VectorStore {
 
   /**
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
-   * floats (unit length). The HNSW graph, if built, is updated in one batch; if there is
-   * none yet it is built once the store is big enough — unless `buildGraph` is false
-   * (bulk loads build it once at the end).
+   * floats (unit length). The graphs are then brought in step (see `GraphSegments`) —
+   * unless `buildGraph` is false (bulk loads sync them once at the end). `saves` names
+   * each row's save (default: none), whose graphs it goes to.
    */
   put(
     rowids: ArrayLike<number>,
     fingerprints: ArrayLike<number>,
     vectors: Float32Array,
     buildGraph = true,
+    saves?: ArrayLike<string>,
   ): void {
     const d = this.dimensions;
     if (vectors.length !== rowids.length * d) {
@@ -196,7 +262,6 @@ export class VectorStore {
         `VectorStore.put: ${vectors.length} floats for ${rowids.length} rows of ${d}`,
       );
     }
-    const replaced: Array<bigint> = [];
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       this.grow(rowid);
@@ -206,27 +271,23 @@ export class VectorStore {
         this.slotOf[rowid] = slot + 1;
         this.rowidAt[slot] = rowid;
         this.live++;
-      } else if (this.hnsw) replaced.push(BigInt(rowid));
+      } else {
+        // A replaced vector: the graph that holds the old one must not be trusted for it.
+        this.graphsOf(this.groupNames[this.groupAt[slot]!]!).touched(rowid);
+      }
+      const save = saves ? saves[i]! : "";
+      this.groupAt[slot] = this.group(save);
+      this.graphsOf(save).touched(rowid);
       this.fpAt[slot] = fingerprints[i]! >>> 0;
       const v = vectors.subarray(i * d, (i + 1) * d);
       for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
       quantizeInto(v, this.q8, slot * d, d);
     }
-    if (this.hnsw) {
-      if (replaced.length > 0) this.hnsw.remove(BigUint64Array.from(replaced));
-      if (rowids.length > 0) {
-        this.hnsw.add(
-          BigUint64Array.from(rowids, (r) => BigInt(r)),
-          vectors,
-          this.config.threads,
-        );
-      }
-    } else if (buildGraph) this.maybeBuildGraph();
+    if (buildGraph) this.syncGraphs();
   }
 
-  /** Removes rowids (absent ones are ignored). */
+  /** Removes rowids (absent ones are ignored). A graph keeps them; its hits skip them. */
   remove(rowids: ArrayLike<number>): void {
-    const gone: Array<bigint> = [];
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
@@ -235,9 +296,136 @@ export class VectorStore {
       this.rowidAt[slot] = -1;
       this.freeSlots.push(slot);
       this.live--;
-      gone.push(BigInt(rowid));
     }
-    if (this.hnsw && gone.length > 0) this.hnsw.remove(BigUint64Array.from(gone));
+  }
+
+  /** What one save's graphs read from the store: its rows only. */
+  private rowsOf(group: number): SegmentRows {
+    const mine = (r: number) => {
+      const slot = this.slotOf[r]!;
+      return slot > 0 && this.groupAt[slot - 1] === group;
+    };
+    return {
+      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) => {
+        const out: Array<number> = [];
+        for (let r = Math.max(0, from); r < this.slotOf.length && out.length < limit; r++) {
+          if (mine(r)) out.push(r);
+        }
+        return Int32Array.from(out);
+      },
+      rowidsIn: (lo, hi) => {
+        const out: Array<number> = [];
+        for (let r = Math.max(0, lo); r < Math.min(hi, this.slotOf.length); r++) {
+          if (mine(r)) out.push(r);
+        }
+        return Int32Array.from(out);
+      },
+      vectorsOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Float32Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          const o = (this.slotOf[rowids[j]!]! - 1) * d;
+          for (let x = 0; x < d; x++) out[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
+        }
+        return out;
+      },
+    };
+  }
+
+  /**
+   * Seals and merges graph segments as the stored rows call for (nothing with
+   * `graph: false`); returns the rows added to graphs.
+   */
+  syncGraphs(onProgress?: (done: number, total: number) => void): number {
+    if (!this.config.graph) return 0;
+    let added = 0;
+    for (let g = 0; g < this.groupNames.length; g++) {
+      added += this.graphsOf(this.groupNames[g]!).sync(this.rowsOf(g), onProgress);
+    }
+    return added;
+  }
+
+  /** @deprecated name kept for callers of the single-graph store: {@link syncGraphs}. */
+  maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
+    this.syncGraphs(onProgress);
+  }
+
+  /** Drops every graph and builds them afresh from the stored vectors. */
+  buildGraph(onProgress?: (done: number, total: number) => void): void {
+    for (const g of this.graphsBy.values()) g.clear();
+    this.syncGraphs(onProgress);
+  }
+
+  /** Every save's graph segment layouts, oldest first within a save. */
+  graphShapes(): Array<SegmentShape & { readonly save: string; readonly at: number }> {
+    const out: Array<SegmentShape & { readonly save: string; readonly at: number }> = [];
+    for (const [g, graphs] of this.graphsBy) {
+      const save = this.groupNames[g]!;
+      graphs.segments.forEach((s, at) => {
+        out.push({ save, at, level: s.level, lo: s.lo, hi: s.hi, count: s.rowids.length });
+      });
+    }
+    return out;
+  }
+
+  /** Rows scanned exactly because their vector changed after their graph was built. */
+  staleRows(): Array<number> {
+    const out: Array<number> = [];
+    for (const g of this.graphsBy.values()) out.push(...g.stale);
+    return out.sort((a, b) => a - b);
+  }
+
+  /** Saves one segment's graph to `path`. */
+  saveSegment(save: string, at: number, path: string): void {
+    this.graphsOf(save).segments[at]!.graph.save(path);
+  }
+
+  /**
+   * Loads saved segments (each save's in order, each from `pathOf(shape)`). A save whose
+   * segments do not all load — a file unreadable or out of step with the stored rows —
+   * keeps none; {@link syncGraphs} rebuilds them. Returns how many loaded.
+   */
+  loadSegments<S extends SegmentShape & { readonly save: string }>(
+    shapes: ReadonlyArray<S>,
+    pathOf: (s: S) => string | null,
+    stale: ReadonlyArray<number>,
+  ): number {
+    if (!this.config.graph) return 0;
+    for (const g of this.graphsBy.values()) g.clear();
+    const bySave = new Map<string, Array<S>>();
+    for (const s of shapes) bySave.set(s.save, [...(bySave.get(s.save) ?? []), s]);
+    let loaded = 0;
+    for (const [save, list] of bySave) {
+      const graphs = this.graphsOf(save);
+      const rows = this.rowsOf(this.group(save));
+      let ok = true;
+      for (const shape of list) {
+        const path = pathOf(shape);
+        if (path === null) {
+          ok = false;
+          break;
+        }
+        try {
+          const graph = this.newGraph();
+          graph.load(path);
+          if (graph.dimensions() !== this.dimensions || !graphs.adopt(shape, graph, rows)) {
+            ok = false;
+            break;
+          }
+        } catch {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) {
+        // A partial layout cannot carry the stale marks of the lost segments: start over.
+        graphs.clear();
+        continue;
+      }
+      loaded += list.length;
+      for (const r of stale) if (this.has(r) && this.saveOf(r) === save) graphs.touched(r);
+    }
+    return loaded;
   }
 
   private newGraph(): Index {
@@ -252,69 +440,27 @@ export class VectorStore {
     });
   }
 
-  /** Builds the HNSW graph if the store is big enough and has none. */
-  maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
-    if (!this.config.graph || this.hnsw || this.live < this.config.hnswMinSize) return;
-    this.buildGraph(onProgress);
-  }
-
-  /** (Re)builds the HNSW graph from the stored vectors, in batches. */
-  buildGraph(onProgress?: (done: number, total: number) => void): void {
-    const graph = this.newGraph();
-    const { rowids } = this.entries();
-    const d = this.dimensions;
-    const batch = 4096;
-    const buf = new Float32Array(batch * d);
-    for (let i = 0; i < rowids.length; i += batch) {
-      const keys = rowids.subarray(i, Math.min(rowids.length, i + batch));
-      for (let j = 0; j < keys.length; j++) {
-        const o = (this.slotOf[keys[j]!]! - 1) * d;
-        for (let x = 0; x < d; x++) buf[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
-      }
-      graph.add(
-        BigUint64Array.from(keys, (r) => BigInt(r)),
-        buf.subarray(0, keys.length * d),
-        this.config.threads,
-      );
-      onProgress?.(i + keys.length, rowids.length);
-    }
-    this.hnsw = graph;
-  }
-
-  /** Saves the HNSW graph to `path`; false when there is none. */
-  saveGraph(path: string): boolean {
-    if (!this.hnsw) return false;
-    this.hnsw.save(path);
-    return true;
-  }
-
-  /** Loads a saved HNSW graph; false (and no graph) when it is unreadable or out of step. */
-  loadGraph(path: string): boolean {
-    if (!this.config.graph) return false;
-    try {
-      const graph = this.newGraph();
-      graph.load(path);
-      if (graph.size() !== this.live || graph.dimensions() !== this.dimensions) return false;
-      this.hnsw = graph;
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** Restores slots saved by {@link slots} (replacing everything; no graph). */
-  restore(rowids: Int32Array, fingerprints: Uint32Array, half: Uint16Array): void {
+  restore(
+    rowids: Int32Array,
+    fingerprints: Uint32Array,
+    half: Uint16Array,
+    groups?: Int32Array,
+    saves: ReadonlyArray<string> = [""],
+  ): void {
     const d = this.dimensions;
     const cap = Math.max(1024, rowids.length);
     this.slotOf = new Int32Array(1024);
     this.rowidAt = new Int32Array(cap).fill(-1);
     this.fpAt = new Uint32Array(cap);
+    this.groupAt = new Int32Array(cap);
     this.half = new Uint16Array(cap * d);
     this.q8 = new Int8Array(cap * d);
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
-    this.hnsw = null;
+    this.graphsBy.clear();
+    const groupOfSaved = saves.map((save) => this.group(save));
     this.half.set(half.subarray(0, rowids.length * d));
     const row = new Float32Array(d);
     for (let i = 0; i < rowids.length; i++) {
@@ -328,6 +474,7 @@ export class VectorStore {
       this.slotOf[rowid] = slot + 1;
       this.rowidAt[slot] = rowid;
       this.fpAt[slot] = fingerprints[i]!;
+      this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
       this.live++;
       for (let x = 0; x < d; x++) row[x] = HALF_TABLE[this.half[slot * d + x]!]!;
       quantizeInto(row, this.q8, slot * d, d);
@@ -497,17 +644,37 @@ export class VectorStore {
   }
 
   /**
-   * Up to `kPrime` candidates near the query, reranked by cosine from f16. Uses the HNSW
-   * graph when built, else scans every vector.
+   * The best `k` rows `accept` takes, by cosine from f16: candidates from every graph
+   * segment (each searched for `start` candidates, widened while too few are accepted,
+   * scanned exactly past `maxCandidates`), plus an exact scan of the accepted rows no
+   * graph holds (the tail and stale rows). Without graphs it is an exact scan of every
+   * accepted row. Only the graphs and rows of `save` are searched.
    */
-  nearest(query: Float32Array, kPrime: number): Array<Scored> {
-    if (!this.hnsw) return this.exact(query, this.entries().rowids, kPrime);
-    const m = this.hnsw.search(query, Math.min(kPrime, this.live), 1);
-    const out: Array<Scored> = [];
-    for (let i = 0; i < m.keys.length; i++) {
-      const rowid = Number(m.keys[i]);
-      if (this.has(rowid)) out.push({ rowid, similarity: this.similarity(query, rowid) });
+  filtered(
+    query: Float32Array,
+    k: number,
+    start: number,
+    maxCandidates: number,
+    accept: (rowid: number) => boolean,
+    save = "",
+  ): Array<Scored> {
+    if (k <= 0 || this.live === 0) return [];
+    const exactRows: Array<number> = [];
+    const group = this.group(save);
+    const graphs = this.graphsOf(save);
+    const live = (r: number) => this.has(r);
+    const candidates = graphs.candidates(query, k, start, maxCandidates, live, accept, (rows) => {
+      for (let i = 0; i < rows.length; i++) exactRows.push(rows[i]!);
+    });
+    const frontier = graphs.frontier;
+    for (let r = frontier; r < this.slotOf.length; r++) {
+      const slot = this.slotOf[r]!;
+      if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) exactRows.push(r);
     }
-    return out.sort(bySimilarity);
+    for (const r of graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
+    const scored = this.exact(query, exactRows, k);
+    for (const rowid of candidates)
+      scored.push({ rowid, similarity: this.similarity(query, rowid) });
+    return scored.sort(bySimilarity).slice(0, k);
   }
 }

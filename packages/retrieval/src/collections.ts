@@ -14,6 +14,21 @@ export const collectionNames = [
 ] as const;
 export type CollectionName = (typeof collectionNames)[number];
 
+/**
+ * Collections whose items are known by many NPCs (world events, lore, debates): searched
+ * through HNSW graphs from a small size on. Memories and conversation summaries are an
+ * NPC's own few, scanned exactly unless a known set is a large share of them.
+ */
+export const sharedCollections: ReadonlySet<CollectionName> = new Set([
+  "world_events",
+  "lore",
+  "background_debates",
+]);
+
+/** Rows per graph segment (`GraphSegments`) when the caller does not say. */
+export const defaultGraphBlock = (c: CollectionName): number =>
+  sharedCollections.has(c) ? 16 : 1024;
+
 /** How to read one collection's rows. */
 export interface CollectionSpec {
   readonly name: CollectionName;

@@ -18,7 +18,9 @@ export {
   type CollectionSpec,
   collectionNames,
   collections,
+  defaultGraphBlock,
   embeddingText,
+  sharedCollections,
   textFingerprint,
 } from "./collections.ts";
 export { DossierSource } from "./DossierSource.ts";
@@ -45,6 +47,13 @@ export {
 export { findNames } from "./findNames.ts";
 export { type LoreFrontMatter, parseFrontMatter } from "./frontMatter.ts";
 export {
+  GraphSegments,
+  type Segment,
+  type SegmentConfig,
+  type SegmentShape,
+  segmentName,
+} from "./GraphSegments.ts";
+export {
   HASHING_DIMENSIONS,
   type HashingEmbedderOptions,
   hashingEmbed,
@@ -70,6 +79,7 @@ export {
   loreContentHash,
   readLoreFiles,
 } from "./importLore.ts";
+export { type CollectionStatus, indexStatus } from "./indexStatus.ts";
 export {
   ftsQuery,
   ftsTerms,

@@ -4,21 +4,25 @@
  * predicate, and post-filtering one global HNSW search loses most of the true top-k
  * when the NPC knows a small share of the world, so the path is chosen by scope:
  *
- *   known set ≤ `exactMax`, no HNSW graph, a    → exact scan over just those vectors
- *   share so small that the graph would need      (i8, natively; cost ∝ known set);
- *   more than `graphMax` candidates, or a
+ *   an NPC's own items (memories, summaries)    → exact scan over just those vectors
+ *   with a known set ≤ `exactMax`; no graph;      (i8, natively; cost ∝ known set);
+ *   a share so small that the graph would need
+ *   more than `graphMax` candidates; or a
  *   contiguous copy of ≤ `matrixMax` rows
- *   known set a large share of the collection   → HNSW search oversampled by 1/share,
- *                                                every candidate checked against the
- *                                                NPC's knowledge, widened ×4 while
- *                                                fewer than k survive, and finally an
- *                                                exact scan if it still falls short.
+ *   items known by many (world events, lore,    → every HNSW graph segment searched
+ *   debates), or a large share of memories        oversampled by 1/share, each candidate
+ *                                                 checked against the NPC's knowledge,
+ *                                                 widened ×4 while fewer than k survive
+ *                                                 (an exact scan of that segment past
+ *                                                 `maxCandidates`), plus an exact scan of
+ *                                                 the rows no graph holds yet; all ranked
+ *                                                 by the same cosine (`VectorStore.filtered`).
  *
  * An exact scan of a known set larger than `matrixMin` reads the NPC's contiguous copy
  * (`KnownMatrices`) when one is given. Either way a result is only ever an item `knows`
  * accepts: visibility is a filter.
  */
-import type { CollectionName } from "./collections.ts";
+import { type CollectionName, sharedCollections } from "./collections.ts";
 import type { KnownMatrices } from "./KnownMatrices.ts";
 import { factKindOf, type SaveView } from "./SaveView.ts";
 import type { Scored, VectorStore } from "./VectorStore.ts";
@@ -147,25 +151,22 @@ export const knownNearest = (
     return fromScored(view, c, store.exact(query, rowids, k));
   };
   const share = Math.min(1, n / Math.max(1, store.size));
-  let kPrime = Math.max(4 * k, Math.ceil((k * tuning.oversample) / share));
+  const kPrime = Math.max(4 * k, Math.ceil((k * tuning.oversample) / share));
   // A copy beats the graph for a mid-sized share; from a quarter of the world up, the
   // graph needs so few candidates (about 12 per result wanted) that it is cheaper.
   const copied = matrices && list && n > tuning.matrixMin && n <= tuning.matrixMax && share < 0.25;
-  if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax || copied) {
-    return exact();
-  }
+  // Items known by many (world events, lore, debates) go to the graph whatever the size
+  // of the known set; an NPC's own memories only when it knows a large share of them.
+  const wide = n > tuning.exactMax || sharedCollections.has(c);
+  if (!wide || !store.hasGraph || kPrime > tuning.graphMax || copied) return exact();
   const table = view.items[c];
-  while (kPrime <= tuning.maxCandidates) {
-    const hits: Array<NearHit> = [];
-    for (const s of store.nearest(query, kPrime)) {
-      const local = table.localOfRowid.get(s.rowid);
-      if (local !== undefined && view.knows(npc, c, local, t)) {
-        hits.push({ local, similarity: s.similarity });
-        if (hits.length >= k) return hits;
-      }
-    }
-    if (kPrime >= store.size) return hits;
-    kPrime *= 4;
-  }
-  return exact();
+  const accept = (rowid: number) => {
+    const local = table.localOfRowid.get(rowid);
+    return local !== undefined && view.knows(npc, c, local, t);
+  };
+  return fromScored(
+    view,
+    c,
+    store.filtered(query, k, kPrime, tuning.maxCandidates, accept, view.saveId),
+  );
 };

@@ -70,7 +70,7 @@ beforeAll(() => {
   index = Effect.runSync(
     // One thread: a graph built by several threads depends on their timing, and the
     // widening test below needs the same graph every run.
-    VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1000, threads: 1 } }),
+    VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1000 } }),
   ).index;
   view = SaveView.load(world.db, world.saveId);
 });

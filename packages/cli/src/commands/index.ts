@@ -53,6 +53,11 @@ export const commands: ReadonlyArray<CommandEntry> = [
     load: async () => (await import("./stats.ts")).statsCommand,
   },
   {
+    name: "index",
+    description: "The vector index beside a database: rebuild it or show its status",
+    load: async () => (await import("./indexCommand.ts")).indexCommand,
+  },
+  {
     name: "doctor",
     description: "Check the model server and models for --brain ollama",
     load: async () => (await import("./doctor.ts")).doctorCommand,

@@ -41,7 +41,8 @@ export const inspectCommand = Command.make(
           port: args.port,
           host: args.host,
           // A save ranked by a live model is shown with its cached vectors (never the server).
-          dossiers: (log, id) => retrievalDossiers(log, id, replayEmbedding(log, id)),
+          dossiers: (log, id) =>
+            retrievalDossiers(log, id, { embedding: replayEmbedding(log, id) }),
           ...(saveId === undefined ? {} : { saveId }),
         }),
       catch: (e) => e,

@@ -18,6 +18,7 @@ import { attempt, CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { chooseEmbedder } from "../chooseEmbedder.ts";
+import { loadIndexMode } from "../indexMode.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
@@ -79,6 +80,7 @@ export const runCommand = Command.make(
         configPath: Option.getOrUndefined(args.config),
         quiet: args.quiet,
       });
+      const indexMode = yield* loadIndexMode({ configPath: Option.getOrUndefined(args.config) });
       // The writer lock is held from here until the run ends; --replace deletes the old
       // database only under it, and only when it is a hearsay database.
       const db = yield* attempt(() =>
@@ -129,7 +131,7 @@ export const runCommand = Command.make(
                 : { seed: 1 }),
             brain: chosen.brain,
             recordBrain: chosen.record,
-            dossiers: retrievalDossiersWith(embedding),
+            dossiers: retrievalDossiersWith({ embedding, indexMode }),
             resume: args.resume,
             ...(Option.isSome(args.checkpointEvery)
               ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }

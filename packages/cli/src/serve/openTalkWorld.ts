@@ -81,7 +81,9 @@ export const brainFor = (choice: BrainChoice) =>
  */
 export const talkDossiers = (log: SqliteEventLog, saveId: SaveId, configPath: string | undefined) =>
   Effect.map(loadMindConfig(configPath === undefined ? {} : { path: configPath }), (config) =>
-    retrievalDossiers(log, saveId, saveEmbedding(log, saveId, config.ollamaUrl, config.timeoutMs)),
+    retrievalDossiers(log, saveId, {
+      embedding: saveEmbedding(log, saveId, config.ollamaUrl, config.timeoutMs),
+    }),
   );
 
 /** A TalkWorld over one save of an open log. */

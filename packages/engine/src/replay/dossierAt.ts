@@ -23,6 +23,7 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { EngineState } from "../EngineState.ts";
 import { companyOf } from "../Glimpses.ts";
+import { runGraphCollections, runSearchOptions } from "../retrievalDossiers.ts";
 import type { TickContext } from "../TickContext.ts";
 import { lastSeqAtOrBefore } from "./historyPoints.ts";
 import { ReplayRefused } from "./ReplayError.ts";
@@ -109,15 +110,15 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
           () => throughSeq,
           () => {},
         );
-  // Ranked exactly, so no approximate graph is built for this one dossier.
+  // The graphs built here from the rows at t are the ones the run searched at t.
   const { index } = Effect.runSync(
-    VectorIndexes.open(scratch.db, embedder, { store: { graph: false } }),
+    VectorIndexes.open(scratch.db, embedder, { graphCollections: runGraphCollections }),
   );
   const engine = new RetrievalEngine(scratch.db, {
     log: scratch,
     embedder,
     index,
-    exactVectors: true,
+    ...runSearchOptions,
   });
   const dossier = engine.dossier({
     saveId,

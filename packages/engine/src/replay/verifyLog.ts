@@ -147,7 +147,8 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
   const brains = new ReplayBrains(plan, opts.scripted ?? (() => ScriptedBrain.make()));
   const startDay = sim.world.meta.start.day;
   // A run ranked by a live model replays from its cached vectors, never the server.
-  const dossiers = opts.dossiers ?? retrievalDossiersWith(replayEmbedding(log, saveId));
+  const dossiers =
+    opts.dossiers ?? retrievalDossiersWith({ embedding: replayEmbedding(log, saveId) });
   const used: Array<string> = [];
 
   let compared = 0;
