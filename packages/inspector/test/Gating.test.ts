@@ -31,6 +31,18 @@ describe("turnKind", () => {
   });
 });
 
+/** Whether an act request's dossier query is a turn's situation, not a line to answer. */
+const isTurnQuery = (r: BrainRequest<"act">): boolean => {
+  const q = r.dossier?.query ?? null;
+  if (q === null) return true;
+  const situation = [
+    r.input.location.name,
+    ...r.input.present.map((p) => p.name),
+    ...r.input.tasks.map((t) => t.title),
+  ].join(" ");
+  return q === situation || q.startsWith(`${situation} `) || situation.startsWith(q);
+};
+
 describe("gating from the log", () => {
   it("finds as many asked wake-ups per day as the engine made turn decisions", async () => {
     const scripted = ScriptedBrain.make();
@@ -41,9 +53,9 @@ describe("gating from the log", () => {
       decideSync: <P extends Parameters<SyncBrain["decideSync"]>[0]["purpose"]>(
         r: BrainRequest<P>,
       ) => {
-        // A turn decision carries a dossier built without a query; a reply in a
-        // conversation is asked with the line it answers.
-        if (r.purpose === "act" && r.dossier !== null && r.dossier.query === null) {
+        // A turn decision's dossier searches for its situation (the place, who is there,
+        // its tasks, …); a reply in a conversation is asked with the line it answers.
+        if (r.purpose === "act" && r.dossier !== null && isTurnQuery(r as BrainRequest<"act">)) {
           const day = Math.floor(r.t / 1440);
           decisions.set(day, (decisions.get(day) ?? 0) + 1);
         }
