@@ -22,6 +22,7 @@
  * sit in a graph; its hits are dropped (the store no longer has it).
  */
 import usearch, { type Index } from "usearch";
+import { newGraph } from "./newGraph.ts";
 
 /** How graphs are laid out and built. */
 export interface SegmentConfig {
@@ -105,15 +106,7 @@ export class GraphSegments {
 
   private build(level: number, lo: number, hi: number, rows: SegmentRows): Segment {
     const rowids = rows.rowidsIn(lo, hi);
-    const graph = new usearch.Index({
-      dimensions: this.config.dimensions,
-      metric: usearch.MetricKind.Cos,
-      quantization: usearch.ScalarKind.I8,
-      connectivity: this.config.connectivity,
-      expansion_add: this.config.expansionAdd,
-      expansion_search: this.config.expansionSearch,
-      multi: false,
-    });
+    const graph = newGraph(this.config.dimensions, this.config);
     // One thread, rowid order, one fresh index: the graph is a function of its rows.
     const batch = 4096;
     for (let i = 0; i < rowids.length; i += batch) {

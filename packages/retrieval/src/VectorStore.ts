@@ -14,6 +14,7 @@
 import usearch, { type Index, type Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+import { newGraph } from "./newGraph.ts";
 
 /** Tunables of a store. */
 export interface VectorStoreConfig {
@@ -429,15 +430,7 @@ export class VectorStore {
   }
 
   private newGraph(): Index {
-    return new usearch.Index({
-      dimensions: this.dimensions,
-      metric: usearch.MetricKind.Cos,
-      quantization: usearch.ScalarKind.I8,
-      connectivity: this.config.connectivity,
-      expansion_add: this.config.expansionAdd,
-      expansion_search: this.config.expansionSearch,
-      multi: false,
-    });
+    return newGraph(this.dimensions, this.config);
   }
 
   /** Restores slots saved by {@link slots} (replacing everything; no graph). */
