@@ -93,6 +93,16 @@ describe("hearsay index", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(indexFiles("off.db")).toEqual([]);
+    // The mode is recorded: a replay ranks as the run did, with no config given...
+    const verify = await hearsay("replay", "--db", off, "--verify", "--simulation", SIM);
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toMatch(/are identical/);
+    expect(indexFiles("off.db")).toEqual([]);
+    // ...and a resume that would rank otherwise is refused in one line, writing nothing.
+    const resumed = await hearsay("run", SIM, "--db", off, "--resume", "--days", "2", "--quiet");
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(resumed.stderr).toMatch(/index mode disabled/);
   }, 120_000);
 
   it("bad input is one line, a non-zero exit, and nothing written", async () => {

@@ -33,6 +33,8 @@ export interface GenesisInput {
   readonly brain: string;
   /** The run's embedder when not the default hashing one. */
   readonly embedder?: string;
+  /** `disabled` when the run keeps no vector index. */
+  readonly indexMode?: "disabled";
   readonly lore: ReadonlyArray<LoreFile>;
 }
 
@@ -81,6 +83,7 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
     endDay: input.endDay,
     brain: input.brain,
     ...(input.embedder === undefined ? {} : { embedder: input.embedder }),
+    ...(input.indexMode === undefined ? {} : { indexMode: input.indexMode }),
   });
   for (const lore of input.lore) {
     ctx.writer.emit("LoreImported", {

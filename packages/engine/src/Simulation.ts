@@ -150,6 +150,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     const recorded =
       started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
     const now = dossiers.embedder ?? "hashing";
+    const recordedMode =
+      started.type === "SimulationStarted" ? (started.payload.indexMode ?? "embedded") : "embedded";
+    const mode = dossiers.indexMode ?? "embedded";
+    if (recordedMode !== mode) {
+      throw new RunRefused({
+        reason: `save "${saveId}" ran with index mode ${recordedMode} but this run would use ${mode}; a resumed run must rank as it began`,
+        fix: `set "index": { "mode": "${recordedMode}" } in hearsay.config (or HEARSAY_INDEX_MODE=${recordedMode}) to resume it`,
+      });
+    }
     if (recorded !== now) {
       throw new RunRefused({
         reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
@@ -206,6 +215,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       endDay,
       brain: spec.brain.name,
       ...(dossiers.embedder === undefined ? {} : { embedder: dossiers.embedder }),
+      ...(dossiers.indexMode === undefined ? {} : { indexMode: dossiers.indexMode }),
       lore: spec.lore,
     });
     append(writer.drain());

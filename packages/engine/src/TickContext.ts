@@ -33,6 +33,8 @@ export interface DossierWarning {
 export interface DossierSource {
   /** The run's embedder when it is not the default hashing one (recorded at the start). */
   readonly embedder?: string;
+  /** `disabled` when the source keeps no vector index (recorded at the start). */
+  readonly indexMode?: "disabled";
   /** Warnings since the last call, oldest first; the engine records them. */
   takeWarnings?(): ReadonlyArray<DossierWarning>;
   dossier(request: DossierAsk): Dossier | null;

@@ -86,6 +86,7 @@ export { ReplayBrains, type SegmentBrain } from "./replay/replayBrain.ts";
 export {
   liveEmbedding,
   recordedEmbedding,
+  recordedIndexMode,
   replayEmbedding,
   saveEmbedding,
 } from "./replay/replayEmbedding.ts";

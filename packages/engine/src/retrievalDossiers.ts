@@ -130,6 +130,7 @@ export const retrievalDossiers = (
   };
   return {
     ...(embedding === null ? {} : { embedder: embedding.label }),
+    ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
     takeWarnings: () => warnings.splice(0),
     dossier: (ask) => engine.engine.dossier(requestOf(ask)),
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.

@@ -4,7 +4,7 @@
  * their dossiers, debates and conversations, cost — and prints its URL. Serves until
  * Ctrl-C. The page must be built first (`pnpm run build`); the error says so if not.
  */
-import { replayEmbedding, retrievalDossiers } from "@hearsay/engine";
+import { recordedIndexMode, replayEmbedding, retrievalDossiers } from "@hearsay/engine";
 import { DEFAULT_PORT, startInspector } from "@hearsay/inspector";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
@@ -42,7 +42,10 @@ export const inspectCommand = Command.make(
           host: args.host,
           // A save ranked by a live model is shown with its cached vectors (never the server).
           dossiers: (log, id) =>
-            retrievalDossiers(log, id, { embedding: replayEmbedding(log, id) }),
+            retrievalDossiers(log, id, {
+              embedding: replayEmbedding(log, id),
+              indexMode: recordedIndexMode(log, id),
+            }),
           ...(saveId === undefined ? {} : { saveId }),
         }),
       catch: (e) => e,

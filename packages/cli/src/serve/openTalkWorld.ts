@@ -9,6 +9,7 @@ import { ids, type SaveId } from "@hearsay/core";
 import {
   type LoadedSimulation,
   loadSimulation,
+  recordedIndexMode,
   retrievalDossiers,
   saveEmbedding,
   type TalkOptions,
@@ -83,6 +84,7 @@ export const talkDossiers = (log: SqliteEventLog, saveId: SaveId, configPath: st
   Effect.map(loadMindConfig(configPath === undefined ? {} : { path: configPath }), (config) =>
     retrievalDossiers(log, saveId, {
       embedding: saveEmbedding(log, saveId, config.ollamaUrl, config.timeoutMs),
+      indexMode: recordedIndexMode(log, saveId),
     }),
   );
 

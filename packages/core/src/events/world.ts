@@ -21,6 +21,11 @@ export const SimulationStarted = defineEvent("SimulationStarted", 1, {
    * `ollama:nomic-embed-text@768`; replay embeds the same way (from cached vectors).
    */
   embedder: Schema.optionalKey(Schema.String),
+  /**
+   * `disabled` when the run kept no vector index (keywords and filters only); absent: the
+   * default, vectors and graphs. Replay ranks the same way.
+   */
+  indexMode: Schema.optionalKey(Schema.Literal("disabled")),
 });
 
 export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {

@@ -29,7 +29,7 @@ import { lastSeqAtOrBefore } from "./historyPoints.ts";
 import { ReplayRefused } from "./ReplayError.ts";
 import { eventAt } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
-import { replayEmbedding } from "./replayEmbedding.ts";
+import { recordedIndexMode, replayEmbedding } from "./replayEmbedding.ts";
 
 export interface DossierAtOptions {
   readonly log: SqliteEventLog;
@@ -112,7 +112,10 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
         );
   // The graphs built here from the rows at t are the ones the run searched at t.
   const { index } = Effect.runSync(
-    VectorIndexes.open(scratch.db, embedder, { graphCollections: runGraphCollections }),
+    VectorIndexes.open(scratch.db, embedder, {
+      mode: recordedIndexMode(log, saveId),
+      graphCollections: runGraphCollections,
+    }),
   );
   const engine = new RetrievalEngine(scratch.db, {
     log: scratch,

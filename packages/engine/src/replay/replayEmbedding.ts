@@ -8,6 +8,7 @@
 import {
   cachedReplayEmbedder,
   EMBEDDER_FALLBACK,
+  type IndexMode,
   ollamaRunEmbedder,
   parseEmbedderLabel,
   parseSwitchMessage,
@@ -33,6 +34,16 @@ export const recordedEmbedding = (
     .pluck()
     .get(saveId, EMBEDDER_FALLBACK) as string | undefined;
   return { label, switchAt: message === undefined ? null : parseSwitchMessage(message) };
+};
+
+/** The index mode the save's run used (recorded at its start; absent: embedded). */
+export const recordedIndexMode = (log: SqliteEventLog, saveId: string): IndexMode => {
+  const started = log.saves().some((s) => s.saveId === saveId)
+    ? log.read(saveId, { toSeq: 1 })[0]
+    : undefined;
+  return started?.type === "SimulationStarted"
+    ? (started.payload.indexMode ?? "embedded")
+    : "embedded";
 };
 
 /** The embedding a replay of the save uses, reading vectors from `source`'s cache. */

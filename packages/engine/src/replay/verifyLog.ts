@@ -47,7 +47,7 @@ import { type RunSegment, readRunPlan } from "./RunPlan.ts";
 import { HistoryCursor } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
 import { ReplayBrains, type SegmentBrain } from "./replayBrain.ts";
-import { replayEmbedding } from "./replayEmbedding.ts";
+import { recordedIndexMode, replayEmbedding } from "./replayEmbedding.ts";
 
 /** A simulation definition: what `loadSimulation` gives. */
 export interface SimulationDefinition {
@@ -148,7 +148,11 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
   const startDay = sim.world.meta.start.day;
   // A run ranked by a live model replays from its cached vectors, never the server.
   const dossiers =
-    opts.dossiers ?? retrievalDossiersWith({ embedding: replayEmbedding(log, saveId) });
+    opts.dossiers ??
+    retrievalDossiersWith({
+      embedding: replayEmbedding(log, saveId),
+      indexMode: recordedIndexMode(log, saveId),
+    });
   const used: Array<string> = [];
 
   let compared = 0;
