@@ -131,7 +131,7 @@ export class CollectionIndex {
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
       self.store.remove(gone);
       const added = yield* self.embedAll(todo, onProgress, true);
-      self.store.maybeBuildGraph((done, total) =>
+      self.store.syncGraphs((done, total) =>
         onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
       );
       return { added, removed: gone.length };

@@ -11,9 +11,10 @@
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
  * batched; the graphs are brought in step after every batch of puts.
  */
-import usearch, { type Index, type Matches } from "usearch";
+import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+import { nativeScan, quantizeInto } from "./nativeScan.ts";
 import { newGraph } from "./newGraph.ts";
 
 /** Tunables of a store. */
@@ -49,14 +50,6 @@ const EXACT_NATIVE_MIN = 192;
 /** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
 const RERANK_FACTOR = 4;
 const RERANK_MIN = 40;
-
-/** Writes a row as i8, scaled so its largest component is ±127 (cosine ignores scale). */
-const quantizeInto = (v: ArrayLike<number>, out: Int8Array, at: number, d: number): void => {
-  let m = 0;
-  for (let i = 0; i < d; i++) m = Math.max(m, Math.abs(v[i]!));
-  const scale = m > 0 ? 127 / m : 0;
-  for (let i = 0; i < d; i++) out[at + i] = Math.round(v[i]! * scale);
-};
 
 const bySimilarity = (a: Scored, b: Scored) => b.similarity - a.similarity || a.rowid - b.rowid;
 
@@ -306,21 +299,17 @@ export class VectorStore {
       const slot = this.slotOf[r]!;
       return slot > 0 && this.groupAt[slot - 1] === group;
     };
+    /** This save's rowids in [lo, hi), at most `limit` of them, in order. */
+    const collect = (lo: number, hi: number, limit: number) => {
+      const out: Array<number> = [];
+      const end = Math.min(hi, this.slotOf.length);
+      for (let r = Math.max(0, lo); r < end && out.length < limit; r++) if (mine(r)) out.push(r);
+      return Int32Array.from(out);
+    };
     return {
-      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) => {
-        const out: Array<number> = [];
-        for (let r = Math.max(0, from); r < this.slotOf.length && out.length < limit; r++) {
-          if (mine(r)) out.push(r);
-        }
-        return Int32Array.from(out);
-      },
-      rowidsIn: (lo, hi) => {
-        const out: Array<number> = [];
-        for (let r = Math.max(0, lo); r < Math.min(hi, this.slotOf.length); r++) {
-          if (mine(r)) out.push(r);
-        }
-        return Int32Array.from(out);
-      },
+      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) =>
+        collect(from, Number.POSITIVE_INFINITY, limit),
+      rowidsIn: (lo, hi) => collect(lo, hi, Number.POSITIVE_INFINITY),
       vectorsOf: (rowids) => {
         const d = this.dimensions;
         const out = new Float32Array(rowids.length * d);
@@ -344,11 +333,6 @@ export class VectorStore {
       added += this.graphsOf(this.groupNames[g]!).sync(this.rowsOf(g), onProgress);
     }
     return added;
-  }
-
-  /** @deprecated name kept for callers of the single-graph store: {@link syncGraphs}. */
-  maybeBuildGraph(onProgress?: (done: number, total: number) => void): void {
-    this.syncGraphs(onProgress);
   }
 
   /** Drops every graph and builds them afresh from the stored vectors. */
@@ -407,7 +391,7 @@ export class VectorStore {
           break;
         }
         try {
-          const graph = this.newGraph();
+          const graph = newGraph(this.dimensions, this.config);
           graph.load(path);
           if (graph.dimensions() !== this.dimensions || !graphs.adopt(shape, graph, rows)) {
             ok = false;
@@ -427,10 +411,6 @@ export class VectorStore {
       for (const r of stale) if (this.has(r) && this.saveOf(r) === save) graphs.touched(r);
     }
     return loaded;
-  }
-
-  private newGraph(): Index {
-    return newGraph(this.dimensions, this.config);
   }
 
   /** Restores slots saved by {@link slots} (replacing everything; no graph). */
@@ -526,57 +506,12 @@ export class VectorStore {
    * is about twice as fast per row as {@link scanQuantized}.
    */
   scanDot(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
-    return this.scanDotScored(rows, n, q, count).positions;
+    return Array.from(this.scanDotRaw(rows, n, q, count)?.keys ?? [], Number);
   }
 
-  /**
-   * {@link scanDot} with each position's distance (smaller is nearer), so the results of
-   * several blocks can be merged. `rows` must start its buffer: the native scan reads
-   * from the buffer's start whatever a typed array's offset, so pass no subarray.
-   */
-  scanDotScored(
-    rows: Int8Array,
-    n: number,
-    q: Int8Array,
-    count: number,
-  ): { readonly positions: Array<number>; readonly distances: Float32Array } {
-    const d = this.dimensions;
-    if (n === 0 || count <= 0) return { positions: [], distances: new Float32Array(0) };
-    if (rows.byteOffset !== 0)
-      throw new RangeError("VectorStore.scanDot: rows must start their buffer");
-    const m = usearch.exactSearch(
-      rows.subarray(0, n * d),
-      q,
-      d,
-      Math.min(n, count),
-      usearch.MetricKind.IP,
-      1,
-    ) as Matches;
-    return { positions: Array.from(m.keys, Number), distances: m.distances };
-  }
-
-  /**
-   * {@link scanDotScored} as the native scan returns it: row positions (as bigints) and
-   * distances, best first, null when there is nothing to scan — no array per call.
-   */
-  scanDotRaw(
-    rows: Int8Array,
-    n: number,
-    q: Int8Array,
-    count: number,
-  ): { readonly keys: BigUint64Array; readonly distances: Float32Array } | null {
-    const d = this.dimensions;
-    if (n === 0 || count <= 0) return null;
-    if (rows.byteOffset !== 0)
-      throw new RangeError("VectorStore.scanDot: rows must start their buffer");
-    return usearch.exactSearch(
-      rows.subarray(0, n * d),
-      q,
-      d,
-      Math.min(n, count),
-      usearch.MetricKind.IP,
-      1,
-    ) as Matches;
+  /** {@link scanDot} as the native scan returns it: positions and distances, or null. */
+  scanDotRaw(rows: Int8Array, n: number, q: Int8Array, count: number): Matches | null {
+    return nativeScan(rows, n, q, this.dimensions, count, "ip");
   }
 
   /** A query as the i8 scans take it. */
@@ -588,17 +523,7 @@ export class VectorStore {
 
   /** Positions of the best `count` of `n` contiguous i8 rows for an i8 query (native scan). */
   scanQuantized(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
-    const d = this.dimensions;
-    if (n === 0 || count <= 0) return [];
-    const m = usearch.exactSearch(
-      rows.subarray(0, n * d),
-      q,
-      d,
-      Math.min(n, count),
-      usearch.MetricKind.Cos,
-      1,
-    ) as Matches;
-    return Array.from(m.keys, Number);
+    return Array.from(nativeScan(rows, n, q, this.dimensions, count, "cos")?.keys ?? [], Number);
   }
 
   /**
