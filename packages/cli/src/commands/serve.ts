@@ -6,13 +6,12 @@
  * database's log, as `hearsay run` and `chat` make them.
  */
 import { ids } from "@hearsay/core";
-import { TalkWorld } from "@hearsay/engine";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { onDatabase } from "../onDatabase.ts";
-import { brainFor, openLog, simulationOf, talkDossiers } from "../serve/openTalkWorld.ts";
+import { brainFor, openLog, simulationOf, talkWorldOf } from "../serve/openTalkWorld.ts";
 import { serveRefusal, startServe, tokenOf } from "../serve/startServe.ts";
 
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65_535 }));
@@ -91,19 +90,11 @@ export const serveCommand = Command.make(
             open: (save) => {
               const saveId = ids.save(save);
               const sim = Effect.runSync(simulationOf(log, saveId, simulation));
-              const dossiers = Effect.runSync(
-                talkDossiers(log, saveId, Option.getOrUndefined(args.config)),
+              return Effect.runSync(
+                talkWorldOf(log, saveId, sim, brain, Option.getOrUndefined(args.config), {
+                  digestEvery: args.digestEvery,
+                }),
               );
-              return new TalkWorld({
-                simulation: sim,
-                log,
-                saveId,
-                dossiers,
-                brain: brain.brain,
-                recordBrain: brain.record,
-                ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
-                options: { digestEvery: args.digestEvery },
-              });
             },
           }),
         catch: (e) =>

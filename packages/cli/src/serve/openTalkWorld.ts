@@ -88,6 +88,33 @@ export const talkDossiers = (log: SqliteEventLog, saveId: SaveId, configPath: st
     }),
   );
 
+/**
+ * A TalkWorld over a save whose simulation is loaded: its dossiers ranked as its run was,
+ * answered by `brain` (the one place chat and serve build one).
+ */
+export const talkWorldOf = (
+  log: SqliteEventLog,
+  saveId: SaveId,
+  simulation: LoadedSimulation,
+  brain: Effect.Success<ReturnType<typeof brainFor>>,
+  configPath: string | undefined,
+  options?: Partial<TalkOptions>,
+) =>
+  Effect.map(
+    talkDossiers(log, saveId, configPath),
+    (dossiers) =>
+      new TalkWorld({
+        simulation,
+        log,
+        saveId,
+        dossiers,
+        brain: brain.brain,
+        recordBrain: brain.record,
+        ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
+        ...(options === undefined ? {} : { options }),
+      }),
+  );
+
 /** A TalkWorld over one save of an open log. */
 export const openTalkWorld = (
   log: SqliteEventLog,
@@ -113,15 +140,5 @@ export const openTalkWorld = (
       );
     const simulation: LoadedSimulation = yield* simulationOf(log, saveId, opts.simulation);
     const brain = yield* brainFor(opts.choice);
-    const dossiers = yield* talkDossiers(log, saveId, opts.choice.configPath);
-    return new TalkWorld({
-      simulation,
-      log,
-      saveId,
-      dossiers,
-      brain: brain.brain,
-      recordBrain: brain.record,
-      ...(brain.streamer === undefined ? {} : { streamer: brain.streamer }),
-      ...(opts.options === undefined ? {} : { options: opts.options }),
-    });
+    return yield* talkWorldOf(log, saveId, simulation, brain, opts.choice.configPath, opts.options);
   });
