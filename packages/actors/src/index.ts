@@ -1,4 +1,12 @@
 export {
+  type ClockSchedule,
+  emptySchedule,
+  foldSchedule,
+  takeWakes,
+} from "./ClockSchedule.ts";
+export { DueIndex } from "./DueIndex.ts";
+export { type DueDebate, debateIdOf, dueDebates } from "./debateCalendar.ts";
+export {
   type DebateEmitted,
   type DebateEvent,
   type DebateInput,
@@ -19,6 +27,13 @@ export {
   type Routes,
 } from "./npcMachine.ts";
 export { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
+export {
+  elisionEnd,
+  nextStep,
+  type SkipMode,
+  type SkipRequest,
+  skipEnd,
+} from "./skipSpan.ts";
 export {
   type WorldClockEmitted,
   type WorldClockEvent,
