@@ -35,6 +35,7 @@ export {
   skipEnd,
 } from "./skipSpan.ts";
 export {
+  childrenHear,
   type WorldClockEmitted,
   type WorldClockEvent,
   type WorldClockInput,

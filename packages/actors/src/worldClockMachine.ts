@@ -1,36 +1,60 @@
 /**
- * The world clock: the one owner of "now", and the root of the run's one actor system —
- * every NPC actor and every debate is spawned as its child (SPAWN_NPC, SPAWN_DEBATE). Running, it advances one tick per ADVANCE;
- * paused, it refuses to; skipping, it has jumped or elided ahead and waits for the engine
- * to finish the skip's work. It stops (final) at the run's end time. Time is game minutes
- * and nothing here reads a wall clock.
+ * The world clock: the one owner of time, and the root of the run's one actor system —
+ * every NPC actor and every debate is spawned as its child (SPAWN_NPC, SPAWN_DEBATE).
  *
- *   running ──ADVANCE──▶ running (emits tick) … ──▶ finished
- *      │ ▲                 PAUSE/RESUME ⇄ paused
- *      └─SKIP──▶ skipping ──SKIP_DONE──▶ running
+ * It owns the wake-up schedule and the debate calendar (a `ClockSchedule`, folded from
+ * the events the engine lets it OBSERVE) and carries out time skips. The engine asks it
+ * what to do and does it: ADVANCE answers with the next tick, DEBATES_DUE with the
+ * debates due in the current tick or skip step, WAKES_DUE with the NPCs due to wake,
+ * SKIP with a skip's span, STEP with the skip's next step. Time is game minutes and
+ * nothing here reads a wall clock.
+ *
+ *   running ──ADVANCE──▶ running (emits tick) … ──last tick──▶ ending ──ADVANCE──▶ finished
+ *      │ ▲  PAUSE/RESUME ⇄ paused
+ *      └─SKIP──▶ skipping ──STEP (emits step)…── SKIP_DONE ──▶ running (or finished at the end)
+ *
+ * In `ending` the last tick's steps still run (the clock answers what is due) but its
+ * NPC actors are done: they hear nothing more (`childrenHear`).
  */
-import type { GameTime } from "@hearsay/core";
+import type { DebateTopic, Event, GameTime, NpcId } from "@hearsay/core";
 import { assign, emit, setup, spawnChild, stopChild } from "xstate";
+import { type ClockSchedule, emptySchedule, foldSchedule, takeWakes } from "./ClockSchedule.ts";
+import { type DueDebate, dueDebates } from "./debateCalendar.ts";
 import { type DebateInput, debateMachine } from "./debateMachine.ts";
 import { type NpcInput, npcMachine } from "./npcMachine.ts";
+import { nextStep, type SkipMode, type SkipRequest, skipEnd } from "./skipSpan.ts";
 
 export interface WorldClockInput {
   readonly t: GameTime;
   readonly tickMinutes: number;
   /** The run ends when the clock reaches this time. */
   readonly endAt: GameTime;
+  /** The schedule folded from the log so far (empty for a clock that starts afresh). */
+  readonly schedule?: ClockSchedule;
+  readonly debateTopics?: ReadonlyArray<DebateTopic>;
 }
 
-interface WorldClockContext extends WorldClockInput {
-  readonly skipMode: "jump" | "elision" | null;
+interface WorldClockContext {
+  /** The current tick (or skip step) is (from, t]. */
+  readonly from: GameTime;
+  readonly t: GameTime;
+  readonly tickMinutes: number;
+  readonly endAt: GameTime;
+  readonly schedule: ClockSchedule;
+  readonly debateTopics: ReadonlyArray<DebateTopic>;
+  readonly skip: { readonly mode: SkipMode; readonly from: GameTime; readonly to: GameTime } | null;
 }
 
 export type WorldClockEvent =
   | { readonly type: "ADVANCE" }
   | { readonly type: "PAUSE" }
   | { readonly type: "RESUME" }
-  | { readonly type: "SKIP"; readonly mode: "jump" | "elision"; readonly to: GameTime }
+  | ({ readonly type: "SKIP" } & SkipRequest)
+  | { readonly type: "STEP" }
   | { readonly type: "SKIP_DONE" }
+  | { readonly type: "OBSERVE"; readonly events: ReadonlyArray<Event> }
+  | { readonly type: "DEBATES_DUE" }
+  | { readonly type: "WAKES_DUE" }
   | { readonly type: "SPAWN_NPC"; readonly input: NpcInput }
   | { readonly type: "SPAWN_DEBATE"; readonly input: DebateInput }
   | { readonly type: "STOP_CHILD"; readonly id: string };
@@ -39,10 +63,16 @@ export type WorldClockEmitted =
   | { readonly type: "tick"; readonly from: GameTime; readonly to: GameTime }
   | {
       readonly type: "skip";
-      readonly mode: "jump" | "elision";
+      readonly mode: SkipMode;
       readonly from: GameTime;
       readonly to: GameTime;
-    };
+    }
+  | { readonly type: "step"; readonly from: GameTime; readonly to: GameTime }
+  | { readonly type: "debates"; readonly due: ReadonlyArray<DueDebate> }
+  | { readonly type: "wakes"; readonly due: ReadonlyArray<NpcId> };
+
+const skipTo = (context: WorldClockContext, event: WorldClockEvent): GameTime =>
+  event.type === "SKIP" ? skipEnd(context.schedule, context.t, event, context.endAt) : context.t;
 
 export const worldClockMachine = setup({
   types: {
@@ -54,39 +84,73 @@ export const worldClockMachine = setup({
   actors: { npc: npcMachine, debate: debateMachine },
   guards: {
     atEnd: ({ context }) => context.t >= context.endAt,
-    skipIsForward: ({ context, event }) => event.type === "SKIP" && event.to > context.t,
+    lastTick: ({ context }) => context.t + context.tickMinutes >= context.endAt,
+    skipIsForward: ({ context, event }) => skipTo(context, event) > context.t,
+    stepsLeft: ({ context }) => context.skip !== null && context.t < context.skip.to,
   },
   actions: {
-    tick: emit(({ context }) => ({
-      type: "tick" as const,
-      from: context.t,
-      to: Math.min(context.t + context.tickMinutes, context.endAt) as GameTime,
-    })),
+    // The schedule is mutated in place (it is the clock's own, and a run folds millions
+    // of events into it); assign runs in order within a transition, so a fold is seen
+    // by whatever the same event answers.
+    observe: assign(({ context, event }) => {
+      if (event.type === "OBSERVE") for (const e of event.events) foldSchedule(context.schedule, e);
+      return {};
+    }),
     advance: assign(({ context }) => ({
+      from: context.t,
       t: Math.min(context.t + context.tickMinutes, context.endAt) as GameTime,
     })),
-    skip: emit(({ context, event }) =>
-      event.type === "SKIP"
-        ? {
-            type: "skip" as const,
-            mode: event.mode,
-            from: context.t,
-            to: Math.min(event.to, context.endAt) as GameTime,
-          }
-        : ({ type: "skip", mode: "jump", from: context.t, to: context.t } as const),
-    ),
-    jump: assign(({ context, event }) =>
-      event.type === "SKIP"
-        ? { t: Math.min(event.to, context.endAt) as GameTime, skipMode: event.mode }
-        : {},
-    ),
-    clearSkip: assign({ skipMode: null }),
+    tick: emit(({ context }) => ({ type: "tick" as const, from: context.from, to: context.t })),
+    startSkip: assign(({ context, event }) => ({
+      skip: {
+        mode: event.type === "SKIP" ? event.mode : ("jump" as const),
+        from: context.t,
+        to: skipTo(context, event),
+      },
+    })),
+    announceSkip: emit(({ context }) => ({
+      type: "skip" as const,
+      mode: context.skip!.mode,
+      from: context.skip!.from,
+      to: context.skip!.to,
+    })),
+    step: assign(({ context }) => ({
+      from: context.t,
+      t: nextStep(context.t, context.skip!.to, context.tickMinutes),
+    })),
+    announceStep: emit(({ context }) => ({
+      type: "step" as const,
+      from: context.from,
+      to: context.t,
+    })),
+    endSkip: assign({ skip: null }),
+    debates: emit(({ context }) => ({
+      type: "debates" as const,
+      due: dueDebates(context.debateTopics, context.from, context.t, context.schedule.debatesHeld),
+    })),
+    // Taking is the one answer that changes the schedule: a woken NPC is not due again
+    // until an activity change schedules it.
+    wakes: emit(({ context }) => ({
+      type: "wakes" as const,
+      due: takeWakes(context.schedule, context.t),
+    })),
   },
 }).createMachine({
   id: "worldClock",
-  context: ({ input }) => ({ ...input, skipMode: null }),
+  context: ({ input }) => ({
+    from: input.t,
+    t: input.t,
+    tickMinutes: input.tickMinutes,
+    endAt: input.endAt,
+    schedule: input.schedule ?? emptySchedule(),
+    debateTopics: input.debateTopics ?? [],
+    skip: null,
+  }),
   initial: "running",
   on: {
+    OBSERVE: { actions: "observe" },
+    DEBATES_DUE: { actions: "debates" },
+    WAKES_DUE: { actions: "wakes" },
     SPAWN_NPC: {
       actions: spawnChild("npc", {
         id: ({ event }) => (event as { input: NpcInput }).input.npcId,
@@ -105,15 +169,34 @@ export const worldClockMachine = setup({
     running: {
       always: { guard: "atEnd", target: "finished" },
       on: {
-        ADVANCE: { target: "running", reenter: true, actions: ["tick", "advance"] },
+        ADVANCE: [
+          { guard: "lastTick", target: "ending", actions: ["advance", "tick"] },
+          { target: "running", reenter: true, actions: ["advance", "tick"] },
+        ],
         PAUSE: "paused",
-        SKIP: { guard: "skipIsForward", target: "skipping", actions: ["skip", "jump"] },
+        SKIP: {
+          guard: "skipIsForward",
+          target: "skipping",
+          actions: ["startSkip", "announceSkip"],
+        },
       },
     },
     paused: { on: { RESUME: "running" } },
-    skipping: { on: { SKIP_DONE: { target: "running", actions: "clearSkip" } } },
+    skipping: {
+      on: {
+        STEP: { guard: "stepsLeft", actions: ["step", "announceStep"] },
+        SKIP_DONE: { target: "running", actions: "endSkip" },
+      },
+    },
+    ending: { on: { ADVANCE: "finished" } },
     finished: { type: "final" },
   },
 });
 
 export type WorldClockMachine = typeof worldClockMachine;
+
+/** Whether the clock's NPC actors still hear events: not once its last tick has begun. */
+export const childrenHear = (snapshot: {
+  readonly status: string;
+  readonly value: unknown;
+}): boolean => snapshot.status === "active" && snapshot.value !== "ending";

@@ -1,4 +1,4 @@
-import { type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
+import { childrenHear, type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
 import { gameTime, ids } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -33,15 +33,36 @@ describe("world clock", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("a jump moves time forward once and waits for the skip to be done", () => {
-    const { actor, seen } = run(10, 60);
-    actor.send({ type: "SKIP", mode: "jump", to: gameTime(3) });
+  it("a jump starts a skip, hands out its steps tick by tick, then runs on from its end", () => {
+    const { actor, seen } = run(10, 60 * 12);
+    actor.send({ type: "SKIP", mode: "jump", days: 2 });
     expect(actor.getSnapshot().value).toBe("skipping");
     actor.send({ type: "ADVANCE" });
-    expect(seen).toEqual([{ type: "skip", mode: "jump", from: 0, to: gameTime(3) }]);
+    for (let i = 0; i < 5; i++) actor.send({ type: "STEP" });
+    expect(seen).toEqual([
+      { type: "skip", mode: "jump", from: 0, to: gameTime(2) },
+      { type: "step", from: 0, to: gameTime(0, 12) },
+      { type: "step", from: gameTime(0, 12), to: gameTime(1) },
+      { type: "step", from: gameTime(1), to: gameTime(1, 12) },
+      { type: "step", from: gameTime(1, 12), to: gameTime(2) },
+    ]);
     actor.send({ type: "SKIP_DONE" });
     actor.send({ type: "ADVANCE" });
-    expect(actor.getSnapshot().context.t).toBe(gameTime(3, 1));
+    expect(actor.getSnapshot().context.t).toBe(gameTime(2, 12));
+  });
+
+  it("the last tick still answers what is due, and its NPC actors hear nothing", () => {
+    const { actor, seen } = run(1, 60 * 12);
+    actor.send({ type: "ADVANCE" });
+    expect(childrenHear(actor.getSnapshot())).toBe(true);
+    actor.send({ type: "ADVANCE" });
+    expect(actor.getSnapshot().value).toBe("ending");
+    expect(childrenHear(actor.getSnapshot())).toBe(false);
+    actor.send({ type: "WAKES_DUE" });
+    expect(seen.at(-1)).toEqual({ type: "wakes", due: [] });
+    actor.send({ type: "ADVANCE" });
+    expect(actor.getSnapshot().status).toBe("done");
+    expect(seen.filter((e) => e.type === "tick")).toHaveLength(2);
   });
 
   it("property: any tick length ends at endAt with time strictly increasing", () => {
@@ -54,6 +75,7 @@ describe("world clock", () => {
           while (actor.getSnapshot().status === "active") actor.send({ type: "ADVANCE" });
           let last = 0;
           for (const e of seen) {
+            if (e.type !== "tick") throw new Error(`unexpected ${e.type}`);
             expect(e.from).toBe(last);
             expect(e.to).toBeGreaterThan(e.from);
             last = e.to;

@@ -1,5 +1,6 @@
 /**
- * Background debates. A world topic comes due at its hour every `everyDays` days; those
+ * Background debates. The world clock says which are due (a topic falls at its hour
+ * every `everyDays` days, `dueDebates` in @hearsay/actors); those
  * awake at its place (its faction's members first) gather; the debate machine runs its
  * rounds and summary through the brain; what is stored is a summary and an outcome — a
  * DebateHeld, a world event for those who witness the outcome, and for each participant
@@ -7,15 +8,7 @@
  */
 
 import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
-import {
-  type DebateId,
-  type GameTime,
-  isStill,
-  MINUTES_PER_DAY,
-  MINUTES_PER_HOUR,
-  type NpcId,
-  type RegardShift,
-} from "@hearsay/core";
+import { type DebateId, type GameTime, isStill, type NpcId, type RegardShift } from "@hearsay/core";
 import { type BrainRequest, type DebateLine as MindLine, topicRef } from "@hearsay/mind";
 import { companyOf, selfOf } from "./Glimpses.ts";
 import { announce } from "./Happenings.ts";
@@ -28,28 +21,9 @@ import { warn } from "./Turns.ts";
 
 type Topic = TickContext["world"]["debateTopics"][number];
 
-/** The topics whose hour falls in this tick, with the day they fall on. */
-const dueTopics = (ctx: TickContext): ReadonlyArray<{ topic: Topic; day: number }> => {
-  const out: Array<{ topic: Topic; day: number }> = [];
-  for (const topic of ctx.world.debateTopics) {
-    const firstDay = Math.floor(ctx.from / MINUTES_PER_DAY) - 1;
-    for (
-      let day = Math.max(topic.firstDay, firstDay);
-      day <= Math.floor(ctx.t / MINUTES_PER_DAY);
-      day++
-    ) {
-      if ((day - topic.firstDay) % topic.everyDays !== 0) continue;
-      const at = day * MINUTES_PER_DAY + topic.hour * MINUTES_PER_HOUR;
-      if (at > ctx.from && at <= ctx.t) out.push({ topic, day });
-    }
-  }
-  return out.sort((a, b) => a.day - b.day || (a.topic.id < b.topic.id ? -1 : 1));
-};
-
+/** Holds every debate the clock says is due in this tick (or skip step). */
 export const holdDebates = async (ctx: TickContext): Promise<void> => {
-  for (const { topic, day } of dueTopics(ctx)) {
-    const debateId = `${topic.id}-day${day}` as DebateId;
-    if (ctx.state.debatesHeld.has(debateId)) continue;
+  for (const { topic, debateId } of ctx.actors.clock.debatesDue()) {
     await holdOne(ctx, topic, debateId);
   }
 };

@@ -101,11 +101,7 @@ export class EngineState {
   readonly edges = new Map<string, Edge>();
   /** Memory id → owner, for expiries. */
   readonly memoryOwners = new Map<MemoryId, NpcId>();
-  /** Debate ids held, for topics that recur. */
-  readonly debatesHeld = new Set<string>();
   readonly loreHashes = new Set<string>();
-  /** When each NPC's current activity ends: its next wake-up. */
-  readonly wakes = new DueIndex<NpcId>();
   /** Deadlines of open tasks. */
   readonly deadlines = new DueIndex<TaskId>();
   /** Open (proposed or active) tasks by assignee. */
@@ -185,7 +181,6 @@ export class EngineState {
         npc.attendingTo = p.attendingTo;
         npc.since = event.t;
         npc.concerns = 0;
-        this.wakes.set(p.npcId, p.until);
         if (npc.locationId !== p.locationId) this.move(npc, p.locationId);
         return;
       }
@@ -269,9 +264,6 @@ export class EngineState {
         }
         return;
       }
-      case "DebateHeld":
-        this.debatesHeld.add(event.payload.debateId);
-        return;
       case "RelationshipChanged": {
         const p = event.payload;
         this.edges.set(`${p.fromId}->${p.toId}`, {

@@ -19,12 +19,11 @@ import {
   type NpcEvent,
   type NpcInput,
   npcMachine,
-  type WorldClockEmitted,
   type WorldClockInput,
-  worldClockMachine,
 } from "@hearsay/actors";
 import type { NpcId } from "@hearsay/core";
 import { type Actor, type AnyActorRef, createActor } from "xstate";
+import { WorldClock } from "./WorldClock.ts";
 
 interface Emitter<E> {
   send(event: unknown): void;
@@ -33,21 +32,18 @@ interface Emitter<E> {
 }
 
 export class NpcActors {
-  readonly clock: Actor<typeof worldClockMachine>;
+  readonly clock: WorldClock;
   private readonly npcs = new Map<NpcId, Actor<typeof npcMachine>>();
   private readonly npcOut: Array<NpcEmitted> = [];
-  private readonly clockOut: Array<WorldClockEmitted> = [];
 
   constructor(clock: WorldClockInput) {
-    this.clock = createActor(worldClockMachine, { input: clock });
-    this.clock.on("*", (e) => this.clockOut.push(e as WorldClockEmitted));
-    this.clock.start();
+    this.clock = new WorldClock(clock);
   }
 
   /** Spawns (or rebuilds) an NPC's actor in the system, as a child of the clock. */
   spawn(input: NpcInput): void {
     if (this.npcs.has(input.npcId)) throw new Error(`actor ${input.npcId} was already spawned`);
-    const ref = createActor(npcMachine, { id: input.npcId, input, parent: this.clock });
+    const ref = createActor(npcMachine, { id: input.npcId, input, parent: this.clock.actor });
     ref.on("*", (e) => this.npcOut.push(e as NpcEmitted));
     ref.start();
     this.npcs.set(input.npcId, ref);
@@ -56,8 +52,8 @@ export class NpcActors {
   /** Sends an NPC an event; returns what it emitted in response, in order. */
   send(npcId: NpcId, event: NpcEvent): ReadonlyArray<NpcEmitted> {
     const ref = this.npcs.get(npcId);
-    // Once the clock is done (its last tick), its children are stopped: they hear nothing.
-    if (!ref || this.clock.getSnapshot().status !== "active") return [];
+    // Once the clock's last tick has begun, its children are done: they hear nothing.
+    if (!ref || !this.clock.childrenHear) return [];
     ref.send(event);
     return this.npcOut.splice(0, this.npcOut.length);
   }
@@ -67,26 +63,6 @@ export class NpcActors {
     return this.npcs.get(npcId)?.getSnapshot().value as string | undefined;
   }
 
-  /** Advances the clock one tick; returns the tick it made, or null once the run is over. */
-  advance(): { from: number; to: number } | null {
-    if (this.clock.getSnapshot().status !== "active") return null;
-    this.clock.send({ type: "ADVANCE" });
-    const out = this.clockOut.splice(0, this.clockOut.length);
-    const tick = out.find((e) => e.type === "tick");
-    return tick ? { from: tick.from, to: tick.to } : null;
-  }
-
-  /** Skips the clock to `to`; returns the span, or null when nothing would move. */
-  skip(mode: "jump" | "elision", to: number): { from: number; to: number } | null {
-    if (this.clock.getSnapshot().status !== "active") return null;
-    this.clock.send({ type: "SKIP", mode, to: to as never });
-    const out = this.clockOut.splice(0, this.clockOut.length);
-    const skip = out.find((e) => e.type === "skip");
-    if (!skip) return null;
-    this.clock.send({ type: "SKIP_DONE" });
-    return { from: skip.from, to: skip.to };
-  }
-
   /** Runs a debate actor to its end, answering its requests with `answer`. */
   async debate(
     input: DebateInput,
@@ -94,7 +70,7 @@ export class NpcActors {
     answer: (request: DebateEmitted) => Promise<DebateEvent>,
   ): Promise<DebateOutput> {
     const id = `debate:${input.debateId}`;
-    this.clock.send({ type: "SPAWN_DEBATE", input });
+    this.clock.actor.send({ type: "SPAWN_DEBATE", input });
     const ref = this.child(id) as unknown as Emitter<DebateEmitted>;
     const asks: Array<DebateEmitted> = [];
     ref.on("*", (e) => asks.push(e));
@@ -104,7 +80,7 @@ export class NpcActors {
       ref.send(await answer(ask));
     }
     const output = ref.getSnapshot().output as DebateOutput;
-    this.clock.send({ type: "STOP_CHILD", id });
+    this.clock.actor.send({ type: "STOP_CHILD", id });
     return output;
   }
 
@@ -118,7 +94,9 @@ export class NpcActors {
   }
 
   private child(id: string): AnyActorRef {
-    const ref = (this.clock.getSnapshot().children as Record<string, AnyActorRef | undefined>)[id];
+    const ref = (
+      this.clock.actor.getSnapshot().children as Record<string, AnyActorRef | undefined>
+    )[id];
     if (!ref) throw new Error(`actor ${id} was not spawned`);
     return ref;
   }

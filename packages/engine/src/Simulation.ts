@@ -5,7 +5,7 @@
  * from it (never from actor snapshots), then continues from the last committed tick and
  * stops at the same game day an uninterrupted run would.
  */
-import type { NpcInput } from "@hearsay/actors";
+import { emptySchedule, foldSchedule, type NpcInput } from "@hearsay/actors";
 import {
   type CampaignId,
   type Event,
@@ -28,7 +28,7 @@ import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
 import { historyEvents } from "./replay/readHistory.ts";
-import { elisionEnd, runSkip, type SkipMode } from "./Skips.ts";
+import { runSkip, type SkipMode } from "./Skips.ts";
 import { runTick } from "./Tick.ts";
 import type { DossierSource, TickContext } from "./TickContext.ts";
 import { TickWriter } from "./TickWriter.ts";
@@ -106,6 +106,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const startDay = world.meta.start.day;
   const t0 = gameTime(startDay, world.meta.start.hour);
   const state = new EngineState();
+  // The clock's schedule, folded from the log until the clock starts; then it folds
+  // what each tick writes itself.
+  const schedule = emptySchedule();
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
   let head = existing ? log.head(saveId) : 0;
@@ -123,6 +126,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     // array do not fit Node's default heap.
     for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
+      foldSchedule(schedule, e);
     }
     const started = log.read(saveId, { toSeq: 1 })[0];
     if (started?.type !== "SimulationStarted") {
@@ -180,7 +184,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     head = result.head;
     dossiers.refresh?.();
     spec.onAppend?.(result.appended);
-    for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+    for (const e of events) {
+      counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+      if (actors === null) foldSchedule(schedule, e);
+    }
   };
 
   let actors: NpcActors | null = null;
@@ -233,12 +240,17 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
 
   const startT = state.t;
   if (startT >= gameTime(endDay))
-    return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain);
+    return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain, {
+      debates: schedule.debatesHeld.size,
+    });
   actors = new NpcActors({
     t: startT,
     tickMinutes: world.meta.tickMinutes,
     endAt: gameTime(endDay),
+    schedule,
+    debateTopics: world.debateTopics,
   });
+  const observe = actors.clock.observe;
   for (const id of [...state.npcs.keys()].sort()) {
     const npc = state.npcs.get(id)!;
     const def = names.npc(id)!;
@@ -271,30 +283,22 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
       const skip = (spec.skips ?? []).find((k) => gameTime(k.atDay, k.atHour ?? 0) === state.t);
       if (skip) {
-        const to = (
-          skip.mode === "jump"
-            ? state.t + (skip.days ?? 1) * MINUTES_PER_DAY
-            : elisionEnd({ state }, state.t)
-        ) as GameTime;
-        const span = actors.skip(skip.mode, to);
+        const span = actors.clock.skip(
+          skip.mode === "jump" ? { mode: "jump", days: skip.days ?? 1 } : { mode: "elision" },
+        );
         if (span !== null) {
-          const writer = new TickWriter(state, span.from as GameTime, head);
-          await runSkip(
-            context(writer, span.from as GameTime, span.to as GameTime),
-            skip.mode,
-            world.meta.tickMinutes,
-          );
+          const writer = new TickWriter(state, span.from, head, observe);
+          await runSkip(context(writer, span.from, span.to), skip.mode);
           warnings(writer);
           append(writer.drain());
           ticks += 1;
           continue;
         }
       }
-      const tick = actors.advance();
+      const tick = actors.clock.advance();
       if (tick === null) break;
-      const from = tick.from as GameTime;
-      const t = tick.to as GameTime;
-      const writer = new TickWriter(state, t, head);
+      const { from, to: t } = tick;
+      const writer = new TickWriter(state, t, head, observe);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
       if (
         config.checkpointEveryTicks > 0 &&
@@ -322,7 +326,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     dossiers.flush?.();
   }
 
-  return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain);
+  return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain, {
+    debates: actors.clock.debatesHeld,
+  });
 };
 
 const summarise = (
@@ -334,6 +340,7 @@ const summarise = (
   ticks: number,
   counts: ReadonlyMap<EventType, number>,
   brain: BrainRunner,
+  clock: { readonly debates: number },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of state.tasks.values())
@@ -348,7 +355,7 @@ const summarise = (
     head,
     ticks,
     eventsByType: Object.fromEntries([...counts.entries()].sort()),
-    debates: state.debatesHeld.size,
+    debates: clock.debates,
     tasksByStatus,
     liveMemories,
     brainCalls: brain.stats.calls,

@@ -9,8 +9,14 @@
  *   task seed, scene close, debate, world memory and thread rule in the skipped span runs in order, tick by tick;
  *   NPC turns do not. At the end every NPC finishes what it was doing and wakes at the
  *   new time.
+ *
+ * Where a skip ends and its steps are the world clock's (`skipEnd`, `nextStep` in
+ * @hearsay/actors); this module does the world's work in each step.
  */
-import { type GameTime, MINUTES_PER_DAY } from "@hearsay/core";
+import type { SkipMode } from "@hearsay/actors";
+
+export type { SkipMode };
+
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
 import { capMemories, expireMemories } from "./Memories.ts";
@@ -22,31 +28,16 @@ import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
 import { rememberWorldChanges } from "./WorldMemories.ts";
 
-export type SkipMode = "elision" | "jump";
-
-/** When an elision from `t` ends: the latest end of an activity in progress, within a day. */
-export const elisionEnd = (ctx: Pick<TickContext, "state">, t: GameTime): GameTime => {
-  let end = t;
-  for (const npc of ctx.state.npcs.values()) {
-    if (npc.activity === "asleep" || npc.until === null) continue;
-    if (npc.until > end) end = npc.until;
-  }
-  return Math.min(end, t + MINUTES_PER_DAY) as GameTime;
-};
-
 /**
- * Runs the world-level steps of every tick in (from, to] and then finishes every NPC's
- * activity at `to`. `ctx.from`/`ctx.t` are the skip's span; `tickMinutes` steps it.
+ * Carries out the skip the clock has started (`clock.skip`): runs the world-level steps
+ * of each step the clock hands out, ends the skip on the clock, then finishes every NPC's
+ * activity at the skip's end. `ctx.from`/`ctx.t` are the skip's span.
  */
-export const runSkip = async (
-  ctx: TickContext,
-  mode: SkipMode,
-  tickMinutes: number,
-): Promise<void> => {
-  for (let from = ctx.from; from < ctx.t; ) {
-    const at = Math.min(from + tickMinutes, ctx.t) as GameTime;
-    const step: TickContext = { ...ctx, from: from as GameTime, t: at, skipping: true };
-    ctx.writer.advanceTo(at);
+export const runSkip = async (ctx: TickContext, mode: SkipMode): Promise<void> => {
+  const clock = ctx.actors.clock;
+  for (let span = clock.step(); span !== null; span = clock.step()) {
+    const step: TickContext = { ...ctx, from: span.from, t: span.to, skipping: true };
+    ctx.writer.advanceTo(span.to);
     announceScheduled(step);
     runPlannedHappenings(step);
     expireTasks(step);
@@ -57,8 +48,8 @@ export const runSkip = async (
     rememberWorldChanges(step);
     tendThreads(step);
     capMemories(step, step.writer.memoryOwners() as never);
-    from = at;
   }
+  clock.skipDone();
   ctx.writer.advanceTo(ctx.t);
   for (const id of [...ctx.state.npcs.keys()].sort()) {
     react(ctx, id, ctx.actors.send(id, { type: "ELIDE", t: ctx.t }), noReactions());

@@ -9,7 +9,8 @@
  * a scene nobody has left yet (departures happen in wake-ups and decisions).
  *
  * Every step writes through the tick's writer; the engine appends the lot in one
- * transaction, so after a crash the log ends at a whole tick.
+ * transaction, so after a crash the log ends at a whole tick. What is due — the tick
+ * itself, its debates, who wakes — the world clock says; the steps do it.
  */
 import type { NpcId } from "@hearsay/core";
 import { runConversations } from "./Conversations.ts";
@@ -34,7 +35,7 @@ export const runTick = async (ctx: TickContext): Promise<void> => {
   await closeScenes(ctx);
   await holdDebates(ctx);
   const reactions = noReactions();
-  wakeDue(ctx, reactions);
+  wakeDue(ctx, ctx.actors.clock.wakesDue(), reactions);
   await decide(ctx, reactions.decide, reactions);
   await closeScenes(ctx);
   await runConversations(ctx, reactions.spoken);

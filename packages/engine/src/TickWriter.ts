@@ -27,6 +27,8 @@ export class TickWriter {
     private now: GameTime,
     /** The save's head before this batch. */
     private readonly base: number,
+    /** Told of each event as it is emitted (the world clock folds what a tick writes). */
+    private readonly observe?: (event: Event) => void,
   ) {}
 
   /** The game time events are stamped with. */
@@ -48,6 +50,7 @@ export class TickWriter {
       payload,
     } as Omit<EventOf<T>, "type" | "version">);
     this.state.apply(event);
+    this.observe?.(event);
     this.events.push(event);
     if (type === "MemoryRecorded")
       this.owners.add((payload as EventOf<"MemoryRecorded">["payload"]).ownerNpcId);

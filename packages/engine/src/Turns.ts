@@ -15,9 +15,9 @@ import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
 import { turnQuery } from "./turnQuery.ts";
 
-/** Wakes every NPC due now; returns who asked to decide and who spoke. */
-export const wakeDue = (ctx: TickContext, into: Reactions): void => {
-  for (const id of ctx.state.wakes.takeDue(ctx.t)) {
+/** Wakes every NPC the clock says is due now; returns who asked to decide and who spoke. */
+export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: Reactions): void => {
+  for (const id of due) {
     const npc = ctx.state.npcs.get(id);
     if (!npc) continue;
     const emitted = ctx.actors.send(id, {

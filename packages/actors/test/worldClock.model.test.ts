@@ -1,0 +1,214 @@
+/**
+ * The world clock against a model of what it owns: the tick, the wake-up schedule and
+ * skips. Whatever the engine tells it and asks it, in any order the clock accepts, it
+ * answers as the model does — every scheduled NPC comes due exactly once, at the first
+ * answer at or after its time, in id order; a jump of N days moves exactly N days.
+ */
+import { type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
+import {
+  type Activity,
+  type GameTime,
+  ids,
+  MINUTES_PER_DAY,
+  makeEvent,
+  type NpcId,
+} from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Actor, createActor } from "xstate";
+
+interface Model {
+  t: number;
+  readonly endAt: number;
+  readonly tick: number;
+  readonly untils: Map<string, number>;
+  readonly asleep: Set<string>;
+  phase: "running" | "skipping" | "ending" | "finished";
+  skipTo: number;
+}
+
+interface Real {
+  readonly actor: Actor<typeof worldClockMachine>;
+  readonly seen: Array<WorldClockEmitted>;
+}
+
+type Cmd = fc.Command<Model, Real>;
+
+const answer = (r: Real, event: Parameters<Real["actor"]["send"]>[0]) => {
+  r.seen.length = 0;
+  r.actor.send(event);
+  return [...r.seen];
+};
+
+class Observe implements Cmd {
+  constructor(
+    readonly npc: string,
+    readonly activity: Activity,
+    readonly hours: number | null,
+  ) {}
+  check = (m: Readonly<Model>) => m.phase !== "finished";
+  run(m: Model, r: Real): void {
+    const until = this.hours === null ? null : Math.max(0, m.t + this.hours * 60);
+    const event = makeEvent("NpcActivityChanged", {
+      id: ids.event("e"),
+      t: m.t as GameTime,
+      payload: {
+        npcId: this.npc as NpcId,
+        activity: this.activity,
+        locationId: ids.location("home"),
+        destination: null,
+        until: until as GameTime | null,
+        taskId: null,
+        attendingTo: [],
+        holding: [],
+        note: "",
+      },
+    });
+    expect(answer(r, { type: "OBSERVE", events: [event] })).toEqual([]);
+    if (until === null) m.untils.delete(this.npc);
+    else m.untils.set(this.npc, until);
+    if (this.activity === "asleep") m.asleep.add(this.npc);
+    else m.asleep.delete(this.npc);
+  }
+  toString = () => `observe(${this.npc} ${this.activity} +${this.hours}h)`;
+}
+
+class Advance implements Cmd {
+  check = (m: Readonly<Model>) => m.phase === "running" || m.phase === "ending";
+  run(m: Model, r: Real): void {
+    const out = answer(r, { type: "ADVANCE" });
+    if (m.phase === "ending") {
+      expect(out).toEqual([]);
+      expect(r.actor.getSnapshot().status).toBe("done");
+      m.phase = "finished";
+      return;
+    }
+    const to = Math.min(m.t + m.tick, m.endAt);
+    expect(out).toEqual([{ type: "tick", from: m.t, to }]);
+    m.t = to;
+    m.phase = to >= m.endAt ? "ending" : "running";
+    expect(r.actor.getSnapshot().value).toBe(m.phase);
+  }
+  toString = () => "advance";
+}
+
+class WakesDue implements Cmd {
+  check = (m: Readonly<Model>) => m.phase === "running" || m.phase === "ending";
+  run(m: Model, r: Real): void {
+    const due = [...m.untils].filter(([, u]) => u <= m.t).map(([id]) => id);
+    due.sort();
+    expect(answer(r, { type: "WAKES_DUE" })).toEqual([{ type: "wakes", due }]);
+    for (const id of due) m.untils.delete(id);
+  }
+  toString = () => "wakesDue";
+}
+
+class Skip implements Cmd {
+  constructor(readonly days: number | null) {}
+  check = (m: Readonly<Model>) => m.phase === "running";
+  run(m: Model, r: Real): void {
+    let to: number;
+    if (this.days === null) {
+      to = m.t;
+      for (const [id, u] of m.untils) if (!m.asleep.has(id) && u > to) to = u;
+      to = Math.min(to, m.t + MINUTES_PER_DAY, m.endAt);
+    } else to = Math.min(m.t + this.days * MINUTES_PER_DAY, m.endAt);
+    const out = answer(
+      r,
+      this.days === null
+        ? { type: "SKIP", mode: "elision" }
+        : { type: "SKIP", mode: "jump", days: this.days },
+    );
+    if (to <= m.t) {
+      expect(out).toEqual([]);
+      return;
+    }
+    const mode = this.days === null ? "elision" : "jump";
+    expect(out).toEqual([{ type: "skip", mode, from: m.t, to }]);
+    if (this.days !== null)
+      expect(to - m.t).toBe(Math.min(this.days * MINUTES_PER_DAY, m.endAt - m.t));
+    m.phase = "skipping";
+    m.skipTo = to;
+  }
+  toString = () => (this.days === null ? "elide" : `jump(${this.days}d)`);
+}
+
+class Step implements Cmd {
+  check = (m: Readonly<Model>) => m.phase === "skipping";
+  run(m: Model, r: Real): void {
+    const out = answer(r, { type: "STEP" });
+    if (m.t >= m.skipTo) {
+      expect(out).toEqual([]);
+      return;
+    }
+    const to = Math.min(m.t + m.tick, m.skipTo);
+    expect(out).toEqual([{ type: "step", from: m.t, to }]);
+    m.t = to;
+  }
+  toString = () => "step";
+}
+
+class SkipDone implements Cmd {
+  check = (m: Readonly<Model>) => m.phase === "skipping" && m.t >= m.skipTo;
+  run(m: Model, r: Real): void {
+    expect(answer(r, { type: "SKIP_DONE" })).toEqual([]);
+    m.phase = m.t >= m.endAt ? "finished" : "running";
+    expect(r.actor.getSnapshot().status).toBe(m.phase === "finished" ? "done" : "active");
+  }
+  toString = () => "skipDone";
+}
+
+const commands = [
+  fc
+    .tuple(
+      fc.constantFrom("ada", "bo", "cy"),
+      fc.constantFrom<Activity>("asleep", "working", "travelling"),
+      fc.option(fc.integer({ min: -2, max: 8 })),
+    )
+    .map(([n, a, h]) => new Observe(n, a, h)),
+  // Ticks are most of what a clock does.
+  fc.constant(new Advance()),
+  fc.constant(new Advance()),
+  fc.constant(new WakesDue()),
+  fc.constant(new WakesDue()),
+  fc.option(fc.integer({ min: 1, max: 3 }), { freq: 1 }).map((d) => new Skip(d)),
+  fc.constant(new Step()),
+  fc.constant(new Step()),
+  fc.constant(new SkipDone()),
+];
+
+describe("world clock (model)", () => {
+  it("answers every tick, wake-up and skip as the model does", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(60, 90, 240),
+        // Runs short enough that the end, and skips cut short by it, come up often.
+        fc.integer({ min: 2, max: 72 }),
+        fc.commands(commands, { maxCommands: 80 }),
+        (tick, hours, cmds) => {
+          const endAt = hours * 60;
+          fc.modelRun((): { model: Model; real: Real } => {
+            const actor = createActor(worldClockMachine, {
+              input: { t: 0 as GameTime, tickMinutes: tick, endAt: endAt as GameTime },
+            });
+            const seen: Array<WorldClockEmitted> = [];
+            actor.on("*", (e) => seen.push(e as WorldClockEmitted));
+            actor.start();
+            return {
+              model: {
+                t: 0,
+                endAt,
+                tick,
+                untils: new Map(),
+                asleep: new Set(),
+                phase: "running",
+                skipTo: 0,
+              },
+              real: { actor, seen },
+            };
+          }, cmds);
+        },
+      ),
+    );
+  });
+});
