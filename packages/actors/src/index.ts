@@ -36,6 +36,7 @@ export {
 } from "./skipSpan.ts";
 export {
   childrenHear,
+  type PlannedSkip,
   type WorldClockEmitted,
   type WorldClockEvent,
   type WorldClockInput,

@@ -3,10 +3,11 @@
  * every NPC actor and every debate is spawned as its child (SPAWN_NPC, SPAWN_DEBATE).
  *
  * It owns the wake-up schedule and the debate calendar (a `ClockSchedule`, folded from
- * the events the engine lets it OBSERVE) and carries out time skips. The engine asks it
- * what to do and does it: ADVANCE answers with the next tick, DEBATES_DUE with the
- * debates due in the current tick or skip step, WAKES_DUE with the NPCs due to wake,
- * SKIP with a skip's span, STEP with the skip's next step. Time is game minutes and
+ * the events the engine lets it OBSERVE) and carries out time skips, those planned in
+ * its input and those asked for (SKIP). The engine asks it what to do and does it:
+ * ADVANCE answers with the next tick — or, when a planned skip starts now, with that
+ * skip — DEBATES_DUE with the debates due in the current tick or skip step, WAKES_DUE
+ * with the NPCs due to wake, STEP with the skip's next step. Time is game minutes and
  * nothing here reads a wall clock.
  *
  *   running ──ADVANCE──▶ running (emits tick) … ──last tick──▶ ending ──ADVANCE──▶ finished
@@ -32,7 +33,11 @@ export interface WorldClockInput {
   /** The schedule folded from the log so far (empty for a clock that starts afresh). */
   readonly schedule?: ClockSchedule;
   readonly debateTopics?: ReadonlyArray<DebateTopic>;
+  /** Skips to make on the way: the first planned at the clock's time starts there. */
+  readonly skips?: ReadonlyArray<PlannedSkip>;
 }
+
+export type PlannedSkip = SkipRequest & { readonly at: GameTime };
 
 interface WorldClockContext {
   /** The current tick (or skip step) is (from, t]. */
@@ -42,6 +47,7 @@ interface WorldClockContext {
   readonly endAt: GameTime;
   readonly schedule: ClockSchedule;
   readonly debateTopics: ReadonlyArray<DebateTopic>;
+  readonly skips: ReadonlyArray<PlannedSkip>;
   readonly skip: { readonly mode: SkipMode; readonly from: GameTime; readonly to: GameTime } | null;
 }
 
@@ -71,8 +77,14 @@ export type WorldClockEmitted =
   | { readonly type: "debates"; readonly due: ReadonlyArray<DueDebate> }
   | { readonly type: "wakes"; readonly due: ReadonlyArray<NpcId> };
 
-const skipTo = (context: WorldClockContext, event: WorldClockEvent): GameTime =>
-  event.type === "SKIP" ? skipEnd(context.schedule, context.t, event, context.endAt) : context.t;
+/** The skip an event starts: the one it asks for, or on ADVANCE the one planned now. */
+const requested = (context: WorldClockContext, event: WorldClockEvent): SkipRequest | undefined =>
+  event.type === "SKIP" ? event : context.skips.find((k) => k.at === context.t);
+
+const skipTo = (context: WorldClockContext, event: WorldClockEvent): GameTime => {
+  const request = requested(context, event);
+  return request ? skipEnd(context.schedule, context.t, request, context.endAt) : context.t;
+};
 
 export const worldClockMachine = setup({
   types: {
@@ -103,7 +115,7 @@ export const worldClockMachine = setup({
     tick: emit(({ context }) => ({ type: "tick" as const, from: context.from, to: context.t })),
     startSkip: assign(({ context, event }) => ({
       skip: {
-        mode: event.type === "SKIP" ? event.mode : ("jump" as const),
+        mode: requested(context, event)?.mode ?? ("jump" as const),
         from: context.t,
         to: skipTo(context, event),
       },
@@ -144,6 +156,7 @@ export const worldClockMachine = setup({
     endAt: input.endAt,
     schedule: input.schedule ?? emptySchedule(),
     debateTopics: input.debateTopics ?? [],
+    skips: input.skips ?? [],
     skip: null,
   }),
   initial: "running",
@@ -170,6 +183,7 @@ export const worldClockMachine = setup({
       always: { guard: "atEnd", target: "finished" },
       on: {
         ADVANCE: [
+          { guard: "skipIsForward", target: "skipping", actions: ["startSkip", "announceSkip"] },
           { guard: "lastTick", target: "ending", actions: ["advance", "tick"] },
           { target: "running", reenter: true, actions: ["advance", "tick"] },
         ],

@@ -51,6 +51,50 @@ describe("world clock", () => {
     expect(actor.getSnapshot().context.t).toBe(gameTime(2, 12));
   });
 
+  it("a planned skip starts on the ADVANCE at its time, in place of that tick", () => {
+    const actor = createActor(worldClockMachine, {
+      input: {
+        t: gameTime(0),
+        tickMinutes: 60,
+        endAt: gameTime(5),
+        skips: [{ at: gameTime(0, 2), mode: "jump", days: 2 }],
+      },
+    });
+    const seen: Array<WorldClockEmitted> = [];
+    actor.on("*", (e) => seen.push(e as WorldClockEmitted));
+    actor.start();
+    actor.send({ type: "ADVANCE" });
+    actor.send({ type: "ADVANCE" });
+    actor.send({ type: "ADVANCE" });
+    expect(seen.map((e) => e.type)).toEqual(["tick", "tick", "skip"]);
+    expect(seen[2]).toEqual({
+      type: "skip",
+      mode: "jump",
+      from: gameTime(0, 2),
+      to: gameTime(2, 2),
+    });
+    while (actor.getSnapshot().context.t < gameTime(2, 2)) actor.send({ type: "STEP" });
+    actor.send({ type: "SKIP_DONE" });
+    actor.send({ type: "ADVANCE" });
+    expect(seen.at(-1)).toEqual({ type: "tick", from: gameTime(2, 2), to: gameTime(2, 3) });
+  });
+
+  it("a planned elision with nobody awake moves nothing: the clock ticks instead", () => {
+    const actor = createActor(worldClockMachine, {
+      input: {
+        t: gameTime(0),
+        tickMinutes: 60,
+        endAt: gameTime(1),
+        skips: [{ at: gameTime(0), mode: "elision" }],
+      },
+    });
+    const seen: Array<WorldClockEmitted> = [];
+    actor.on("*", (e) => seen.push(e as WorldClockEmitted));
+    actor.start();
+    actor.send({ type: "ADVANCE" });
+    expect(seen).toEqual([{ type: "tick", from: 0, to: 60 }]);
+  });
+
   it("the last tick still answers what is due, and its NPC actors hear nothing", () => {
     const { actor, seen } = run(1, 60 * 12);
     actor.send({ type: "ADVANCE" });

@@ -249,6 +249,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     endAt: gameTime(endDay),
     schedule,
     debateTopics: world.debateTopics,
+    skips: (spec.skips ?? []).map((k) => ({
+      at: gameTime(k.atDay, k.atHour ?? 0),
+      ...(k.mode === "jump" ? { mode: "jump" as const, days: k.days ?? 1 } : { mode: k.mode }),
+    })),
   });
   const observe = actors.clock.observe;
   for (const id of [...state.npcs.keys()].sort()) {
@@ -281,23 +285,17 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   try {
     for (;;) {
       if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
-      const skip = (spec.skips ?? []).find((k) => gameTime(k.atDay, k.atHour ?? 0) === state.t);
-      if (skip) {
-        const span = actors.clock.skip(
-          skip.mode === "jump" ? { mode: "jump", days: skip.days ?? 1 } : { mode: "elision" },
-        );
-        if (span !== null) {
-          const writer = new TickWriter(state, span.from, head, observe);
-          await runSkip(context(writer, span.from, span.to), skip.mode);
-          warnings(writer);
-          append(writer.drain());
-          ticks += 1;
-          continue;
-        }
+      const next = actors.clock.advance();
+      if (next === null) break;
+      if (next.kind === "skip") {
+        const writer = new TickWriter(state, next.from, head, observe);
+        await runSkip(context(writer, next.from, next.to), next.mode);
+        warnings(writer);
+        append(writer.drain());
+        ticks += 1;
+        continue;
       }
-      const tick = actors.clock.advance();
-      if (tick === null) break;
-      const { from, to: t } = tick;
+      const { from, to: t } = next;
       const writer = new TickWriter(state, t, head, observe);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
       if (

@@ -8,6 +8,7 @@
 import {
   childrenHear,
   type DueDebate,
+  type SkipMode,
   type SkipRequest,
   type WorldClockEmitted,
   type WorldClockEvent,
@@ -21,6 +22,16 @@ export interface Span {
   readonly from: GameTime;
   readonly to: GameTime;
 }
+
+/** What the clock does next: a tick, or a skip it has started. */
+export type Next =
+  | { readonly kind: "tick"; readonly from: GameTime; readonly to: GameTime }
+  | {
+      readonly kind: "skip";
+      readonly mode: SkipMode;
+      readonly from: GameTime;
+      readonly to: GameTime;
+    };
 
 export class WorldClock {
   readonly actor: Actor<typeof worldClockMachine>;
@@ -48,10 +59,15 @@ export class WorldClock {
     return childrenHear(this.actor.getSnapshot());
   }
 
-  /** Advances one tick; the tick made, or null once the run is over. */
-  advance(): Span | null {
-    const tick = this.ask({ type: "ADVANCE" }, "tick");
-    return tick ? { from: tick.from, to: tick.to } : null;
+  /**
+   * Moves on: one tick, or the skip planned for now (then `step` through it and end it
+   * with `skipDone`); null once the run is over.
+   */
+  advance(): Next | null {
+    const next = this.ask({ type: "ADVANCE" }, "tick", "skip");
+    if (next?.type === "skip")
+      return { kind: "skip", mode: next.mode, from: next.from, to: next.to };
+    return next ? { kind: "tick", from: next.from, to: next.to } : null;
   }
 
   /** The debates due in the current tick (or skip step), not yet held. */
@@ -99,12 +115,14 @@ export class WorldClock {
 
   private ask<T extends WorldClockEmitted["type"]>(
     event: WorldClockEvent,
-    answer: T,
+    ...answers: ReadonlyArray<T>
   ): Extract<WorldClockEmitted, { type: T }> | undefined {
     if (!this.active) return undefined;
     this.flush();
     this.actor.send(event);
     const out = this.out.splice(0, this.out.length);
-    return out.find((e): e is Extract<WorldClockEmitted, { type: T }> => e.type === answer);
+    return out.find((e): e is Extract<WorldClockEmitted, { type: T }> =>
+      answers.includes(e.type as T),
+    );
   }
 }
