@@ -2,11 +2,21 @@
  * The world clock against a model of what it owns: the tick, the wake-up schedule and
  * skips. Whatever the engine tells it and asks it, in any order the clock accepts, it
  * answers as the model does — every scheduled NPC comes due exactly once, at the first
- * answer at or after its time, in id order; a jump of N days moves exactly N days.
+ * answer at or after its time, in id order; a jump of N days moves exactly N days; a
+ * debate comes due in the tick its hour falls in unless it was held. And a clock rebuilt
+ * by folding what it observed (a resume) holds the same schedule, but for wake-ups it
+ * already handed out, which come due again at once.
  */
-import { type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
+import {
+  emptySchedule,
+  foldSchedule,
+  type WorldClockEmitted,
+  worldClockMachine,
+} from "@hearsay/actors";
 import {
   type Activity,
+  type DebateTopic,
+  type Event,
   type GameTime,
   ids,
   MINUTES_PER_DAY,
@@ -17,8 +27,24 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Actor, createActor } from "xstate";
 
+/** A debate on the ferry every day at 01:00. */
+const ferry = {
+  id: "ferry",
+  topic: "the ferry",
+  factionId: null,
+  locationId: "quay",
+  firstDay: 0,
+  everyDays: 1,
+  hour: 1,
+  positions: [],
+} as unknown as DebateTopic;
+
 interface Model {
+  from: number;
   t: number;
+  /** Every event the clock was told of, in order: what a resume folds. */
+  readonly observed: Array<Event>;
+  readonly held: Set<string>;
   readonly endAt: number;
   readonly tick: number;
   readonly untils: Map<string, number>;
@@ -65,6 +91,7 @@ class Observe implements Cmd {
       },
     });
     expect(answer(r, { type: "OBSERVE", events: [event] })).toEqual([]);
+    m.observed.push(event);
     if (until === null) m.untils.delete(this.npc);
     else m.untils.set(this.npc, until);
     if (this.activity === "asleep") m.asleep.add(this.npc);
@@ -85,8 +112,10 @@ class Advance implements Cmd {
     }
     const to = Math.min(m.t + m.tick, m.endAt);
     expect(out).toEqual([{ type: "tick", from: m.t, to }]);
+    m.from = m.t;
     m.t = to;
     m.phase = to >= m.endAt ? "ending" : "running";
+    checkDebates(m, r);
     expect(r.actor.getSnapshot().value).toBe(m.phase);
   }
   toString = () => "advance";
@@ -143,7 +172,9 @@ class Step implements Cmd {
     }
     const to = Math.min(m.t + m.tick, m.skipTo);
     expect(out).toEqual([{ type: "step", from: m.t, to }]);
+    m.from = m.t;
     m.t = to;
+    checkDebates(m, r);
   }
   toString = () => "step";
 }
@@ -158,7 +189,67 @@ class SkipDone implements Cmd {
   toString = () => "skipDone";
 }
 
+/** Holds today's or tomorrow's debate (as a debate's DebateHeld, or one held early). */
+class HoldDebate implements Cmd {
+  constructor(readonly ahead: number) {}
+  check = (m: Readonly<Model>) => m.phase !== "finished";
+  run(m: Model, r: Real): void {
+    const debateId = `ferry-day${Math.floor(m.t / MINUTES_PER_DAY) + this.ahead}`;
+    const event = makeEvent("DebateHeld", {
+      id: ids.event("e"),
+      t: m.t as GameTime,
+      payload: {
+        debateId: debateId as never,
+        topic: "the ferry",
+        participants: [],
+        locationId: null,
+        factionId: null,
+        summary: "",
+        outcome: "",
+      },
+    });
+    expect(answer(r, { type: "OBSERVE", events: [event] })).toEqual([]);
+    m.observed.push(event);
+    m.held.add(debateId);
+  }
+  toString = () => `hold(+${this.ahead}d)`;
+}
+
+/** The engine asks once per tick and per skip step which debates are due. */
+const checkDebates = (m: Model, r: Real): void => {
+  const due: Array<string> = [];
+  for (let day = 0; day * MINUTES_PER_DAY <= m.t; day++) {
+    const at = day * MINUTES_PER_DAY + 60;
+    if (at > m.from && at <= m.t && !m.held.has(`ferry-day${day}`)) due.push(`ferry-day${day}`);
+  }
+  const out = answer(r, { type: "DEBATES_DUE" });
+  expect(out.map((e) => (e.type === "debates" ? e.due.map((d) => d.debateId) : e.type))).toEqual([
+    due,
+  ]);
+};
+
+/** What a resume would build: the fold of everything observed. */
+class Rebuild implements Cmd {
+  check = (m: Readonly<Model>) => m.phase !== "finished";
+  run(m: Model, r: Real): void {
+    const rebuilt = emptySchedule();
+    for (const e of m.observed) foldSchedule(rebuilt, e);
+    const live = r.actor.getSnapshot().context.schedule;
+    expect(rebuilt.debatesHeld).toEqual(live.debatesHeld);
+    expect(rebuilt.asleep).toEqual(live.asleep);
+    const liveWakes = new Map(live.wakes.entries());
+    for (const [id, due] of rebuilt.wakes.entries()) {
+      if (liveWakes.has(id)) expect(liveWakes.get(id)).toBe(due);
+      else expect(due).toBeLessThanOrEqual(m.t);
+    }
+    for (const id of liveWakes.keys()) expect(rebuilt.wakes.dueAt(id)).toBeDefined();
+  }
+  toString = () => "rebuild";
+}
+
 const commands = [
+  fc.integer({ min: 0, max: 1 }).map((d) => new HoldDebate(d)),
+  fc.constant(new Rebuild()),
   fc
     .tuple(
       fc.constantFrom("ada", "bo", "cy"),
@@ -189,14 +280,22 @@ describe("world clock (model)", () => {
           const endAt = hours * 60;
           fc.modelRun((): { model: Model; real: Real } => {
             const actor = createActor(worldClockMachine, {
-              input: { t: 0 as GameTime, tickMinutes: tick, endAt: endAt as GameTime },
+              input: {
+                t: 0 as GameTime,
+                tickMinutes: tick,
+                endAt: endAt as GameTime,
+                debateTopics: [ferry],
+              },
             });
             const seen: Array<WorldClockEmitted> = [];
             actor.on("*", (e) => seen.push(e as WorldClockEmitted));
             actor.start();
             return {
               model: {
+                from: 0,
                 t: 0,
+                observed: [],
+                held: new Set(),
                 endAt,
                 tick,
                 untils: new Map(),
