@@ -69,6 +69,8 @@ const arbOp: fc.Arbitrary<Op> = fc.constantFrom<Op>(
   "activity",
   "checkpoint",
   "cut",
+  "cut",
+  "cut",
 );
 
 const arbStep: fc.Arbitrary<Step> = fc.record({
