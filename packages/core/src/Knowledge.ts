@@ -206,6 +206,11 @@ export class KnowledgeLedger implements KnowledgeState {
     return this.gone.has(id);
   }
 
+  /** `npc`'s fact about the item (its earliest), whenever it is and whether or not it is alive. */
+  fact(npc: NpcId, kind: ItemKind, id: string): KnowledgeFact | undefined {
+    return this.facts.get(npc)?.get(itemKey(kind, id));
+  }
+
   /** How `npc` first came to know the item, if it knows it at `t`. */
   factAt(npc: NpcId, kind: ItemKind, id: string, t: GameTime): KnowledgeFact | undefined {
     const fact = this.facts.get(npc)?.get(itemKey(kind, id));
