@@ -129,6 +129,8 @@ export class KnowledgeIndex implements KnowledgeState {
   private readonly gone = new Set<string>();
   /** Running count of first facts. */
   readonly total = new SeqSeries(1, 1024);
+  /** Running count of memories recorded and not yet gone (expiresAt aside: no event marks it). */
+  readonly liveMemories = new SeqSeries(1, 1024);
 
   factTime(npc: NpcId, kind: ItemKind, id: string): GameTime | undefined {
     return this.current.get(`${kind}:${id}\u0000${npc}`) as GameTime | undefined;
@@ -154,9 +156,11 @@ export class KnowledgeIndex implements KnowledgeState {
     switch (c.type) {
       case "recorded":
         this.recorded.add(c.memoryId);
+        this.liveMemories.pushDelta(seq, 1);
         return;
       case "died":
         this.gone.add(c.memoryId);
+        this.liveMemories.pushDelta(seq, -1);
         return;
       case "fact": {
         const item = `${c.itemKind}:${c.itemId}`;

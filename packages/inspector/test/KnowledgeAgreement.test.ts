@@ -3,7 +3,8 @@
  * (KnowledgeIndex.ts, read straight from the log's rows, refreshed in pieces) says, after
  * every seq, exactly the facts core's fold of the same hostile log (testkit's
  * `arbKnowledgeLog`) holds through that seq — each NPC's fact (time, via, teller,
- * confidence) for every item, how many NPCs knew it, and in what order they came to.
+ * confidence) for every item, how many NPCs knew it, in what order they came to, and
+ * how many memories were recorded and not yet gone.
  */
 import { ids, KnowledgeLedger, type StoredEvent } from "@hearsay/core";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
@@ -15,7 +16,7 @@ import { KnowledgeIndex } from "../src/KnowledgeIndex.ts";
 const runs = (n: number) => (process.env.HEARSAY_DEEP ? n * 20 : n);
 
 describe("the inspector's knowledge history agrees with core's knowledge fold", () => {
-  it("property: after every seq, the same fact per NPC and item, the same count and order", () => {
+  it("property: after every seq, the same fact per NPC and item, the same count and order, the same live memories", () => {
     fc.assert(
       fc.property(arbKnowledgeLog(), fc.nat(), (batches, cut) => {
         const db = openDatabase(":memory:");
@@ -35,8 +36,11 @@ describe("the inspector's knowledge history agrees with core's knowledge fold", 
           /** Order in which NPCs first came to know each item, through the current seq. */
           const order = new Map<string, Array<string>>();
           const bad: Array<string> = [];
+          let live = 0;
           for (const e of stored) {
             for (const c of ledger.apply(e)) {
+              if (c.type === "recorded") live += 1;
+              if (c.type === "died") live -= 1;
               if (c.type !== "fact" || !c.first) continue;
               const key = `${c.itemKind}:${c.itemId}`;
               order.set(key, [...(order.get(key) ?? []), c.npcId]);
@@ -65,6 +69,11 @@ describe("the inspector's knowledge history agrees with core's knowledge fold", 
               if (index.count(item.kind, item.id, e.seq) !== knowers.length) {
                 bad.push(`${key} after seq ${e.seq}: count ≠ knowers`);
               }
+            }
+            if (index.liveMemories.valueAt(e.seq, 0) !== live) {
+              bad.push(
+                `after seq ${e.seq}: ${index.liveMemories.valueAt(e.seq, 0)} live memories, core ${live}`,
+              );
             }
           }
           expect(bad.slice(0, 3)).toEqual([]);
