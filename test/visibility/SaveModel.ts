@@ -20,6 +20,7 @@ import {
   KnowledgeLedger,
   type LocationId,
   makeEvent,
+  memoryAliveAt,
   type NpcId,
   type SaveId,
 } from "@hearsay/core";
@@ -117,7 +118,20 @@ export class SaveModel {
     this.history.add(origin);
     this.counter = Math.max(this.counter, counter);
     this.t = Math.max(this.t, event.t);
-    this.ledger.apply(event);
+    // Which memories live and when they go is core's fold: the model keeps what it reports.
+    for (const c of this.ledger.apply(event)) {
+      if (c.type === "recorded") {
+        this.memories.set(c.memoryId, {
+          owner: c.life.owner,
+          t: c.life.recordedAt,
+          expiresAt: c.life.expiresAt,
+          goneAt: null,
+        });
+      } else if (c.type === "died") {
+        const m = this.memories.get(c.memoryId);
+        if (m) m.goneAt = c.t;
+      }
+    }
     switch (event.type) {
       case "NpcRegistered":
         this.locations.set(event.payload.npcId, event.payload.locationId);
@@ -125,23 +139,6 @@ export class SaveModel {
       case "NpcMoved":
         this.locations.set(event.payload.npcId, event.payload.to);
         return;
-      case "MemoryRecorded": {
-        const p = event.payload;
-        if (!this.memories.has(p.memoryId)) {
-          this.memories.set(p.memoryId, {
-            owner: p.ownerNpcId,
-            t: event.t,
-            expiresAt: p.expiresAt,
-            goneAt: null,
-          });
-        }
-        return;
-      }
-      case "MemoryExpired": {
-        const m = this.memories.get(event.payload.memoryId);
-        if (m && m.goneAt === null) m.goneAt = event.t;
-        return;
-      }
       case "ConversationTurn": {
         const p = event.payload;
         this.turns.set(`${p.conversationId}#${p.turnIndex}`, {
@@ -190,7 +187,7 @@ export class SaveModel {
   memoryGone(id: string, t: number): boolean {
     const m = this.memories.get(id);
     if (!m) return false;
-    return (m.expiresAt !== null && m.expiresAt <= t) || (m.goneAt !== null && m.goneAt <= t);
+    return !memoryAliveAt(m.expiresAt, m.goneAt, t);
   }
 
   /** The time of the event at a seq (1-based), for reads at a past moment. */

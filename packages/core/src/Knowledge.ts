@@ -1,13 +1,19 @@
 /**
- * Who knows what, as a fold over the log. An NPC knows an item at time t only if the
- * log holds, at or before t, that it owns the memory, or a KnowledgeGained fact for it;
- * an expired or forgotten memory is known by nobody after it goes. Lore is public.
+ * Who knows what, as a fold over the log: the one place the rule is written. An NPC knows
+ * an item at time t only if the log holds, at or before t, that it owns the memory, or a
+ * KnowledgeGained fact for it; a memory is known by nobody from its expiresAt, or from the
+ * time of the first MemoryExpired after its record, on. Lore is public.
  *
- * `KnowledgeLedger` is the fold; `knows` is the rule. Both are pure: the ledger is
- * built only from events, and tests hammer `knows` against a brute-force reading of
- * the same events.
+ * The fold is incremental: `knowledgeStep` reads one event against what a consumer holds
+ * so far (a `KnowledgeState`) and says what changed — fact rows that appeared or moved
+ * earlier, a memory first recorded, a memory that died. Each consumer keeps its own
+ * storage (the store's tables, retrieval's known lists, the inspector's history) and
+ * writes those changes into it; none restates the rule. `KnowledgeLedger` is the
+ * in-memory consumer, and `knows` reads it. SQL that mirrors the rule (the store's
+ * upserts and bulk fold) is held to this fold by tests feeding both the same arbitrary
+ * logs (packages/store/test/KnowledgeAgreement.test.ts).
  */
-import type { Event } from "./Event.ts";
+import type { Event, EventOf } from "./Event.ts";
 import type { GameTime } from "./GameTime.ts";
 import type { NpcId } from "./ids.ts";
 import { type ItemKind, itemKey, type Via } from "./Visibility.ts";
@@ -16,66 +22,193 @@ import { type ItemKind, itemKey, type Via } from "./Visibility.ts";
 export interface KnowledgeFact {
   readonly t: GameTime;
   readonly via: Via | "owner";
+  /** Who told it (null: first-hand, or the owner). */
+  readonly fromNpcId: NpcId | null;
   readonly confidence: number;
 }
 
-interface MemoryLife {
+/** A memory's life as the rule reads it. */
+export interface MemoryLife {
   readonly owner: NpcId;
   readonly recordedAt: GameTime;
   readonly expiresAt: GameTime | null;
 }
 
-export class KnowledgeLedger {
+/**
+ * What the rule needs of the state a consumer has folded so far. Answers must reflect
+ * every change `knowledgeStep` reported for earlier events.
+ */
+export interface KnowledgeState {
+  /** When `npc` first knew the item, if it has a fact for it. */
+  factTime(npc: NpcId, kind: ItemKind, id: string): GameTime | undefined;
+  /** A MemoryRecorded for this id was folded. */
+  memoryRecorded(id: string): boolean;
+  /** A MemoryExpired for this (recorded) memory was folded. */
+  memoryGone(id: string): boolean;
+}
+
+/** One change an event makes to who knows what. */
+export type KnowledgeChange =
+  | {
+      /** `npcId`'s fact about the item is now `fact`: a new row (`first`) or an earlier one. */
+      readonly type: "fact";
+      readonly npcId: NpcId;
+      readonly itemKind: ItemKind;
+      readonly itemId: string;
+      readonly fact: KnowledgeFact;
+      readonly first: boolean;
+    }
+  | { readonly type: "recorded"; readonly memoryId: string; readonly life: MemoryLife }
+  | { readonly type: "died"; readonly memoryId: string; readonly t: GameTime };
+
+/** The fields of the events the rule reads: a stored event, or a row read back from a log. */
+export type KnowledgeEvent =
+  | {
+      readonly type: "KnowledgeGained";
+      readonly t: GameTime;
+      readonly payload: Pick<
+        EventOf<"KnowledgeGained">["payload"],
+        "npcId" | "itemKind" | "itemId" | "via" | "fromNpcId" | "confidence"
+      >;
+    }
+  | {
+      readonly type: "MemoryRecorded";
+      readonly t: GameTime;
+      readonly payload: Pick<
+        EventOf<"MemoryRecorded">["payload"],
+        "memoryId" | "ownerNpcId" | "expiresAt"
+      >;
+    }
+  | {
+      readonly type: "MemoryExpired";
+      readonly t: GameTime;
+      readonly payload: Pick<EventOf<"MemoryExpired">["payload"], "memoryId">;
+    };
+
+/** The event types that can change who knows what. */
+export const knowledgeEventTypes = ["KnowledgeGained", "MemoryRecorded", "MemoryExpired"] as const;
+
+const none: ReadonlyArray<KnowledgeChange> = [];
+
+/** A fact replaces the one held only when strictly earlier: on a tie, the first in log order stays. */
+const fact = (
+  state: KnowledgeState,
+  npcId: NpcId,
+  itemKind: ItemKind,
+  itemId: string,
+  f: KnowledgeFact,
+): KnowledgeChange | null => {
+  const prior = state.factTime(npcId, itemKind, itemId);
+  if (prior !== undefined && f.t >= prior) return null;
+  return { type: "fact", npcId, itemKind, itemId, fact: f, first: prior === undefined };
+};
+
+/**
+ * The rule, one event at a time: what `e` changes given `state` (events in log order).
+ * - KnowledgeGained: the NPC's fact, if it is its first or earlier than the one held;
+ * - MemoryRecorded: the memory and its owner's fact, unless the id was recorded before
+ *   (a re-record changes nothing, whoever it names);
+ * - MemoryExpired: the memory dies at the event's time, once, and only if it was recorded
+ *   earlier in the log (an expiry of an unknown memory changes nothing).
+ */
+export const knowledgeStep = (
+  state: KnowledgeState,
+  e: KnowledgeEvent | Event,
+): ReadonlyArray<KnowledgeChange> => {
+  switch (e.type) {
+    case "KnowledgeGained": {
+      const p = e.payload;
+      const c = fact(state, p.npcId, p.itemKind, p.itemId, {
+        t: e.t,
+        via: p.via,
+        fromNpcId: p.fromNpcId,
+        confidence: p.confidence,
+      });
+      return c === null ? none : [c];
+    }
+    case "MemoryRecorded": {
+      const p = e.payload;
+      if (state.memoryRecorded(p.memoryId)) return none;
+      const recorded: KnowledgeChange = {
+        type: "recorded",
+        memoryId: p.memoryId,
+        life: { owner: p.ownerNpcId, recordedAt: e.t, expiresAt: p.expiresAt },
+      };
+      const owned = fact(state, p.ownerNpcId, "memory", p.memoryId, {
+        t: e.t,
+        via: "owner",
+        fromNpcId: null,
+        confidence: 1,
+      });
+      return owned === null ? [recorded] : [recorded, owned];
+    }
+    case "MemoryExpired": {
+      const id = e.payload.memoryId;
+      if (!state.memoryRecorded(id) || state.memoryGone(id)) return none;
+      return [{ type: "died", memoryId: id, t: e.t }];
+    }
+    default:
+      return none;
+  }
+};
+
+/** A memory is alive at `t` until its expiresAt and until it went (null: not yet). */
+export const memoryAliveAt = (
+  expiresAt: GameTime | number | null,
+  goneAt: GameTime | number | null,
+  t: GameTime | number,
+): boolean => (expiresAt === null || expiresAt > t) && (goneAt === null || goneAt > t);
+
+/** The fold held in memory: every fact, memory and death, by key. */
+export class KnowledgeLedger implements KnowledgeState {
   /** npc id → item key → earliest fact. */
   private readonly facts = new Map<string, Map<string, KnowledgeFact>>();
   private readonly memories = new Map<string, MemoryLife>();
-  /** memory id → when a MemoryExpired first removed it, whether or not this log recorded it. */
+  /** memory id → when the first MemoryExpired after its record removed it. */
   private readonly gone = new Map<string, GameTime>();
 
-  /** Folds one event in. Events must come in log order. */
-  apply(event: Event): void {
-    switch (event.type) {
-      case "KnowledgeGained": {
-        const p = event.payload;
-        this.learn(p.npcId, itemKey(p.itemKind, p.itemId), {
-          t: event.t,
-          via: p.via,
-          confidence: p.confidence,
-        });
+  /** Folds one event in (events in log order) and says what changed. */
+  apply(event: KnowledgeEvent | Event): ReadonlyArray<KnowledgeChange> {
+    const changes = knowledgeStep(this, event);
+    for (const c of changes) this.write(c);
+    return changes;
+  }
+
+  private write(c: KnowledgeChange): void {
+    switch (c.type) {
+      case "fact": {
+        let known = this.facts.get(c.npcId);
+        if (!known) {
+          known = new Map();
+          this.facts.set(c.npcId, known);
+        }
+        known.set(itemKey(c.itemKind, c.itemId), c.fact);
         return;
       }
-      case "MemoryRecorded": {
-        const p = event.payload;
-        if (this.memories.has(p.memoryId)) return;
-        this.memories.set(p.memoryId, {
-          owner: p.ownerNpcId,
-          recordedAt: event.t,
-          expiresAt: p.expiresAt,
-        });
-        this.learn(p.ownerNpcId, itemKey("memory", p.memoryId), {
-          t: event.t,
-          via: "owner",
-          confidence: 1,
-        });
+      case "recorded":
+        this.memories.set(c.memoryId, c.life);
         return;
-      }
-      case "MemoryExpired": {
-        if (!this.gone.has(event.payload.memoryId)) this.gone.set(event.payload.memoryId, event.t);
-        return;
-      }
-      default:
+      case "died":
+        this.gone.set(c.memoryId, c.t);
         return;
     }
   }
 
-  private learn(npc: string, key: string, fact: KnowledgeFact): void {
-    let known = this.facts.get(npc);
-    if (!known) {
-      known = new Map();
-      this.facts.set(npc, known);
-    }
-    const prior = known.get(key);
-    if (!prior || fact.t < prior.t) known.set(key, fact);
+  factTime(npc: NpcId, kind: ItemKind, id: string): GameTime | undefined {
+    return this.facts.get(npc)?.get(itemKey(kind, id))?.t;
+  }
+
+  memoryRecorded(id: string): boolean {
+    return this.memories.has(id);
+  }
+
+  memoryGone(id: string): boolean {
+    return this.gone.has(id);
+  }
+
+  /** `npc`'s fact about the item (its earliest), whenever it is and whether or not it is alive. */
+  fact(npc: NpcId, kind: ItemKind, id: string): KnowledgeFact | undefined {
+    return this.facts.get(npc)?.get(itemKey(kind, id));
   }
 
   /** How `npc` first came to know the item, if it knows it at `t`. */
@@ -104,12 +237,13 @@ export class KnowledgeLedger {
     return out;
   }
 
-  /** A memory is gone from its expiresAt, or from the first MemoryExpired for it, on. */
+  /** Every NPC with a fact, in no particular order. */
+  knowers(): IterableIterator<string> {
+    return this.facts.keys();
+  }
+
   private memoryAlive(id: string, t: GameTime): boolean {
-    const expiresAt = this.memories.get(id)?.expiresAt ?? null;
-    if (expiresAt !== null && expiresAt <= t) return false;
-    const goneAt = this.gone.get(id);
-    return goneAt === undefined || goneAt > t;
+    return memoryAliveAt(this.memories.get(id)?.expiresAt ?? null, this.gone.get(id) ?? null, t);
   }
 
   /** The owner of a memory, if the ledger has seen it recorded. */
@@ -127,7 +261,7 @@ export const knows = (
 ): boolean => item.kind === "lore" || ledger.factAt(npc, item.kind, item.id, t) !== undefined;
 
 /** Builds a ledger from events in log order. */
-export const foldKnowledge = (events: Iterable<Event>): KnowledgeLedger => {
+export const foldKnowledge = (events: Iterable<KnowledgeEvent | Event>): KnowledgeLedger => {
   const ledger = new KnowledgeLedger();
   for (const e of events) ledger.apply(e);
   return ledger;

@@ -135,7 +135,19 @@ export {
   TaskId,
   WorldEventId,
 } from "./ids.ts";
-export { foldKnowledge, type KnowledgeFact, KnowledgeLedger, knows } from "./Knowledge.ts";
+export {
+  foldKnowledge,
+  type KnowledgeChange,
+  type KnowledgeEvent,
+  type KnowledgeFact,
+  KnowledgeLedger,
+  type KnowledgeState,
+  knowledgeEventTypes,
+  knowledgeStep,
+  knows,
+  type MemoryLife,
+  memoryAliveAt,
+} from "./Knowledge.ts";
 export { didYouMean, nearestName } from "./nearestName.ts";
 export { Prng } from "./Prng.ts";
 export {

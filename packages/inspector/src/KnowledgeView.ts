@@ -2,8 +2,8 @@
  * Who knows what, as of the cursor: knowable items with how many NPCs knew them
  * (`items`), one item's knowers and the path it spread along — each hop from the NPC who
  * told or passed it on, with its confidence (`item`) — and a matrix of NPCs × chosen
- * items (`matrix`). Knowledge comes from the log's `KnowledgeGained` facts; a memory is
- * also known by its owner.
+ * items (`matrix`). Knowledge is core's knowledge fold of the log (KnowledgeIndex.ts): the
+ * `KnowledgeGained` facts, and a memory's owner from its record.
  */
 import { formatGameTime, type GameTime } from "@hearsay/core";
 import type { ItemDetail, ItemRef, ItemSummary, Knower, Matrix, Page } from "./ApiTypes.ts";
@@ -51,31 +51,12 @@ const itemRow = (ctx: ViewContext, item: ItemRef): ItemRow | undefined => {
 };
 
 /** Every NPC who knew the item at the cursor, in the order they came to know it. */
-export const knowersOf = (ctx: ViewContext, item: ItemRef): ReadonlyArray<Knower> => {
-  const out: Array<Knower> = [];
-  let owner: string | null = null;
-  if (item.kind === "memory") {
-    const row = itemRow(ctx, item);
-    if (row?.owner && row.t <= ctx.cursor.t) {
-      owner = row.owner;
-      out.push({
-        npcId: row.owner,
-        name: ctx.index.nameOf(row.owner),
-        seq: 0,
-        t: row.t,
-        time: formatGameTime(row.t as GameTime),
-        via: "owner",
-        fromNpcId: null,
-        confidence: 1,
-      });
-    }
-  }
-  for (const f of ctx.index.knowledge.knowers(item.kind, item.id, ctx.at)) {
-    if (f.npcId === owner) continue;
-    out.push({ ...f, name: ctx.index.nameOf(f.npcId), time: formatGameTime(f.t as GameTime) });
-  }
-  return out;
-};
+export const knowersOf = (ctx: ViewContext, item: ItemRef): ReadonlyArray<Knower> =>
+  ctx.index.knowledge.knowers(item.kind, item.id, ctx.at).map((f) => ({
+    ...f,
+    name: ctx.index.nameOf(f.npcId),
+    time: formatGameTime(f.t as GameTime),
+  }));
 
 const summaryOf = (ctx: ViewContext, kind: ItemRef["kind"], r: ItemRow): ItemSummary => ({
   kind,
@@ -83,7 +64,7 @@ const summaryOf = (ctx: ViewContext, kind: ItemRef["kind"], r: ItemRow): ItemSum
   t: r.t,
   time: formatGameTime(r.t as GameTime),
   text: r.text,
-  knowers: ctx.index.knowledge.count(kind, r.id, ctx.at) + (r.owner ? 1 : 0),
+  knowers: ctx.index.knowledge.count(kind, r.id, ctx.at),
 });
 
 /** `kind` (world_event|debate|memory), `q` (text contains), `sort` (recent|knowers), paging. */

@@ -16,11 +16,10 @@ import type { SqliteDatabase } from "@hearsay/store";
 import { CostIndex } from "./CostIndex.ts";
 import { DayIndex } from "./DayIndex.ts";
 import { EdgeIndex } from "./EdgeIndex.ts";
-import { eventRows } from "./EventRows.ts";
 import { KnowledgeIndex } from "./KnowledgeIndex.ts";
 import { PlaceIndex } from "./PlaceIndex.ts";
 import { segmentsOf } from "./Segments.ts";
-import { SeqSeries } from "./SeqSeries.ts";
+import type { SeqSeries } from "./SeqSeries.ts";
 import { TaskIndex } from "./TaskIndex.ts";
 
 /** An NPC as registered. */
@@ -40,7 +39,9 @@ export class SaveIndex {
   readonly tasks = new TaskIndex();
   readonly cost = new CostIndex();
   /** Running count of memories recorded and not yet expired, forgotten or capped. */
-  readonly liveMemories = new SeqSeries(1, 1024);
+  get liveMemories(): SeqSeries {
+    return this.knowledge.liveMemories;
+  }
   /** Registered NPCs in id order. */
   characters: ReadonlyArray<Character> = [];
   private readonly byId = new Map<string, Character>();
@@ -82,15 +83,6 @@ export class SaveIndex {
         this.knowledge.ingest(db, s.saveId, lo, s.toSeq);
         this.edges.ingest(db, s.saveId, lo, s.toSeq);
         this.tasks.ingest(db, s.saveId, lo, s.toSeq);
-        const recorded = [...eventRows(db, s.saveId, "MemoryRecorded", lo, s.toSeq, [])].map(
-          (r) => [r[0] as number, 1],
-        );
-        const gone = [...eventRows(db, s.saveId, "MemoryExpired", lo, s.toSeq, [])].map((r) => [
-          r[0] as number,
-          -1,
-        ]);
-        for (const [seq, d] of [...recorded, ...gone].sort((a, b) => a[0]! - b[0]!))
-          this.liveMemories.pushDelta(seq!, d!);
       }
       this.cost.ingest(db, this.saveId, head);
       this.characters = (

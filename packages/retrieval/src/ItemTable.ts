@@ -5,6 +5,7 @@
  * items, oldest first) that the exact candidate filters walk from the newest end.
  * Items are numbered ("locals") in the order they arrive, which is log order.
  */
+import { memoryAliveAt } from "@hearsay/core";
 
 /** One item's facts, as the view adds it. */
 export interface ItemFacts {
@@ -124,8 +125,7 @@ export class ItemTable {
   aliveAt(local: number, t: number): boolean {
     if (this.dead[local]) return false;
     const exp = this.expiresAt[local]!;
-    if (exp >= 0 && exp <= t) return false;
     const gone = this.goneAt[local]!;
-    return gone < 0 || gone > t;
+    return memoryAliveAt(exp < 0 ? null : exp, gone < 0 ? null : gone, t);
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Who knows which item since when, for one save: per NPC and fact kind a `KnownList`
- * (earliest fact wins), plus facts about items the view has not seen yet, parked until
- * the item arrives (a fact may name an item recorded later, or never).
+ * Who knows which item since when, for one save: per NPC and fact kind a `KnownList`,
+ * plus facts about items the view has not seen yet, parked until the item arrives (a
+ * fact may name an item recorded later, or never). It stores what core's knowledge fold
+ * reports (see SaveView.ts); it decides nothing about who knows what.
  */
 import type { CollectionName } from "./collections.ts";
 import { KnownList } from "./KnownList.ts";
@@ -56,6 +57,15 @@ export class KnowledgeIndex {
     const list = this.pending.get(key);
     if (list) list.push({ npc, t });
     else this.pending.set(key, [{ npc, t }]);
+  }
+
+  /** The earliest parked fact's time for an item not seen yet, or -1 when there is none. */
+  parkedTime(kind: FactKind, itemId: string, npc: number): number {
+    let best = -1;
+    for (const f of this.pending.get(`${kind}:${itemId}`) ?? []) {
+      if (f.npc === npc && (best < 0 || f.t < best)) best = f.t;
+    }
+    return best;
   }
 
   /** Applies facts that were waiting for this item. */

@@ -5,16 +5,23 @@
  * and each NPC's dialogue turns.
  *
  * It is loaded once from the projections with read-only SQL (one read transaction, at
- * the save's head seq) and then kept current by folding the log's new events — the same
- * rules as the store's projector and core's `KnowledgeLedger`: the earliest fact wins, a
- * memory's owner knows it from the moment it is recorded, a memory seen twice is ignored,
- * an expired or forgotten memory is known by nobody after it goes, lore is public. Item
- * rows (and their rowids) are read back from the projection, never guessed.
+ * the save's head seq) and then kept current by folding the log's new events. Who knows
+ * what is core's `knowledgeStep`: the view answers what the step asks of it (a fact's
+ * time, whether a memory was recorded or went) and writes the changes it reports into
+ * its known lists and item tables; the agreement test (test/KnowledgeAgreement.test.ts)
+ * holds the two to the same answers. Item rows (and their rowids) are read back from the
+ * projection, never guessed.
  *
  * SQL per dossier would cost a query's overhead per known item; this makes the knowledge
  * filter a binary search.
  */
-import type { StoredEvent } from "@hearsay/core";
+import {
+  type GameTime,
+  type KnowledgeChange,
+  type KnowledgeState,
+  knowledgeStep,
+  type StoredEvent,
+} from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { Interner } from "./Interner.ts";
@@ -62,6 +69,25 @@ export class SaveView implements Names {
   /** The last seq folded in. */
   seq = 0;
   private readonly facts = new KnowledgeIndex();
+  /** What core's knowledge fold reads of the view (its facts and memories so far). */
+  private readonly knowledge: KnowledgeState = {
+    factTime: (npc, kind, id) => {
+      if (kind === "thread") return undefined;
+      const local = this.items[collectionOfKind[kind]].localOfId.get(id);
+      const n = this.npcs.find(npc);
+      if (n < 0) return undefined;
+      const t =
+        local === undefined
+          ? this.facts.parkedTime(kind, id, n)
+          : (this.facts.list(n, kind)?.timeOf(local) ?? -1);
+      return t < 0 ? undefined : (t as GameTime);
+    },
+    memoryRecorded: (id) => this.items.memories.localOfId.has(id),
+    memoryGone: (id) => {
+      const local = this.items.memories.localOfId.get(id);
+      return local !== undefined && this.items.memories.goneAt[local]! >= 0;
+    },
+  };
   private readonly s: Record<string, Statement>;
 
   private constructor(
@@ -259,28 +285,11 @@ export class SaveView implements Names {
             this.places.intern(e.payload.locationId),
           );
           break;
-        case "MemoryRecorded": {
-          const p = e.payload;
-          if (this.items.memories.localOfId.has(p.memoryId)) break; // seen before: ignored
-          const row = this.s.memory!.get(save, p.memoryId) as Row | undefined;
-          if (!row) break;
-          const local = this.addMemory(row);
-          this.facts.learn("memory", p.memoryId, local, this.npcs.intern(p.ownerNpcId), e.t);
-          this.facts.arrived("memory", p.memoryId, local);
-          touch("memories", Number(row.rowid));
+        case "MemoryRecorded":
+        case "MemoryExpired":
+        case "KnowledgeGained":
+          for (const c of knowledgeStep(this.knowledge, e)) this.foldKnowledge(c, touch);
           break;
-        }
-        case "MemoryExpired": {
-          const local = this.items.memories.localOfId.get(e.payload.memoryId);
-          if (local !== undefined) this.items.memories.setGone(local, e.t);
-          break;
-        }
-        case "KnowledgeGained": {
-          const p = e.payload;
-          if (p.itemKind === "thread") break; // threads are read from the store, never searched
-          this.learn(p.itemKind, p.itemId, this.npcs.intern(p.npcId), e.t);
-          break;
-        }
         case "WorldEventOccurred":
         case "DebateHeld": {
           const c = e.type === "DebateHeld" ? "background_debates" : "world_events";
@@ -334,6 +343,29 @@ export class SaveView implements Names {
       this.seq = e.seq;
     }
     return touched;
+  }
+
+  /** Writes one change core's knowledge fold reported into the view's tables and lists. */
+  private foldKnowledge(c: KnowledgeChange, touch: (c: CollectionName, rowid: number) => void) {
+    switch (c.type) {
+      case "recorded": {
+        const row = this.s.memory!.get(this.saveId, c.memoryId) as Row | undefined;
+        if (!row) return;
+        const local = this.addMemory(row);
+        this.facts.arrived("memory", c.memoryId, local);
+        touch("memories", Number(row.rowid));
+        return;
+      }
+      case "died": {
+        const local = this.items.memories.localOfId.get(c.memoryId);
+        if (local !== undefined) this.items.memories.setGone(local, c.t);
+        return;
+      }
+      case "fact":
+        if (c.itemKind === "thread") return; // threads are read from the store, never searched
+        this.learn(c.itemKind, c.itemId, this.npcs.intern(c.npcId), c.fact.t);
+        return;
+    }
   }
 
   // --- the rule ----------------------------------------------------------------------

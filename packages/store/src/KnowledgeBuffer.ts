@@ -3,9 +3,10 @@
  * log (every witness of every world event gets a KnowledgeGained), and only the earliest
  * fact per (npc, item) survives the fold, so a bulk fold keeps the winner of each key in
  * a map and writes each surviving fact once, in key order, instead of one upsert per
- * event. The rule is the projector's: the earliest `t` wins; on a tie, the fact seen
- * first (the lower seq) stays.
+ * event. Which fact wins is core's `knowledgeStep`: the buffer is the state the step reads
+ * (`factTime`) and the place its fact changes are written (`write`).
  */
+import type { GameTime, ItemKind, KnowledgeChange, KnowledgeState, NpcId } from "@hearsay/core";
 
 /** One knowledge fact as the `knowledge` table holds it (without save and campaign). */
 export interface KnowledgeFact {
@@ -25,32 +26,43 @@ interface Entry extends KnowledgeFact {
   drained: boolean;
 }
 
-export class KnowledgeBuffer {
+export class KnowledgeBuffer implements KnowledgeState {
   private readonly best = new Map<string, Entry>();
   private dirty: Array<Entry> = [];
 
-  /** Offers a fact; it replaces the one held for its key only when strictly earlier. */
-  add(
-    npcId: string,
-    itemKind: string,
-    itemId: string,
-    t: number,
-    via: string,
-    fromNpcId: string | null,
-    confidence: number,
-  ): void {
-    const key = `${npcId}\u0000${itemKind}\u0000${itemId}`;
+  factTime(npc: NpcId, kind: ItemKind, id: string): GameTime | undefined {
+    return this.best.get(`${npc}\u0000${kind}\u0000${id}`)?.t as GameTime | undefined;
+  }
+
+  /**
+   * False: the projector asks the step about a MemoryRecorded only when the memories
+   * table took it as new (its key is what says a memory was recorded before).
+   */
+  memoryRecorded(): boolean {
+    return false;
+  }
+
+  /** False: a memory's death is its row's (`gone_at`, set once by the projector). */
+  memoryGone(): boolean {
+    return false;
+  }
+
+  /** Writes a fact change the step reported (other changes are the memories table's). */
+  write(c: KnowledgeChange): void {
+    if (c.type !== "fact") return;
+    const key = `${c.npcId}\u0000${c.itemKind}\u0000${c.itemId}`;
+    const f = c.fact;
     const held = this.best.get(key);
     if (held === undefined) {
       const entry: Entry = {
         key,
-        npcId,
-        itemKind,
-        itemId,
-        t,
-        via,
-        fromNpcId,
-        confidence,
+        npcId: c.npcId,
+        itemKind: c.itemKind,
+        itemId: c.itemId,
+        t: f.t,
+        via: f.via,
+        fromNpcId: f.fromNpcId,
+        confidence: f.confidence,
         dirty: true,
         drained: false,
       };
@@ -58,11 +70,10 @@ export class KnowledgeBuffer {
       this.dirty.push(entry);
       return;
     }
-    if (t >= held.t) return;
-    held.t = t;
-    held.via = via;
-    held.fromNpcId = fromNpcId;
-    held.confidence = confidence;
+    held.t = f.t;
+    held.via = f.via;
+    held.fromNpcId = f.fromNpcId;
+    held.confidence = f.confidence;
     if (!held.dirty) {
       held.dirty = true;
       this.dirty.push(held);

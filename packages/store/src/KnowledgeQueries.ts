@@ -1,8 +1,9 @@
 /**
- * Who knows what, asked of the read models. The rule is core's `knows`, in SQL: an NPC
- * knows an item at t if its earliest knowledge fact is at or before t; a memory it knows
- * is gone once `expires_at <= t` or `gone_at <= t`; lore is public. A knowledge fact for a
- * memory the save never recorded lives as long as the fact (as in `KnowledgeLedger`).
+ * Who knows what, asked of the read models. The rule is core's `knows`, mirrored in SQL
+ * (held to it by test/KnowledgeAgreement.test.ts): an NPC knows an item at t if its
+ * earliest knowledge fact is at or before t; a memory it knows is gone once
+ * `expires_at <= t` or `gone_at <= t`; lore is public. A knowledge fact for a memory the
+ * save never recorded lives as long as the fact (as in `KnowledgeLedger`).
  */
 import type { GameTime, ItemKind, NpcId, Via } from "@hearsay/core";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";

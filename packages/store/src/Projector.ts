@@ -9,15 +9,18 @@
  * buffer instead of one upsert each (see KnowledgeBuffer.ts), and so do rows whose upsert
  * replaces every column (activities, relationships: the last write wins); `flushBulk`
  * writes them. Fold rules that need care:
- * - knowledge: the earliest fact wins (a later or equal-time fact changes nothing);
- * - MemoryRecorded also records the owner's knowledge (`via = 'owner'`); a memory id seen
- *   before is ignored entirely, as core's `KnowledgeLedger` does;
- * - MemoryExpired sets `gone_at`/`gone_reason` once;
+ * - knowledge is core's rule (`knowledgeStep`, core/Knowledge.ts). A bulk fold runs the
+ *   step itself over its buffer; an append mirrors it in SQL, which is allowed only
+ *   because test/KnowledgeAgreement.test.ts feeds both the same arbitrary logs: the
+ *   earliest fact wins (a later or equal-time fact changes nothing); MemoryRecorded also
+ *   records the owner's knowledge (`via = 'owner'`), and a memory id seen before is
+ *   ignored entirely; MemoryExpired sets `gone_at`/`gone_reason` once, on a memory
+ *   recorded before it;
  * - LoreImported replaces every chunk of its source;
  * - RunResumed changes world_state's seed, brain and end day (a continued run);
  * - PlayerInput changes nothing (it leaves the projection digest as it was).
  */
-import type { StoredEvent } from "@hearsay/core";
+import { knowledgeStep, type StoredEvent } from "@hearsay/core";
 import { KnowledgeBuffer, type KnowledgeFact } from "./KnowledgeBuffer.ts";
 import { isNarrativeEvent, NarrativeProjector } from "./NarrativeProjector.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -194,7 +197,7 @@ export class Projector {
           p.fromNpcId,
           p.confidence,
         ] as const;
-        if (mode === "bulk") this.knowledgeBuffer.add(...fact);
+        if (mode === "bulk") this.buffer(e);
         else s.knowledge.run(...ids, ...fact);
         return;
       }
@@ -218,7 +221,7 @@ export class Projector {
         if (r.changes !== 1) return; // a memory id seen before changes nothing
         if (fts) this.ftsLater(this.ftsInsert.memories_fts!, r.lastInsertRowid, p.text, entities);
         if (mode === "bulk") {
-          this.knowledgeBuffer.add(p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
+          this.buffer(e);
           return;
         }
         s.knowledge.run(...ids, p.ownerNpcId, "memory", p.memoryId, e.t, "owner", null, 1);
@@ -440,6 +443,11 @@ export class Projector {
 
   private ftsLater(stmt: SqliteStatement, ...args: ReadonlyArray<unknown>): void {
     this.ftsPending.push([stmt, args]);
+  }
+
+  /** Folds a knowledge event of a `bulk` fold into the buffer, by core's rule. */
+  private buffer(e: StoredEvent): void {
+    for (const c of knowledgeStep(this.knowledgeBuffer, e)) this.knowledgeBuffer.write(c);
   }
 
   /** Every knowledge fact the `bulk` fold holds (once flushed, exactly the save's rows). */

@@ -6,7 +6,9 @@
  * calls). Events whose fold depends on rows other events wrote stay with the projector.
  *
  * Each statement keeps the projector's rule for its table (see Projector.ts), so the
- * rows are the same as an event-by-event fold's, whatever was there before the range:
+ * rows are the same as an event-by-event fold's, whatever was there before the range.
+ * The knowledge and memory statements mirror core's knowledge rule (`knowledgeStep`) in
+ * SQL; test/KnowledgeAgreement.test.ts feeds them and core the same arbitrary logs:
  * - world_events, conversation_turns, llm_calls, background_debates, warnings: the first
  *   event per key wins (`ORDER BY seq … ON CONFLICT DO NOTHING`);
  * - memories: the first MemoryRecorded per id wins; its owner's knowledge is recorded

@@ -8,6 +8,14 @@ export {
   type EventSequenceOptions,
   splitBatches,
 } from "./arbitraries/arbEventSequence.ts";
+export {
+  arbKnowledgeLog,
+  type KnowledgeItem,
+  knowledgeDisagreements,
+  knowledgeItems,
+  knowledgeNpcs,
+  knowledgeTimes,
+} from "./arbitraries/arbKnowledgeLog.ts";
 export { SequenceBuilder, type Step } from "./arbitraries/SequenceBuilder.ts";
 export {
   arbSmallWorld,
