@@ -5,7 +5,7 @@
  * fallback, budget — all implement `BrainShape`.
  */
 import type { Dossier, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
-import { Context, type Effect } from "effect";
+import type { Effect } from "effect";
 import type { BrainError } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
 
@@ -51,6 +51,3 @@ export interface BrainShape {
     request: BrainRequest<P>,
   ): Effect.Effect<BrainAnswer<P>, BrainError>;
 }
-
-/** The engine's brain, provided by a layer (`ScriptedBrain.layer`, `OllamaBrain.layer`, …). */
-export class Brain extends Context.Service<Brain, BrainShape>()("@hearsay/mind/Brain") {}
