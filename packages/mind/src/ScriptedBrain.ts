@@ -51,10 +51,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
         t: request.t,
         prng,
         voice: voiceOf(self.traits, self.speechStyle),
-        // Read only if the NPC speaks: the engine may build the dossier on first read.
-        get dossier() {
-          return request.dossier;
-        },
+        // Read only if the NPC speaks: the engine builds a section on its first read.
+        dossier: request.dossier,
         tuning,
       });
     }

@@ -6,7 +6,7 @@
  * changed rows get vectors at once with a synchronous embedder, or wait in `pending`
  * for `VectorIndexes.update` with a model-backed one.
  */
-import type { Dossier, StoredEvent } from "@hearsay/core";
+import type { DeferredDossier, Dossier, StoredEvent } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
 import { buildDossier, type DossierRequest, deferredDossier } from "./buildDossier.ts";
 import { type CollectionName, collectionNames } from "./collections.ts";
@@ -242,7 +242,7 @@ export class RetrievalEngine {
    * The NPC's dossier at t with each section built on first read (see `deferredDossier`):
    * for a caller that may read only some sections, before anything is appended to the save.
    */
-  deferredDossier(req: DossierRequest): Dossier | null {
+  deferredDossier(req: DossierRequest): DeferredDossier | null {
     return deferredDossier(this, this.view(req.saveId), req);
   }
 

@@ -7,6 +7,7 @@
  * scene is what the caller says is present.
  */
 import {
+  type DeferredDossier,
   type Dossier,
   type DossierSectionName,
   dayOf,
@@ -15,7 +16,6 @@ import {
   type GameTime,
   type NpcId,
   type SaveId,
-  settleDossier,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
 import type { SearchContext, SearchHit } from "./HybridSearch.ts";
@@ -142,17 +142,17 @@ export const dossierFrame = (engine: RetrievalEngine, view: SaveView, req: Dossi
 };
 
 /**
- * The dossier, or null when the save has no such NPC, with each section built when it is
- * first read (core's `deferDossier`). What every section needs is fixed here — the time,
- * the NPC's open tasks, activity and place, the query — and the search context is built
- * once, by the first searched section. Sections must be read before the store moves on
- * (`sealDossier` makes a later read throw); `buildDossier` builds them all at once.
+ * The dossier, or null when the save has no such NPC, as a reader whose sections are built
+ * when first read (core's `deferDossier`). What every section needs is fixed here — the
+ * time, the NPC's open tasks, activity and place, the query — and the search context is
+ * built once, by the first searched section. Sections must be read before the store moves
+ * on (a sealed reader throws on a later read); `buildDossier` builds them all at once.
  */
 export const deferredDossier = (
   engine: RetrievalEngine,
   view: SaveView,
   req: DossierRequest,
-): Dossier | null => {
+): DeferredDossier | null => {
   const frame = dossierFrame(engine, view, req);
   if (!frame) return null;
   const { saveId, npcId } = req;
@@ -275,8 +275,7 @@ export const buildDossier = (
   view: SaveView,
   req: DossierRequest,
 ): Dossier | null => {
-  const deferred = deferredDossier(engine, view, req);
-  return deferred === null ? null : settleDossier(deferred);
+  return deferredDossier(engine, view, req)?.whole() ?? null;
 };
 
 /** The NPC's last few dialogue turns at or before t, newest first. */

@@ -1,4 +1,4 @@
-import { dossierSectionNames, estimateTokens, renderDossier, settleDossier } from "@hearsay/core";
+import { dossierSectionNames, estimateTokens, renderDossier } from "@hearsay/core";
 import {
   importLore,
   makeHashingEmbedder,
@@ -272,10 +272,10 @@ describe("dossier", () => {
           const deferred = engine.deferredDossier(req)!;
           const whole = engine.dossier(req)!;
           for (const name of order)
-            expect(deferred.sections.find((s) => s.name === name)!.items).toEqual(
+            expect(deferred.section(name)!.items).toEqual(
               whole.sections.find((s) => s.name === name)!.items,
             );
-          expect(settleDossier(deferred)).toEqual(whole);
+          expect(deferred.whole()).toEqual(whole);
         },
       ),
       { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },

@@ -21,6 +21,7 @@
 import {
   type ConversationId,
   type Dossier,
+  dossierReader,
   type Event,
   type GameTime,
   type LlmCallId,
@@ -383,15 +384,17 @@ export class TalkWorld {
           npcId,
           t: ctx.t,
           seed: ctx.seed,
-          dossier: withPlayerSummary(
-            this.dossiers.dossier({
-              npcId,
-              t: ctx.t,
-              query: req.message,
-              scene: { locationId: f.locationId, present: [PLAYER_ID, ...f.witnesses] },
-            }),
-            conv.id,
-            summary,
+          dossier: dossierReader(
+            withPlayerSummary(
+              this.dossiers.dossier({
+                npcId,
+                t: ctx.t,
+                query: req.message,
+                scene: { locationId: f.locationId, present: [PLAYER_ID, ...f.witnesses] },
+              }),
+              conv.id,
+              summary,
+            ),
           ),
           input: {
             conversationId: conv.id,
