@@ -6,9 +6,13 @@
 export { BlockingEmbedClient } from "./BlockingEmbedClient.ts";
 export {
   buildDossier,
+  type DossierReads,
   type DossierRequest,
+  type DossierRows,
+  type DossierSearchAsk,
   deferredDossier,
   dossierFrame,
+  type SectionSearch,
 } from "./buildDossier.ts";
 export { CoarseLists } from "./CoarseLists.ts";
 export { CollectionIndex, type IndexChange, type IndexProgress } from "./CollectionIndex.ts";
