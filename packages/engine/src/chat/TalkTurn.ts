@@ -73,7 +73,7 @@ const noListener: ReplyListener = { text: () => {}, restart: () => {} };
 /** Turns with the player, each written through the save's one writer. */
 export class TalkTurn {
   constructor(
-    private readonly w: TalkWriter,
+    private readonly talk: TalkWriter,
     private readonly streamer: ReplyStreamer,
   ) {}
 
@@ -84,9 +84,9 @@ export class TalkTurn {
       conversationId,
       npcId,
       npcName: npc.name,
-      playerName: this.w.options.playerName,
+      playerName: this.talk.options.playerName,
       locationId: npc.locationId,
-      locationName: this.w.names.locationName(npc.locationId),
+      locationName: this.talk.names.locationName(npc.locationId),
       witnesses: companyOf(ctx, npcId, npc.locationId),
     };
   }
@@ -94,8 +94,8 @@ export class TalkTurn {
   private line(speakerId: string, text: string): DialogueLine {
     const name =
       speakerId === PLAYER_ID
-        ? this.w.options.playerName
-        : (this.w.state.npcs.get(speakerId as NpcId)?.name ?? speakerId);
+        ? this.talk.options.playerName
+        : (this.talk.state.npcs.get(speakerId as NpcId)?.name ?? speakerId);
     return { speakerId: speakerId as NpcId, speakerName: name, text };
   }
 
@@ -103,14 +103,14 @@ export class TalkTurn {
   private conversation(ctx: TickContext, npcId: NpcId, id: string | null | undefined) {
     if (id === null || id === undefined || id === "")
       return { id: ctx.writer.mint("conv") as ConversationId, next: 0, digested: -1 };
-    const last = this.w.queries.lastTurnsOf(id, 1)[0];
+    const last = this.talk.queries.lastTurnsOf(id, 1)[0];
     const between = last === undefined ? [] : [last.speakerId, ...last.listenerIds];
     if (last === undefined || !between.includes(npcId) || !between.includes(PLAYER_ID))
-      throw new ConversationNotFound({ saveId: this.w.saveId, npcId, conversationId: id });
+      throw new ConversationNotFound({ saveId: this.talk.saveId, npcId, conversationId: id });
     return {
       id: id as ConversationId,
       next: last.turnIndex + 1,
-      digested: this.w.queries.digestedThrough(id, npcId),
+      digested: this.talk.queries.digestedThrough(id, npcId),
     };
   }
 
@@ -122,20 +122,20 @@ export class TalkTurn {
     through: number,
   ): Promise<DigestResult | null> {
     const turns = [
-      ...this.w.queries
+      ...this.talk.queries
         .turnsSince(f.conversationId, digested)
         .map((r) => this.line(r.speakerId, r.text)),
       ...pending,
     ];
     if (turns.length === 0) return null;
-    const requests = digestRequests(f, turns, this.w.queries.playerSummary(f.npcId));
+    const requests = digestRequests(f, turns, this.talk.queries.playerSummary(f.npcId));
     const outcomes = await f.ctx.brain.decideAll(requests, f.ctx.writer);
     return applyDigest(f, requests, outcomes, through);
   }
 
   /** One exchange: the player's line, the NPC's streamed reply, and what it remembers. */
   takeTurn(req: TurnRequest, listener: ReplyListener = noListener): Promise<TurnResult> {
-    const npcId = this.w.npc(req.npcId);
+    const npcId = this.talk.npc(req.npcId);
     const input: PlayerInputBody = {
       kind: "turn",
       npcId,
@@ -144,7 +144,7 @@ export class TalkTurn {
       scene: req.scene ?? null,
       end: req.end === true,
     };
-    return this.w.write(
+    return this.talk.write(
       input,
       async (ctx) => {
         const conv = this.conversation(ctx, npcId, req.conversationId);
@@ -161,11 +161,11 @@ export class TalkTurn {
           text: req.message,
         });
         const said = this.line(PLAYER_ID, req.message);
-        const undigested = this.w.queries.turnsSince(conv.id, conv.digested);
+        const undigested = this.talk.queries.turnsSince(conv.id, conv.digested);
         const playerTurns = 1 + undigested.filter((r) => r.speakerId === PLAYER_ID).length;
-        const digestNow = req.end !== true && playerTurns >= this.w.options.digestEvery;
-        const summary = this.w.queries.playerSummary(npcId);
-        const recent = this.w.queries.lastTurnsOf(conv.id, this.w.options.recentTurns - 1);
+        const digestNow = req.end !== true && playerTurns >= this.talk.options.digestEvery;
+        const summary = this.talk.queries.playerSummary(npcId);
+        const recent = this.talk.queries.lastTurnsOf(conv.id, this.talk.options.recentTurns - 1);
         const request: BrainRequest<"reply"> = {
           purpose: "reply",
           npcId,
@@ -173,7 +173,7 @@ export class TalkTurn {
           seed: ctx.seed,
           dossier: dossierReader(
             withPlayerSummary(
-              this.w.dossiers.dossier({
+              this.talk.dossiers.dossier({
                 npcId,
                 t: ctx.t,
                 query: req.message,
@@ -186,7 +186,7 @@ export class TalkTurn {
           input: {
             conversationId: conv.id,
             self: selfOf(ctx, npcId),
-            player: { id: PLAYER_ID, name: this.w.options.playerName },
+            player: { id: PLAYER_ID, name: this.talk.options.playerName },
             locationName: f.locationName,
             regard: regardOf(ctx, npcId),
             summary,
@@ -201,7 +201,7 @@ export class TalkTurn {
           digestNow ? this.digest(f, conv.digested, [said], at) : Promise.resolve(null),
         ]);
         if (req.signal?.aborted) throw new TurnAbandoned({ npcId });
-        this.w.runner.recordOutcome(
+        this.talk.runner.recordOutcome(
           request,
           Result.isSuccess(replied)
             ? { ok: true, answer: replied.success }
@@ -250,7 +250,7 @@ export class TalkTurn {
             model: answer.meta.model,
             fallbackReason: answer.meta.fallbackReason,
           },
-          head: this.w.head + ctx.writer.size,
+          head: this.talk.head + ctx.writer.size,
         };
       },
       req.signal,
@@ -259,8 +259,8 @@ export class TalkTurn {
 
   /** Digests whatever of a conversation is not digested yet: at its end, or whenever asked. */
   endConversation(npcId: string, conversationId: string): Promise<DigestResult | null> {
-    const id = this.w.npc(npcId);
-    return this.w.write({ kind: "end_conversation", npcId: id, conversationId }, async (ctx) => {
+    const id = this.talk.npc(npcId);
+    return this.talk.write({ kind: "end_conversation", npcId: id, conversationId }, async (ctx) => {
       const conv = this.conversation(ctx, id, conversationId);
       if (conv.digested >= conv.next - 1) return null;
       const result = await this.digest(
