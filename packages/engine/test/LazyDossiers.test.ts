@@ -90,6 +90,31 @@ describe("dossiers are built when a brain reads them", () => {
     }
   });
 
+  it("a request holds its dossier reader as a value: copying a request builds nothing", async () => {
+    const c = counted();
+    const scripted = ScriptedBrain.make();
+    let copied = 0;
+    const copying: SyncBrain = {
+      ...scripted,
+      decideSync: (request) => {
+        if (request.purpose === "act") {
+          const before = c.built.n;
+          // A plain data property, not a getter that calls back into the engine.
+          const held = Object.getOwnPropertyDescriptor(request, "dossier");
+          expect(held?.get).toBeUndefined();
+          const copy = { ...request };
+          expect(copy.dossier).toBe(request.dossier);
+          expect(JSON.stringify(copy)).toContain('"purpose":"act"');
+          expect(c.built.n).toBe(before);
+          copied += 1;
+        }
+        return scripted.decideSync(request);
+      },
+    };
+    await run(freshLog(), { dossiers: c.dossiers, days: 1, brain: copying });
+    expect(copied).toBeGreaterThan(0);
+  });
+
   it("a brain that never reads a dossier never has one built", async () => {
     const none = counted();
     const scripted = ScriptedBrain.make();
