@@ -5,7 +5,7 @@
  * each append, and everything else (the engine). `instrument` wraps a log's `append` and
  * hands back a dossier source factory whose builds and catch-ups are timed and counted.
  */
-import { type Dossier, type DossierSectionName, deferDossier, type SaveId } from "@hearsay/core";
+import type { DeferredDossier, DossierSectionName, SaveId } from "@hearsay/core";
 import { type DossierAsk, type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import type { SqliteEventLog } from "@hearsay/store";
 
@@ -49,32 +49,16 @@ export const instrument = (log: SqliteEventLog): CpuParts => {
     const frame = timed("dossier", (r: DossierAsk) => inner.deferred!(r));
     // A turn's dossier builds its sections as the brain reads them, inside the brain's
     // time: each section is timed where it is built, through a deferred dossier of its own.
-    const deferred = (r: DossierAsk): Dossier | null => {
+    const deferred = (r: DossierAsk): DeferredDossier | null => {
       const d = frame(r);
       if (d === null) return null;
-      // The head field by field: reading `totalTokens` (or spreading) would build every section.
-      const { sections } = d;
-      const head = {
-        saveId: d.saveId,
-        npcId: d.npcId,
-        npcName: d.npcName,
-        t: d.t,
-        day: d.day,
-        query: d.query,
-        budget: d.budget,
+      const timedSection = timed("dossier", (name: DossierSectionName) => d.section(name));
+      return {
+        head: d.head,
+        section: timedSection,
+        whole: timed("dossier", () => d.whole()),
+        seal: () => d.seal(),
       };
-      const budgets = Object.fromEntries(sections.map((s) => [s.name, s.budget])) as Record<
-        DossierSectionName,
-        number
-      >;
-      return deferDossier(
-        head,
-        budgets,
-        timed("dossier", (name: DossierSectionName) => {
-          const s = sections.find((x) => x.name === name)!;
-          return { name, budget: s.budget, tokens: s.tokens, items: s.items };
-        }),
-      );
     };
     const refresh = timed("refresh", () => inner.refresh?.());
     return {

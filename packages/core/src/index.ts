@@ -6,14 +6,17 @@ export {
   type DossierItemKind,
   type DossierSection,
   type DossierSectionName,
-  deferDossier,
   dossierItemKinds,
   dossierSectionNames,
   renderDossier,
   renderDossierForPrompt,
-  sealDossier,
-  settleDossier,
 } from "./Dossier.ts";
+export {
+  type DeferredDossier,
+  type DossierReader,
+  deferDossier,
+  dossierReader,
+} from "./DossierReader.ts";
 export { decodeWorld, parseWorldSource, type WorldSource, worldOrigin } from "./decodeWorld.ts";
 export {
   currentVersions,

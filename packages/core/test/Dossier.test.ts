@@ -8,13 +8,12 @@ import {
   type DossierSection,
   type DossierSectionName,
   deferDossier,
+  dossierReader,
   dossierSectionNames,
   type GameTime,
   type NpcId,
   renderDossier,
   type SaveId,
-  sealDossier,
-  settleDossier,
 } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -73,27 +72,25 @@ const eager = (sections: ReadonlyArray<DossierSection>) => ({
 });
 
 describe("deferDossier", () => {
-  it("builds exactly the sections read, once each, and reads the same as the eager dossier", () => {
+  it("builds exactly the sections read, once each, and reads whole as the eager dossier", () => {
     fc.assert(
       fc.property(
         sectionsArb,
         fc.array(fc.constantFrom(...dossierSectionNames), { maxLength: 14 }),
         (sections, reads) => {
           const { dossier, built } = deferred(sections);
-          // Names and budgets are there without building anything.
-          expect(dossier.sections.map((s) => [s.name, s.budget])).toEqual(
-            sections.map((s) => [s.name, s.budget]),
-          );
+          expect(dossier.head).toEqual(head);
           expect(built).toEqual([]);
-          for (const name of reads) {
-            const s = dossier.sections.find((x) => x.name === name)!;
-            expect(s.items).toEqual(sections.find((x) => x.name === name)!.items);
-          }
+          for (const name of reads)
+            expect(dossier.section(name)!.items).toEqual(
+              sections.find((x) => x.name === name)!.items,
+            );
           expect(built).toEqual([...new Set(reads)]);
-          // Read in full — settled, rendered or spread — it is the eager dossier.
-          expect(settleDossier(dossier)).toEqual(eager(sections));
-          expect(renderDossier(dossier)).toBe(renderDossier(eager(sections)));
-          expect(dossier.totalTokens).toBe(eager(sections).totalTokens);
+          // Read whole, it is the eager dossier, built once.
+          const whole = dossier.whole();
+          expect(whole).toEqual(eager(sections));
+          expect(dossier.whole()).toBe(whole);
+          expect(renderDossier(whole!)).toBe(renderDossier(eager(sections)));
           expect(built.length).toBe(dossierSectionNames.length);
         },
       ),
@@ -105,13 +102,14 @@ describe("deferDossier", () => {
     fc.assert(
       fc.property(sectionsArb, fc.subarray([...dossierSectionNames]), (sections, read): void => {
         const { dossier, built } = deferred(sections);
-        for (const name of read) void dossier.sections.find((s) => s.name === name)!.tokens;
-        sealDossier(dossier);
-        for (const s of dossier.sections) {
-          if (read.includes(s.name))
-            expect(s.items).toEqual(sections.find((x) => x.name === s.name)!.items);
-          else expect(() => s.items).toThrow(/read after its turn ended/);
+        for (const name of read) void dossier.section(name);
+        dossier.seal();
+        for (const s of sections) {
+          if (read.includes(s.name)) expect(dossier.section(s.name)!.items).toEqual(s.items);
+          else expect(() => dossier.section(s.name)).toThrow(/read after its turn ended/);
         }
+        if (read.length < dossierSectionNames.length)
+          expect(() => dossier.whole()).toThrow(/read after its turn ended/);
         expect(built.sort()).toEqual([...read].sort());
       }),
       runs(100),
@@ -123,12 +121,31 @@ describe("deferDossier", () => {
       (name): DossierSection => ({ name, budget: 10, tokens: 0, items: [] }),
     );
     const wrongName = deferDossier(head, budgetsOf(sections), () => sections[0]!);
-    expect(() => wrongName.sections[1]!.items).toThrow(/built as "profile"/);
+    expect(() => wrongName.section("relationships")).toThrow(/built as "profile"/);
     const wrongBudget = deferDossier(
       head,
       { ...budgetsOf(sections), lore: 11 },
       (name) => sections.find((s) => s.name === name)!,
     );
-    expect(() => wrongBudget.sections[2]!.items).toThrow(/budget 10, not 11/);
+    expect(() => wrongBudget.section("lore")).toThrow(/budget 10, not 11/);
+  });
+});
+
+describe("dossierReader", () => {
+  it("reads the sections a built dossier has, and the dossier itself whole", () => {
+    fc.assert(
+      fc.property(sectionsArb, fc.subarray([...dossierSectionNames]), (sections, kept) => {
+        const d = eager(sections.filter((s) => kept.includes(s.name)));
+        const reader = dossierReader(d);
+        expect(reader.whole()).toBe(d);
+        for (const name of dossierSectionNames)
+          expect(reader.section(name)).toEqual(
+            kept.includes(name) ? sections.find((s) => s.name === name) : undefined,
+          );
+      }),
+      runs(50),
+    );
+    expect(dossierReader(null).whole()).toBeNull();
+    expect(dossierReader(null).section("profile")).toBeUndefined();
   });
 });

@@ -109,6 +109,14 @@ export class BrainRunner {
     return outcome!;
   }
 
+  /**
+   * Records a call this runner did not make itself (a talk's streamed reply), if it
+   * records: through the same path as its own calls, so a call is recorded one way.
+   */
+  recordOutcome(request: BrainRequest, outcome: Outcome, writer: TickWriter): void {
+    if (this.records) this.record(request, outcome, writer);
+  }
+
   private record(request: BrainRequest, outcome: Outcome, writer: TickWriter): void {
     writer.emit(
       "LlmCallRecorded",

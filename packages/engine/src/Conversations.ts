@@ -23,12 +23,12 @@ import {
 import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyOf } from "./Glimpses.ts";
-import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { capMemories, rememberKept } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
 import { moveRegard } from "./Regard.ts";
 import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
+import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
 
 interface Talk {
   readonly id: ConversationId;
@@ -135,22 +135,19 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
   const requests = talks.map((talk): BrainRequest<"act"> => {
     const locationId = ctx.state.npcs.get(talk.b)!.locationId;
     const query = talk.lines[0]!.text;
-    return lazyDossier<"act">(
-      {
-        purpose: "act",
+    return {
+      purpose: "act",
+      npcId: talk.b,
+      t: ctx.t,
+      seed: ctx.seed,
+      input: actInputOf(ctx, talk.b, [talk.a]),
+      dossier: new TurnDossier(ctx.dossiers, {
         npcId: talk.b,
         t: ctx.t,
-        seed: ctx.seed,
-        input: actInputOf(ctx, talk.b, [talk.a]),
-      },
-      () =>
-        turnDossier(ctx.dossiers, {
-          npcId: talk.b,
-          t: ctx.t,
-          query,
-          scene: { locationId, present: [talk.a] },
-        }),
-    );
+        query,
+        scene: { locationId, present: [talk.a] },
+      }),
+    };
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
   sealDossiers(requests);

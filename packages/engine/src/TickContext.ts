@@ -3,7 +3,7 @@
  * the log), the tick's writer, the brain, dossiers and the NPC actors. Steps are plain
  * functions of this context, run in a fixed order by `runTick`.
  */
-import type { Dossier, GameTime, LocationId, NpcId, World } from "@hearsay/core";
+import type { DeferredDossier, Dossier, GameTime, LocationId, NpcId, World } from "@hearsay/core";
 import type { BrainRunner } from "./BrainRunner.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
@@ -39,11 +39,11 @@ export interface DossierSource {
   takeWarnings?(): ReadonlyArray<DossierWarning>;
   dossier(request: DossierAsk): Dossier | null;
   /**
-   * The same dossier with each section built on its first read (core's `deferDossier`),
-   * for a tick's turns: their brain reads it before anything is appended, and the phase
-   * seals it after (`lazyDossier`). Absent: turns take `dossier`.
+   * The same dossier as a reader building each section on its first read (core's
+   * `deferDossier`), for a tick's turns: their brain reads it before anything is
+   * appended, and the phase seals it after (`TurnDossier`). Absent: turns take `dossier`.
    */
-  deferred?(request: DossierAsk): Dossier | null;
+  deferred?(request: DossierAsk): DeferredDossier | null;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
   /**

@@ -9,10 +9,10 @@ import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
-import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
+import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
 import { turnQuery } from "./turnQuery.ts";
 
 /** Wakes every NPC the clock says is due now; returns who asked to decide and who spoke. */
@@ -75,14 +75,19 @@ export const decide = async (
     const input = actInputOf(ctx, id, present);
     // Taken now, before this tick's answers change the state the query is built from.
     const query = turnQuery(ctx, id, input);
-    return lazyDossier<"act">({ purpose: "act", npcId: id, t: ctx.t, seed: ctx.seed, input }, () =>
-      turnDossier(ctx.dossiers, {
+    return {
+      purpose: "act",
+      npcId: id,
+      t: ctx.t,
+      seed: ctx.seed,
+      input,
+      dossier: new TurnDossier(ctx.dossiers, {
         npcId: id,
         t: ctx.t,
         query,
         scene: { locationId, present },
       }),
-    );
+    };
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
   sealDossiers(requests);

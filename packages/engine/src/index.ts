@@ -21,14 +21,18 @@ export {
 } from "./chat/TalkError.ts";
 export { type MemoryRow, TalkQueries, type TurnRow } from "./chat/TalkQueries.ts";
 export {
-  defaultTalkOptions,
   type ProposedGameAction,
-  type TalkOptions,
-  TalkWorld,
-  type TalkWorldSpec,
+  TalkTurn,
   type TurnRequest,
   type TurnResult,
-} from "./chat/TalkWorld.ts";
+} from "./chat/TalkTurn.ts";
+export { TalkWorld } from "./chat/TalkWorld.ts";
+export {
+  defaultTalkOptions,
+  type TalkOptions,
+  type TalkWorldSpec,
+  TalkWriter,
+} from "./chat/TalkWriter.ts";
 export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";

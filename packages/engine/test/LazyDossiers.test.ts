@@ -1,4 +1,4 @@
-import { type Dossier, settleDossier } from "@hearsay/core";
+import type { Dossier, DossierReader, DossierSectionName } from "@hearsay/core";
 import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import { ScriptedBrain, type SyncBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -37,9 +37,7 @@ const reading = (reads: number, seen: Array<Dossier | null>): SyncBrain => {
     decideSync: (request) => {
       if (request.purpose === "act")
         for (let i = 0; i < reads; i++) {
-          const d = request.dossier;
-          if (d !== null) settleDossier(d);
-          seen.push(d);
+          seen.push(request.dossier?.whole() ?? null);
         }
       return scripted.decideSync(request);
     },
@@ -48,7 +46,7 @@ const reading = (reads: number, seen: Array<Dossier | null>): SyncBrain => {
 
 /** The scripted brain, keeping every act request it is asked (to read their dossiers after). */
 const keepingRequests = () => {
-  const kept: Array<{ readonly dossier: Dossier | null }> = [];
+  const kept: Array<{ readonly dossier: DossierReader | null }> = [];
   const scripted = ScriptedBrain.make();
   const keeping: SyncBrain = {
     ...scripted,
@@ -92,6 +90,31 @@ describe("dossiers are built when a brain reads them", () => {
     }
   });
 
+  it("a request holds its dossier reader as a value: copying a request builds nothing", async () => {
+    const c = counted();
+    const scripted = ScriptedBrain.make();
+    let copied = 0;
+    const copying: SyncBrain = {
+      ...scripted,
+      decideSync: (request) => {
+        if (request.purpose === "act") {
+          const before = c.built.n;
+          // A plain data property, not a getter that calls back into the engine.
+          const held = Object.getOwnPropertyDescriptor(request, "dossier");
+          expect(held?.get).toBeUndefined();
+          const copy = { ...request };
+          expect(copy.dossier).toBe(request.dossier);
+          expect(JSON.stringify(copy)).toContain('"purpose":"act"');
+          expect(c.built.n).toBe(before);
+          copied += 1;
+        }
+        return scripted.decideSync(request);
+      },
+    };
+    await run(freshLog(), { dossiers: c.dossiers, days: 1, brain: copying });
+    expect(copied).toBeGreaterThan(0);
+  });
+
   it("a brain that never reads a dossier never has one built", async () => {
     const none = counted();
     const scripted = ScriptedBrain.make();
@@ -126,19 +149,20 @@ describe("dossiers are built when a brain reads them", () => {
     // the dialogue to reply, or the sections of news (world events, debates, lore) to pass
     // one on. It never reads threads or its memories to speak, so no dossier has them, and
     // reading them now cannot build them.
-    const opened = kept.map((r) => r.dossier).filter((d): d is Dossier => d !== null);
-    expect(opened.length).toBeGreaterThan(0);
-    const section = (d: Dossier, name: string) => d.sections.find((s) => s.name === name)!;
-    for (const d of opened)
-      expect(() => section(d, "threads").items).toThrow(/read after its turn ended/);
-    const readable = (d: Dossier, name: string): boolean => {
+    const read = (d: DossierReader, name: DossierSectionName): "built" | "unopened" | "sealed" => {
       try {
-        void section(d, name).items;
-        return true;
-      } catch {
-        return false;
+        return d.section(name) === undefined ? "unopened" : "built";
+      } catch (e) {
+        expect(String(e)).toMatch(/read after its turn ended/);
+        return "sealed";
       }
     };
+    const readers = kept.map((r) => r.dossier!);
+    expect(readers.map((d) => read(d, "threads"))).not.toContain("built");
+    const opened = readers.filter((d) => read(d, "threads") === "sealed");
+    expect(opened.length).toBeGreaterThan(0);
+    const readable = (d: DossierReader, name: DossierSectionName): boolean =>
+      read(d, name) === "built";
     const replied = opened.filter((d) => readable(d, "dialogue") && !readable(d, "memories"));
     const shared = opened.filter((d) => readable(d, "world_events") && readable(d, "lore"));
     expect(opened.some((d) => readable(d, "memories"))).toBe(false);
@@ -151,7 +175,15 @@ describe("dossiers are built when a brain reads them", () => {
     const { kept, keeping } = keepingRequests();
     await run(freshLog(), { dossiers: late.dossiers, days: 1, brain: keeping });
     const builtDuringRun = late.built.n;
-    const unread = kept.filter((r) => r.dossier === null).length;
+    // Unread: sealed before anything was asked of the source, it has no dossier at all.
+    // (A dossier opened during its turn throws on a section it did not read.)
+    const unread = kept.filter((r) => {
+      try {
+        return r.dossier?.whole() === null;
+      } catch {
+        return false;
+      }
+    }).length;
     expect(unread).toBeGreaterThan(0);
     expect(late.built.n).toBe(builtDuringRun);
   });

@@ -1,4 +1,4 @@
-import { type Dossier, settleDossier } from "@hearsay/core";
+import type { Dossier } from "@hearsay/core";
 import { type DossierAsk, type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import { type ActInput, ScriptedBrain, type SyncBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -38,7 +38,7 @@ describe("a turn's dossier searches for the turn's situation", () => {
       decideSync: (request) => {
         if (request.purpose === "act") {
           inputs.set(`${request.npcId}@${request.t}`, request.input as ActInput);
-          if (request.dossier !== null) settleDossier(request.dossier);
+          request.dossier?.whole();
         }
         return scripted.decideSync(request);
       },

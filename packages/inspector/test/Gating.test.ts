@@ -33,7 +33,7 @@ describe("turnKind", () => {
 
 /** Whether an act request's dossier query is a turn's situation, not a line to answer. */
 const isTurnQuery = (r: BrainRequest<"act">): boolean => {
-  const q = r.dossier?.query ?? null;
+  const q = r.dossier?.whole()?.query ?? null;
   if (q === null) return true;
   const situation = [
     r.input.location.name,
@@ -55,7 +55,11 @@ describe("gating from the log", () => {
       ) => {
         // A turn decision's dossier searches for its situation (the place, who is there,
         // its tasks, …); a reply in a conversation is asked with the line it answers.
-        if (r.purpose === "act" && r.dossier !== null && isTurnQuery(r as BrainRequest<"act">)) {
+        if (
+          r.purpose === "act" &&
+          (r.dossier?.whole() ?? null) !== null &&
+          isTurnQuery(r as BrainRequest<"act">)
+        ) {
           const day = Math.floor(r.t / 1440);
           decisions.set(day, (decisions.get(day) ?? 0) + 1);
         }

@@ -4,8 +4,8 @@
  * it came from). Adapters — scripted, ollama, recorded — and wrappers — recording,
  * fallback, budget — all implement `BrainShape`.
  */
-import type { Dossier, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
-import { Context, type Effect } from "effect";
+import type { DossierReader, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
+import type { Effect } from "effect";
 import type { BrainError } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
 
@@ -18,8 +18,11 @@ export type BrainRequest<P extends PurposeName = PurposeName> = P extends Purpos
       readonly t: GameTime;
       /** The run's seed; deterministic brains derive their randomness from it. */
       readonly seed: number;
-      /** The NPC's dossier for this turn, or null when the engine built none. */
-      readonly dossier: Dossier | null;
+      /**
+       * The NPC's dossier for this turn, read through `section(name)` or `whole()` — the
+       * engine builds each part on its first read — or null when the call has none.
+       */
+      readonly dossier: DossierReader | null;
       readonly input: PurposeInput<P>;
     }
   : never;
@@ -51,6 +54,3 @@ export interface BrainShape {
     request: BrainRequest<P>,
   ): Effect.Effect<BrainAnswer<P>, BrainError>;
 }
-
-/** The engine's brain, provided by a layer (`ScriptedBrain.layer`, `OllamaBrain.layer`, …). */
-export class Brain extends Context.Service<Brain, BrainShape>()("@hearsay/mind/Brain") {}

@@ -10,15 +10,9 @@
  * queues, so that work overlaps other calls' model time instead of holding a slot.
  */
 import { dayOf, Prng, type RejectedSpend } from "@hearsay/core";
-import { Effect, Layer, Result, Semaphore } from "effect";
+import { Effect, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
-import {
-  Brain,
-  type BrainAnswer,
-  type BrainMeta,
-  type BrainRequest,
-  type BrainShape,
-} from "./Brain.ts";
+import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
 import {
   type BrainError,
   BrainUnavailable,
@@ -27,12 +21,7 @@ import {
 } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
 import { addRejected, noRejected, rejectedMeta, withRejected } from "./llmCallPayload.ts";
-import {
-  type LoadMindConfigOptions,
-  loadMindConfig,
-  type MindConfig,
-  type MindConfigError,
-} from "./MindConfig.ts";
+import type { MindConfig } from "./MindConfig.ts";
 import { type BudgetUsage, CallBudget } from "./ollama/CallBudget.ts";
 import { callOllama, type OllamaTransport } from "./ollama/callOllama.ts";
 import { decodeAnswer } from "./ollama/decodeAnswer.ts";
@@ -262,16 +251,5 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   return { name: "ollama", queue, decide, usage: () => budget.usage() };
 };
 
-/** The Ollama brain: `make(options)`, `layer(options)`, or `layerConfig` from hearsay.config. */
-export const OllamaBrain = {
-  make,
-  layer: (options: OllamaBrainOptions): Layer.Layer<Brain> => Layer.succeed(Brain, make(options)),
-  layerConfig: (
-    load: LoadMindConfigOptions = {},
-    options: Omit<OllamaBrainOptions, "config"> = {},
-  ): Layer.Layer<Brain, MindConfigError> =>
-    Layer.effect(
-      Brain,
-      Effect.map(loadMindConfig(load), (config) => make({ ...options, config })),
-    ),
-} as const;
+/** The Ollama brain: `make(options)` (its config from `loadMindConfig`, as the CLI loads it). */
+export const OllamaBrain = { make } as const;

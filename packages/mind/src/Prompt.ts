@@ -49,7 +49,7 @@ const worldSystem = `You are the chronicler of a simulated world. You record wha
 /** The system and user messages for a request. */
 export const renderPrompt = (request: BrainRequest): RenderedPrompt => {
   const parts: Array<string> = [];
-  const dossier = request.dossier;
+  const dossier = request.dossier?.whole() ?? null;
   if (dossier !== null) {
     const text = renderDossierForPrompt(dossier);
     parts.push(

@@ -6,14 +6,8 @@
  * engine's hot loop without any scheduling; `decide` is the same behind the port.
  */
 import { Prng } from "@hearsay/core";
-import { Effect, Layer } from "effect";
-import {
-  Brain,
-  type BrainAnswer,
-  type BrainMeta,
-  type BrainRequest,
-  type BrainShape,
-} from "./Brain.ts";
+import { Effect } from "effect";
+import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
 import type { PurposeName, PurposeOutput } from "./Purpose.ts";
 import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/chooseAction.ts";
 import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
@@ -57,10 +51,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
         t: request.t,
         prng,
         voice: voiceOf(self.traits, self.speechStyle),
-        // Read only if the NPC speaks: the engine may build the dossier on first read.
-        get dossier() {
-          return request.dossier;
-        },
+        // Read only if the NPC speaks: the engine builds a section on its first read.
+        dossier: request.dossier,
         tuning,
       });
     }
@@ -114,9 +106,5 @@ const make = (options: ScriptedBrainOptions = {}): SyncBrain => {
   };
 };
 
-/** The scripted brain: `make(options)` for direct use, `layer(options)` as the `Brain`. */
-export const ScriptedBrain = {
-  make,
-  layer: (options: ScriptedBrainOptions = {}): Layer.Layer<Brain> =>
-    Layer.succeed(Brain, make(options)),
-} as const;
+/** The scripted brain: `make(options)`. */
+export const ScriptedBrain = { make } as const;

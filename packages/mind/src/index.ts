@@ -1,10 +1,9 @@
 // @hearsay/mind: the Brain port, its adapters (scripted, recorded, ollama), the recording wrapper, prompts and the purpose Schemas.
-export {
-  Brain,
-  type BrainAnswer,
-  type BrainMeta,
-  type BrainRequest,
-  type BrainShape,
+export type {
+  BrainAnswer,
+  BrainMeta,
+  BrainRequest,
+  BrainShape,
 } from "./Brain.ts";
 export {
   type BrainError,

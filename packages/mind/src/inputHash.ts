@@ -25,7 +25,7 @@ const hashes = new WeakMap<object, string>();
 export const inputHash = (request: BrainRequest): string => {
   const known = hashes.get(request);
   if (known !== undefined) return known;
-  const dossier = request.dossier;
+  const dossier = request.dossier?.whole() ?? null;
   // An undefined member is dropped by canonical JSON, as the whole-object form did.
   const input = request.input === undefined ? "" : `"input":${canonicalJson(request.input)},`;
   const hash = createHash("sha256")

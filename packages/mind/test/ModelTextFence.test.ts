@@ -6,6 +6,7 @@
  */
 import {
   type Dossier,
+  dossierReader,
   FENCE_CLOSE,
   FENCE_OPEN,
   fenceData,
@@ -86,7 +87,7 @@ describe("prompts carry model-written text only fenced", () => {
       npcId: ids.npc("ada"),
       t: gameTime(1),
       seed: 1,
-      dossier: dossierWith(profile),
+      dossier: dossierReader(dossierWith(profile)),
       input: { npcId: ids.npc("ada"), name: "Ada", role: "miller", seedTraits: [] } as never,
     });
     expect(system).toContain(`${FENCE_OPEN}`);
@@ -101,9 +102,10 @@ describe("prompts carry model-written text only fenced", () => {
   it("every dossier item of any request is one fenced line", () => {
     fc.assert(
       fc.property(arbAnyRequest, (request) => {
-        if (request.dossier === null) return;
+        const dossier = request.dossier?.whole() ?? null;
+        if (dossier === null) return;
         const { user } = renderPrompt(request);
-        for (const section of request.dossier.sections)
+        for (const section of dossier.sections)
           for (const item of section.items) expect(user).toContain(`- ${fenceData(item.text)}`);
       }),
       { numRuns: runs(100) },

@@ -95,7 +95,15 @@ const dossierOf = (npcName: string): Dossier => ({
 
 /** An act request whose dossier is built on first read, counting the reads. */
 const lazyRequest = (name: string, reads: Array<string>): BrainRequest<"act"> => {
-  const request = {
+  let built: Dossier | null = null;
+  const whole = (): Dossier => {
+    if (built === null) {
+      reads.push(name);
+      built = dossierOf(name);
+    }
+    return built;
+  };
+  return {
     purpose: "act" as const,
     npcId: ana,
     t: gameTime(1, 9),
@@ -109,18 +117,8 @@ const lazyRequest = (name: string, reads: Array<string>): BrainRequest<"act"> =>
       home: null,
       workplace: null,
     },
+    dossier: { section: (s) => whole().sections.find((x) => x.name === s), whole },
   };
-  let built: Dossier | null = null;
-  return Object.defineProperty(request, "dossier", {
-    enumerable: true,
-    get: () => {
-      if (built === null) {
-        reads.push(name);
-        built = dossierOf(name);
-      }
-      return built;
-    },
-  }) as unknown as BrainRequest<"act">;
 };
 
 const config = (url: string, over: Partial<MindConfig> = {}): MindConfig => ({

@@ -1,4 +1,4 @@
-import { dossierSectionNames, gameTime, ids } from "@hearsay/core";
+import { dossierReader, dossierSectionNames, gameTime, ids } from "@hearsay/core";
 import { fence, renderPrompt, repairPrompt } from "@hearsay/mind";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -53,7 +53,7 @@ describe("Prompt", () => {
       npcId: null,
       t: gameTime(1),
       seed: 1,
-      dossier: {
+      dossier: dossierReader({
         saveId: ids.save("s"),
         npcId: ids.npc("a"),
         npcName: "A",
@@ -70,7 +70,7 @@ describe("Prompt", () => {
             items: [{ kind: "dialogue", id: "d", score: 1, tokens: 1, text: evil }],
           },
         ],
-      },
+      }),
       input: { debateId: ids.debate("d"), topic: evil, participants: [], turns: [] },
     });
     const dataFence = /^(`{4,})data$/m.exec(user)?.[1];

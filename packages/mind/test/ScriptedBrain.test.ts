@@ -1,4 +1,4 @@
-import { type Dossier, type GameTime, gameTime, ids } from "@hearsay/core";
+import { type Dossier, dossierReader, type GameTime, gameTime, ids } from "@hearsay/core";
 import {
   type ActInput,
   type BrainRequest,
@@ -48,7 +48,14 @@ const baseInput: ActInput = {
 };
 
 const act = (input: ActInput, t: GameTime, seed: number, dossier: Dossier | null = null) =>
-  brain.decideSync({ purpose: "act", npcId: ana, t, seed, dossier, input }).output;
+  brain.decideSync({
+    purpose: "act",
+    npcId: ana,
+    t,
+    seed,
+    dossier: dossier && dossierReader(dossier),
+    input,
+  }).output;
 
 const seeds = Array.from({ length: 300 }, (_, i) => i);
 
@@ -70,7 +77,13 @@ describe("ScriptedBrain", () => {
   it("is a pure function of the request, and decide agrees with decideSync", () => {
     fc.assert(
       fc.property(arbAnyRequest, (request) => {
-        const again = ScriptedBrain.make().decideSync(structuredClone(request));
+        // A deep copy: the dossier read whole, copied, and read again through a fresh reader.
+        const whole = request.dossier?.whole() ?? null;
+        const copy = {
+          ...structuredClone({ ...request, dossier: null }),
+          dossier: whole === null ? null : dossierReader(structuredClone(whole)),
+        } as typeof request;
+        const again = ScriptedBrain.make().decideSync(copy);
         expect(again).toEqual(brain.decideSync(request));
         expect(Effect.runSync(brain.decide(request))).toEqual(again);
       }),

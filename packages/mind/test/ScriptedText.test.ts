@@ -6,7 +6,14 @@
  * rounds, each round's lines, memories, summaries and debates feeding the next, so text
  * is retold in text as it is in a long run.
  */
-import { type Dossier, type DossierItem, ids, Prng, type SceneId } from "@hearsay/core";
+import {
+  type Dossier,
+  type DossierItem,
+  dossierReader,
+  ids,
+  Prng,
+  type SceneId,
+} from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { composeLine } from "../src/scripted/composeLine.ts";
@@ -176,7 +183,7 @@ const townTalk = (seed: number, rounds: number): ReadonlyArray<Written> => {
         partnerName: npc(b).name,
         placeName: place,
         taskTitle: prng.chance(0.3) ? "Mend the nets at Haskerry Quay" : null,
-        dossier,
+        dossier: dossierReader(dossier),
       }).text,
     );
     lines.push({ speaker: a, text: line });
@@ -280,7 +287,7 @@ const townTalk = (seed: number, rounds: number): ReadonlyArray<Written> => {
           message,
           scene: null,
         },
-        dossier,
+        dossierReader(dossier),
         prng,
         voice,
       ).text,

@@ -5,6 +5,7 @@
 import {
   type Dossier,
   type DossierSectionName,
+  dossierReader,
   dossierSectionNames,
   type GameTime,
   ids,
@@ -322,7 +323,7 @@ export const arbRequest = <P extends PurposeName>(purpose: P): fc.Arbitrary<Brai
             npcId: purpose === "summarize_debate" ? null : npcId,
             t,
             seed,
-            dossier,
+            dossier: dossier === null ? null : dossierReader(dossier),
             input,
           }) as unknown as BrainRequest<P>,
       ),

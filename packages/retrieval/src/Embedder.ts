@@ -4,7 +4,7 @@
  * names its `model` (it keys the embeddings cache and the index manifests, so vectors
  * from two models never mix) and its `dimensions`, checked when the adapter starts.
  */
-import { Context, type Effect, Schema } from "effect";
+import { type Effect, Schema } from "effect";
 
 /** What went wrong talking to an embedding model. */
 export const EmbedderFailure = Schema.Literals([
@@ -45,11 +45,6 @@ export interface EmbedderShape {
     texts: ReadonlyArray<string>,
   ) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedderError>;
 }
-
-/** The Embedder service tag. */
-export class Embedder extends Context.Service<Embedder, EmbedderShape>()(
-  "@hearsay/retrieval/Embedder",
-) {}
 
 /** Scales a vector to unit length in place (a zero vector stays zero) and returns it. */
 export const normalize = (v: Float32Array): Float32Array => {

@@ -6,8 +6,8 @@
  * on every machine: replay needs no model and no stored vectors.
  */
 import { stemWord } from "@hearsay/core";
-import { Effect, Layer } from "effect";
-import { Embedder, type EmbedderShape, normalize } from "./Embedder.ts";
+import { Effect } from "effect";
+import { type EmbedderShape, normalize } from "./Embedder.ts";
 import { contentWords } from "./words.ts";
 
 /** Default vector length. */
@@ -85,7 +85,3 @@ export const makeHashingEmbedder = (options: HashingEmbedderOptions = {}): Embed
     embed: (texts) => Effect.sync(() => texts.map(embedSync)),
   };
 };
-
-/** The hashing embedder as a layer for the {@link Embedder} service. */
-export const hashingEmbedderLayer = (options: HashingEmbedderOptions = {}) =>
-  Layer.sync(Embedder, () => makeHashingEmbedder(options));

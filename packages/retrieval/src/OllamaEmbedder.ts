@@ -5,9 +5,9 @@
  * with one probe call, so a wrong dimension is one clear error before any work, not a
  * corrupt index later. Every batch is checked again (count and length).
  */
-import { Effect, Layer } from "effect";
+import { Effect } from "effect";
 import { Ollama } from "ollama";
-import { Embedder, EmbedderError, type EmbedderShape, normalize } from "./Embedder.ts";
+import { EmbedderError, type EmbedderShape, normalize } from "./Embedder.ts";
 
 /** Pull progress, as the server streams it. */
 export interface PullProgress {
@@ -135,7 +135,3 @@ export const makeOllamaEmbedder = (
 
     return { model: name, dimensions: dims, embedSync: null, embed } satisfies EmbedderShape;
   });
-
-/** The Ollama embedder as a layer for the {@link Embedder} service. */
-export const ollamaEmbedderLayer = (options: OllamaEmbedderOptions = {}) =>
-  Layer.effect(Embedder, makeOllamaEmbedder(options));

@@ -6,9 +6,14 @@
  * changed rows get vectors at once with a synchronous embedder, or wait in `pending`
  * for `VectorIndexes.update` with a model-backed one.
  */
-import type { Dossier, StoredEvent } from "@hearsay/core";
+import type { DeferredDossier, Dossier, StoredEvent } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
-import { buildDossier, type DossierRequest, deferredDossier } from "./buildDossier.ts";
+import {
+  buildDossier,
+  type DossierReads,
+  type DossierRequest,
+  deferredDossier,
+} from "./buildDossier.ts";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { DossierSource } from "./DossierSource.ts";
 import type { EmbedderShape } from "./Embedder.ts";
@@ -235,15 +240,33 @@ export class RetrievalEngine {
 
   /** The NPC's dossier at t (null when the save has no such NPC). */
   dossier(req: DossierRequest): Dossier | null {
-    return buildDossier(this, this.view(req.saveId), req);
+    return buildDossier(this.dossierReads(req.saveId), req);
   }
 
   /**
    * The NPC's dossier at t with each section built on first read (see `deferredDossier`):
    * for a caller that may read only some sections, before anything is appended to the save.
    */
-  deferredDossier(req: DossierRequest): Dossier | null {
-    return deferredDossier(this, this.view(req.saveId), req);
+  deferredDossier(req: DossierRequest): DeferredDossier | null {
+    return deferredDossier(this.dossierReads(req.saveId), req);
+  }
+
+  /** What a dossier of the save reads: its rows, its view caught up now, this engine's search. */
+  dossierReads(saveId: string): DossierReads {
+    const view = this.view(saveId);
+    return {
+      rows: this.source,
+      nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
+      turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],
+      search: (ask) => {
+        const ctx = this.context(view, {
+          ...ask,
+          queryVector: ask.queryVector ?? this.embedQuery(ask.embedText),
+        });
+        return (c, limit) => this.searchIn(ctx, c, limit);
+      },
+      budgets: this.budgets,
+    };
   }
 
   /**

@@ -8,8 +8,7 @@
  * vectors at all (keyword and exact filters only).
  */
 import type { SqliteDatabase } from "@hearsay/store";
-import { StoreDatabase } from "@hearsay/store";
-import { Context, Effect, Layer } from "effect";
+import { Effect } from "effect";
 import { CollectionIndex, type IndexProgress } from "./CollectionIndex.ts";
 import {
   type CollectionName,
@@ -17,7 +16,7 @@ import {
   collections,
   defaultGraphBlock,
 } from "./collections.ts";
-import { Embedder, type EmbedderError, type EmbedderShape } from "./Embedder.ts";
+import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
 import { EmbeddingCache } from "./EmbeddingCache.ts";
 import type { Touched } from "./SaveView.ts";
 import { type IndexManifest, indexPaths, loadVectorFiles, saveVectorFiles } from "./VectorFiles.ts";
@@ -228,25 +227,4 @@ export class VectorIndexes {
     }
     return out;
   }
-}
-
-/** The vector index as a service: opened when the layer is built, saved when its scope ends. */
-export class VectorIndex extends Context.Service<VectorIndex, VectorIndexes>()(
-  "@hearsay/retrieval/VectorIndex",
-) {
-  static readonly layer = (
-    options: Omit<VectorIndexOptions, "dbPath"> = {},
-  ): Layer.Layer<VectorIndex, EmbedderError, StoreDatabase | Embedder> =>
-    Layer.effect(
-      VectorIndex,
-      Effect.gen(function* () {
-        const { db, path } = yield* StoreDatabase;
-        const embedder = yield* Embedder;
-        const { index } = yield* Effect.acquireRelease(
-          VectorIndexes.open(db, embedder, { ...options, dbPath: path }),
-          ({ index }) => Effect.sync(() => index.save()),
-        );
-        return index;
-      }),
-    );
 }

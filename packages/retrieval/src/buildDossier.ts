@@ -5,8 +5,13 @@
  * stable-to-volatile section order. Every item is one the NPC may know at t: searched
  * items pass the `SaveView` rule; edges, tasks, profile and dialogue are its own; the
  * scene is what the caller says is present.
+ *
+ * It reads through narrow collaborators (`DossierReads`) — the rows it quotes, names,
+ * the NPC's dialogue, one knowledge-filtered search, default budgets — not through the
+ * retrieval engine, which is one provider of them (`RetrievalEngine.dossier`).
  */
 import {
+  type DeferredDossier,
   type Dossier,
   type DossierSectionName,
   dayOf,
@@ -15,13 +20,12 @@ import {
   type GameTime,
   type NpcId,
   type SaveId,
-  settleDossier,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
-import type { SearchContext, SearchHit } from "./HybridSearch.ts";
-import type { RetrievalEngine } from "./RetrievalEngine.ts";
+import type { DossierSource } from "./DossierSource.ts";
+import type { SearchHit } from "./HybridSearch.ts";
 import { requestTime } from "./requestTime.ts";
-import type { SaveView } from "./SaveView.ts";
+import type { TurnRef } from "./SaveView.ts";
 import { threadCandidates } from "./ThreadSection.ts";
 import {
   type BudgetPreset,
@@ -48,6 +52,44 @@ export interface DossierRequest {
   readonly budget?: number | BudgetPreset | SectionBudgets;
   /** A precomputed query vector (for model-backed embedders). */
   readonly queryVector?: Float32Array | null;
+}
+
+/** The save's rows a dossier quotes: character, profile, activity, edges, tasks, threads, turns, items. */
+export type DossierRows = Pick<
+  DossierSource,
+  "character" | "profile" | "activity" | "edges" | "openTasks" | "threads" | "turn" | "item"
+>;
+
+/** What one dossier's search is asked with (fixed before its first searched section). */
+export interface DossierSearchAsk {
+  readonly npcId: string;
+  readonly t: number;
+  /** Text to rank by: the query, who is present and the place. */
+  readonly queryText: string;
+  /** Text for keyword candidates, when the caller gave a query. */
+  readonly ftsText: string | null;
+  /** Text to embed when no vector was given: the query, or the scene's text. */
+  readonly embedText: string;
+  /** A precomputed query vector (null or absent: embed `embedText`). */
+  readonly queryVector: Float32Array | null | undefined;
+  readonly location: string;
+  readonly activeTaskIds: ReadonlyArray<string>;
+}
+
+/** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
+export type SectionSearch = (collection: CollectionName, limit: number) => Array<SearchHit>;
+
+/** What a dossier reads from, each as narrow as its use. */
+export interface DossierReads {
+  readonly rows: DossierRows;
+  /** An NPC's name (its id when the save has no such NPC). */
+  readonly nameOf: (npcId: string) => string;
+  /** An NPC's dialogue turns (said or heard), oldest first. */
+  readonly turnsOf: (npcId: string) => ReadonlyArray<TurnRef>;
+  /** Opens the NPC's search for one dossier; called once, by its first searched section. */
+  readonly search: (ask: DossierSearchAsk) => SectionSearch;
+  /** The budgets when the request names none. */
+  readonly budgets: SectionBudgets;
 }
 
 const resolveBudgets = (b: DossierRequest["budget"], fallback: SectionBudgets): SectionBudgets =>
@@ -98,8 +140,8 @@ const profileText = (
 };
 
 /** Text of a searched item, with its time where it has one. */
-const hitText = (engine: RetrievalEngine, view: SaveView, hit: SearchHit): string | null => {
-  const row = engine.source.item(hit.collection, hit.rowid);
+const hitText = (reads: DossierReads, hit: SearchHit): string | null => {
+  const row = reads.rows.item(hit.collection, hit.rowid);
   if (!row) return null;
   const when = (t: unknown) => formatGameTime(Number(t) as GameTime);
   switch (hit.collection as CollectionName) {
@@ -110,8 +152,7 @@ const hitText = (engine: RetrievalEngine, view: SaveView, hit: SearchHit): strin
     case "lore":
       return `${jsonList(row.heading_path).join(" / ")}: ${String(row.text)}`;
     case "conversation_summaries": {
-      const partner = String(row.partner_id);
-      const name = view.npcName.get(view.npcs.find(partner)) ?? partner;
+      const name = reads.nameOf(String(row.partner_id));
       return `Talk with ${name} (${when(row.t)}): ${String(row.summary)}`;
     }
     case "background_debates":
@@ -120,16 +161,16 @@ const hitText = (engine: RetrievalEngine, view: SaveView, hit: SearchHit): strin
 };
 
 /** What a dossier is about: its time, budgets, open tasks, activity, place, company and query text. */
-export const dossierFrame = (engine: RetrievalEngine, view: SaveView, req: DossierRequest) => {
+export const dossierFrame = (reads: DossierReads, req: DossierRequest) => {
   const { saveId, npcId } = req;
-  const character = engine.source.character(saveId, npcId);
+  const character = reads.rows.character(saveId, npcId);
   if (!character) return null;
   const t = requestTime(req);
-  const tasks = engine.source.openTasks(saveId, npcId, t);
-  const activity = engine.source.activity(saveId, npcId);
+  const tasks = reads.rows.openTasks(saveId, npcId, t);
+  const activity = reads.rows.activity(saveId, npcId);
   const location = req.scene?.locationId ?? activity?.location_id ?? character.location_id;
   const present = (req.scene?.present ?? []).filter((id) => id !== npcId);
-  const nameOf = (id: string) => view.npcName.get(view.npcs.find(id)) ?? id;
+  const { nameOf } = reads;
   const presentNames = present.map(nameOf);
   const sceneQuery = [
     activity?.note ?? "",
@@ -142,40 +183,40 @@ export const dossierFrame = (engine: RetrievalEngine, view: SaveView, req: Dossi
 };
 
 /**
- * The dossier, or null when the save has no such NPC, with each section built when it is
- * first read (core's `deferDossier`). What every section needs is fixed here — the time,
- * the NPC's open tasks, activity and place, the query — and the search context is built
- * once, by the first searched section. Sections must be read before the store moves on
- * (`sealDossier` makes a later read throw); `buildDossier` builds them all at once.
+ * The dossier, or null when the save has no such NPC, as a reader whose sections are built
+ * when first read (core's `deferDossier`). What every section needs is fixed here — the
+ * time, the NPC's open tasks, activity and place, the query — and the search context is
+ * built once, by the first searched section. Sections must be read before the store moves
+ * on (a sealed reader throws on a later read); `buildDossier` builds them all at once.
  */
 export const deferredDossier = (
-  engine: RetrievalEngine,
-  view: SaveView,
+  reads: DossierReads,
   req: DossierRequest,
-): Dossier | null => {
-  const frame = dossierFrame(engine, view, req);
+): DeferredDossier | null => {
+  const frame = dossierFrame(reads, req);
   if (!frame) return null;
   const { saveId, npcId } = req;
   const { character, t, tasks, activity, location, present, presentNames, nameOf, queryText } =
     frame;
-  const budgets = resolveBudgets(req.budget, engine.budgets);
-  let context: SearchContext | undefined;
-  const search = (c: CollectionName, limit: number): Array<SearchHit> => {
-    context ??= engine.context(view, {
+  const budgets = resolveBudgets(req.budget, reads.budgets);
+  let opened: SectionSearch | undefined;
+  const search: SectionSearch = (c, limit) => {
+    opened ??= reads.search({
       npcId,
       t,
       queryText: [queryText, ...presentNames, location].join(" "),
       ftsText: req.query ?? null,
-      queryVector: req.queryVector ?? engine.embedQuery(queryText),
+      embedText: queryText,
+      queryVector: req.queryVector,
       location,
       activeTaskIds: tasks.map((k) => k.task_id),
     });
-    return engine.searchIn(context, c, limit);
+    return opened(c, limit);
   };
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.flatMap((h) => {
-      const text = hitText(engine, view, h);
+      const text = hitText(reads, h);
       return text === null ? [] : [{ kind: h.kind, id: h.id, score: h.score, text }];
     });
 
@@ -187,11 +228,11 @@ export const deferredDossier = (
             kind: "profile",
             id: npcId,
             score: 100,
-            text: profileText(character, engine.source.profile(saveId, npcId)),
+            text: profileText(character, reads.rows.profile(saveId, npcId)),
           },
         ];
       case "relationships":
-        return engine.source
+        return reads.rows
           .edges(saveId, npcId, t)
           .map((e) => ({
             kind: "relationship" as const,
@@ -222,7 +263,7 @@ export const deferredDossier = (
           text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
       case "threads":
-        return threadCandidates(engine.source.threads, saveId, npcId, t, present);
+        return threadCandidates(reads.rows.threads, saveId, npcId, t, present);
       case "scene":
         return [
           {
@@ -241,7 +282,7 @@ export const deferredDossier = (
           },
         ];
       case "dialogue":
-        return recentTurns(engine, view, npcId, t).map((turn, i) => ({
+        return recentTurns(reads, npcId, t).map((turn, i) => ({
           kind: "dialogue" as const,
           id: `${turn.conversation_id}#${turn.turn_index}`,
           score: 100 - i,
@@ -270,18 +311,13 @@ export const deferredDossier = (
 };
 
 /** Builds the dossier, every section at once (null when the save has no such NPC). */
-export const buildDossier = (
-  engine: RetrievalEngine,
-  view: SaveView,
-  req: DossierRequest,
-): Dossier | null => {
-  const deferred = deferredDossier(engine, view, req);
-  return deferred === null ? null : settleDossier(deferred);
+export const buildDossier = (reads: DossierReads, req: DossierRequest): Dossier | null => {
+  return deferredDossier(reads, req)?.whole() ?? null;
 };
 
 /** The NPC's last few dialogue turns at or before t, newest first. */
-const recentTurns = (engine: RetrievalEngine, view: SaveView, npcId: string, t: number) => {
-  const list = view.turns.get(view.npcs.find(npcId)) ?? [];
+const recentTurns = (reads: DossierReads, npcId: string, t: number) => {
+  const list = reads.turnsOf(npcId);
   let hi = list.length;
   let lo = 0;
   while (lo < hi) {
@@ -291,7 +327,7 @@ const recentTurns = (engine: RetrievalEngine, view: SaveView, npcId: string, t: 
   }
   const out = [];
   for (let i = lo - 1; i >= 0 && out.length < 6; i--) {
-    const row = engine.source.turn(list[i]!.rowid);
+    const row = reads.rows.turn(list[i]!.rowid);
     if (row) out.push(row);
   }
   return out;

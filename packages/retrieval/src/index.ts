@@ -6,9 +6,13 @@
 export { BlockingEmbedClient } from "./BlockingEmbedClient.ts";
 export {
   buildDossier,
+  type DossierReads,
   type DossierRequest,
+  type DossierRows,
+  type DossierSearchAsk,
   deferredDossier,
   dossierFrame,
+  type SectionSearch,
 } from "./buildDossier.ts";
 export { CoarseLists } from "./CoarseLists.ts";
 export { CollectionIndex, type IndexChange, type IndexProgress } from "./CollectionIndex.ts";
@@ -27,7 +31,6 @@ export { DossierSource } from "./DossierSource.ts";
 export { decodeLoreText, MAX_LORE_BYTES } from "./decodeLoreText.ts";
 export {
   cosine,
-  Embedder,
   EmbedderError,
   EmbedderFailure,
   type EmbedderShape,
@@ -57,7 +60,6 @@ export {
   HASHING_DIMENSIONS,
   type HashingEmbedderOptions,
   hashingEmbed,
-  hashingEmbedderLayer,
   makeHashingEmbedder,
 } from "./HashingEmbedder.ts";
 export {
@@ -105,11 +107,9 @@ export { LoreFileError, LoreProblem } from "./LoreFileError.ts";
 export {
   makeOllamaEmbedder,
   type OllamaEmbedderOptions,
-  ollamaEmbedderLayer,
   type PullProgress,
 } from "./OllamaEmbedder.ts";
 export { pullProgressBar } from "./pullProgressBar.ts";
-export { makeRetrieval, Retrieval, type RetrievalShape } from "./Retrieval.ts";
 export {
   type EventSource,
   RetrievalEngine,
@@ -160,7 +160,6 @@ export {
 export {
   type IndexMode,
   type IndexReport,
-  VectorIndex,
   VectorIndexes,
   type VectorIndexOptions,
 } from "./VectorIndex.ts";

@@ -1,5 +1,8 @@
-import { dossierSectionNames, estimateTokens, renderDossier, settleDossier } from "@hearsay/core";
+import { dossierSectionNames, estimateTokens, renderDossier } from "@hearsay/core";
 import {
+  buildDossier,
+  type DossierReads,
+  deferredDossier,
   importLore,
   makeHashingEmbedder,
   RetrievalEngine,
@@ -272,14 +275,53 @@ describe("dossier", () => {
           const deferred = engine.deferredDossier(req)!;
           const whole = engine.dossier(req)!;
           for (const name of order)
-            expect(deferred.sections.find((s) => s.name === name)!.items).toEqual(
+            expect(deferred.section(name)!.items).toEqual(
               whole.sections.find((s) => s.name === name)!.items,
             );
-          expect(settleDossier(deferred)).toEqual(whole);
+          expect(deferred.whole()).toEqual(whole);
         },
       ),
       { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
     );
+  });
+
+  it("reads only through its collaborators: one search per dossier, opened by the first searched section", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("ada", "bram", "cora"),
+        fc.integer({ min: 0, max: 1500 }),
+        fc.shuffledSubarray([...dossierSectionNames]),
+        (npcId, t, order) => {
+          const req = { saveId: world.saveId, npcId, t, query: "storm" };
+          const real = engine.dossierReads(world.saveId);
+          const opened: Array<string> = [];
+          const reads: DossierReads = {
+            ...real,
+            search: (ask) => {
+              opened.push(ask.npcId);
+              return real.search(ask);
+            },
+          };
+          const d = deferredDossier(reads, req)!;
+          const searched = ["lore", "memories", "world_events", "debates"];
+          for (const name of order) d.section(name);
+          expect(opened).toEqual(order.some((n) => searched.includes(n)) ? [npcId] : []);
+          // Built through the same collaborators, whole, it is the engine's own dossier.
+          expect(buildDossier(reads, req)).toEqual(engine.dossier(req));
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 200 : 20 },
+    );
+  });
+
+  it("takes its default budgets from its collaborators", () => {
+    const req = { saveId: world.saveId, npcId: "ada", t: 1500 };
+    const reads = engine.dossierReads(world.saveId);
+    const tiny = { ...reads.budgets, memories: 1, lore: 1 };
+    const d = buildDossier({ ...reads, budgets: tiny }, req)!;
+    expect(d.sections.find((s) => s.name === "memories")!.budget).toBe(1);
+    expect(d.sections.find((s) => s.name === "lore")!.budget).toBe(1);
+    expect(d.budget).toBeLessThan(engine.dossier(req)!.budget);
   });
 
   it("is null for an NPC the save does not have", () => {

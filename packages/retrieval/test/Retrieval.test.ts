@@ -1,106 +1,65 @@
 import { ids } from "@hearsay/core";
-import {
-  Embedder,
-  hashingEmbedderLayer,
-  makeOllamaEmbedder,
-  Retrieval,
-  VectorIndex,
-  VectorIndexes,
-} from "@hearsay/retrieval";
-import { StoreDatabase } from "@hearsay/store";
-import { Effect, Layer } from "effect";
+import { makeOllamaEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { startFakeOllama } from "./fakeOllama.ts";
 import { memoryEvents, npcEvents, Prng } from "./fixtures.ts";
 
-const retrievalOver = <E>(embedder: Layer.Layer<Embedder, E>) =>
-  Retrieval.layer().pipe(
-    Layer.provideMerge(VectorIndex.layer()),
-    Layer.provideMerge(embedder),
-    Layer.provideMerge(StoreDatabase.layerMemory()),
-  );
-
-/** Creates a save with NPCs and memories, then asks for a dossier and a search. */
-const scenario = Effect.gen(function* () {
-  const { log, db } = yield* StoreDatabase;
+/** A database with a save of `npcs` NPCs and `memories` memories. */
+const saveWith = (seed: number, npcs: number, memories: number) => {
+  const db = openDatabase(":memory:");
+  const log = new SqliteEventLog(db);
   const saveId = ids.save("s");
   log.createSave({ saveId, campaignId: ids.campaign("c"), name: "s" });
-  log.append(saveId, 0, [...npcEvents(3), ...memoryEvents(Prng.derive(3, "r"), 3, 60)]);
-  const retrieval = yield* Retrieval;
-  const dossier = yield* retrieval.dossier({
-    saveId,
-    npcId: "npc-0",
-    t: 10_000,
-    query: "grain in the mill cellar",
-  });
-  const hits = yield* retrieval.search({
-    saveId,
-    npcId: "npc-1",
-    t: 10_000,
-    query: "storm on the river",
-  });
-  return { db, saveId, dossier, hits };
-});
+  log.append(saveId, 0, [
+    ...npcEvents(npcs),
+    ...memoryEvents(Prng.derive(seed, "r"), npcs, memories),
+  ]);
+  return { db, log, saveId };
+};
 
-describe("Retrieval service", () => {
-  it("composes with the store, an embedder and the vector index as layers", async () => {
-    const { dossier, hits } = await Effect.runPromise(
-      scenario.pipe(Effect.provide(retrievalOver(hashingEmbedderLayer()))),
-    );
-    expect(dossier?.npcName).toBe("Name0");
-    expect(dossier!.sections.find((s) => s.name === "memories")!.items.length).toBeGreaterThan(0);
-    expect(hits.length).toBeGreaterThan(0);
-    expect(hits.every((h) => h.kind === "memory")).toBe(true);
-  });
-
-  it("with a live model: embeds each text once, rows and queries alike, caching vectors in SQLite", async () => {
+describe("Retrieval over a live embedding model", () => {
+  it("embeds each row once, caching vectors in SQLite, and a dossier reads them", async () => {
     const server = await startFakeOllama(32, ["nomic-embed-text"]);
+    const { db, log, saveId } = saveWith(3, 3, 60);
     try {
-      const ollama = Layer.effect(Embedder, makeOllamaEmbedder({ host: server.url }));
-      const program = Effect.gen(function* () {
-        const out = yield* scenario;
-        const cached = out.db
-          .prepare("SELECT count(*) FROM embeddings WHERE model = 'ollama:nomic-embed-text'")
-          .pluck()
-          .get();
-        return { ...out, cached: Number(cached) };
-      });
-      const { db, dossier, hits, cached } = await Effect.runPromise(
-        program.pipe(Effect.provide(retrievalOver(ollama))),
-      );
-      expect(dossier).not.toBeNull();
-      expect(hits.length).toBeGreaterThan(0);
-      // 60 memory texts plus the two query texts went through the model once each.
-      expect(cached).toBe(62);
-      expect(server.batches.reduce((a, n) => a + n, 0)).toBe(1 + 60 + 2);
-      expect(db.open).toBe(false);
+      const embedder = await Effect.runPromise(makeOllamaEmbedder({ host: server.url }));
+      const { index } = await Effect.runPromise(VectorIndexes.open(db, embedder));
+      const cached = db
+        .prepare("SELECT count(*) FROM embeddings WHERE model = 'ollama:nomic-embed-text'")
+        .pluck()
+        .get();
+      // 60 memory texts went through the model once each (after one probe of the model).
+      expect(Number(cached)).toBe(60);
+      expect(server.batches.reduce((a, n) => a + n, 0)).toBe(1 + 60);
+      const engine = new RetrievalEngine(db, { log, embedder, index });
+      const dossier = engine.dossier({ saveId, npcId: "npc-0", t: 10_000, query: null });
+      expect(dossier?.npcName).toBe("Name0");
+      expect(dossier!.sections.find((s) => s.name === "memories")!.items.length).toBeGreaterThan(0);
     } finally {
+      db.close();
       await server.close();
     }
   });
 
   it("rebuilds from the embeddings cache with the model server gone", async () => {
     const server = await startFakeOllama(16, ["nomic-embed-text"]);
-    const program = Effect.gen(function* () {
-      const { db, log } = yield* StoreDatabase;
-      const saveId = ids.save("s");
-      log.createSave({ saveId, campaignId: ids.campaign("c"), name: "s" });
-      log.append(saveId, 0, [...npcEvents(2), ...memoryEvents(Prng.derive(4, "r"), 2, 40)]);
-      const embedder = yield* makeOllamaEmbedder({ host: server.url });
-      yield* VectorIndexes.open(db, embedder);
+    const { db } = saveWith(4, 2, 40);
+    try {
+      const embedder = await Effect.runPromise(makeOllamaEmbedder({ host: server.url }));
+      await Effect.runPromise(VectorIndexes.open(db, embedder));
       const calls = server.batches.length;
-      yield* Effect.promise(() => server.close());
-      const { reports } = yield* VectorIndexes.rebuild(db, embedder);
-      return { calls, after: server.batches.length, reports };
-    });
-    const { calls, after, reports } = await Effect.runPromise(
-      program.pipe(Effect.provide(StoreDatabase.layerMemory()), Effect.scoped),
-    );
-    expect(after).toBe(calls);
-    expect(reports.find((r) => r.collection === "memories")).toMatchObject({
-      outcome: "rebuilt",
-      count: 40,
-      added: 40,
-    });
+      await server.close();
+      const { reports } = await Effect.runPromise(VectorIndexes.rebuild(db, embedder));
+      expect(server.batches.length).toBe(calls);
+      expect(reports.find((r) => r.collection === "memories")).toMatchObject({
+        outcome: "rebuilt",
+        count: 40,
+        added: 40,
+      });
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * @hearsay/store — the event-sourced store: migrations, the append-only event log, the
  * projector and its read models (with FTS5), snapshots, saves and branches; a synchronous
- * API (`openDatabase`, `SqliteEventLog`) and Effect services over it.
+ * API (`openDatabase`, `SqliteEventLog`) that the engine, the CLI and the server call directly.
  */
 
 export {
@@ -9,7 +9,6 @@ export {
   checkDatabaseFile,
 } from "./databaseFile.ts";
 export type { SaveInfo, Segment } from "./EventHistory.ts";
-export { EventLog } from "./EventLog.ts";
 export { findDamage } from "./findDamage.ts";
 export type {
   CheckpointEvent,
@@ -19,7 +18,6 @@ export type {
 } from "./importHistory.ts";
 export type { KnownItem } from "./KnowledgeQueries.ts";
 export { type CallFigures, type LlmCallStats, llmCallStats } from "./LlmCallStats.ts";
-export { storeLayer } from "./layer.ts";
 export {
   migrate,
   type OpenDatabaseOptions,
@@ -38,20 +36,13 @@ export {
   type ProjectionTable,
   projectionKeys,
 } from "./ProjectionState.ts";
-export { Projections } from "./Projections.ts";
 export type { Snapshot, SnapshotInfo } from "./SnapshotStore.ts";
-export { Snapshots } from "./Snapshots.ts";
 export {
   type AppendResult,
   type EventLogOptions,
   type NewSave,
   SqliteEventLog,
 } from "./SqliteEventLog.ts";
-export {
-  type OpenError,
-  StoreDatabase,
-  type StoreDatabaseOptions,
-} from "./StoreDatabase.ts";
 export {
   DatabaseBusy,
   DatabaseDamaged,
@@ -81,5 +72,4 @@ export {
   projectionTables,
   SCHEMA_VERSION,
 } from "./schema.sql.ts";
-export { storeEffect } from "./storeEffect.ts";
 export { acquireWriterLock, lockPathOf, type WriterLock } from "./WriterLock.ts";

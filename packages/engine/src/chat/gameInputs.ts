@@ -20,7 +20,7 @@ import {
 } from "@hearsay/core";
 import { remember } from "../Memories.ts";
 import { NotInWorld, TaskMoveRefused, TaskNotFound } from "./TalkError.ts";
-import type { TalkWorld } from "./TalkWorld.ts";
+import type { TalkWriter } from "./TalkWriter.ts";
 
 /** One thing that happened in the game. */
 export interface WorldDiff {
@@ -42,7 +42,7 @@ export interface AnnouncedEvent {
 
 /** Records each diff as a world event and who came to know it; one batch. */
 export const applyWorldTick = (
-  talk: TalkWorld,
+  talk: TalkWriter,
   diffs: ReadonlyArray<WorldDiff>,
 ): Promise<ReadonlyArray<AnnouncedEvent>> => {
   const world = talk.spec.simulation.world;
@@ -143,7 +143,7 @@ export interface ActionResult {
 
 /** Moves the task, and the NPC who proposed it remembers how the player answered. */
 export const applyActionResult = (
-  talk: TalkWorld,
+  talk: TalkWriter,
   r: { readonly taskId: string; readonly outcome: ActionOutcome; readonly note: string | null },
 ): Promise<ActionResult> =>
   talk.write(

@@ -7,9 +7,9 @@
  */
 import { dayOf, type GameTime } from "@hearsay/core";
 import { runSimulation } from "../Simulation.ts";
-import type { TalkWorld } from "./TalkWorld.ts";
+import type { TalkWriter } from "./TalkWriter.ts";
 
-export const skipWorldDays = async (talk: TalkWorld, days: number): Promise<void> => {
+export const skipWorldDays = async (talk: TalkWriter, days: number): Promise<void> => {
   const { spec } = talk;
   const sim = spec.simulation;
   const base = {

@@ -3,7 +3,7 @@
  * dossier the engine handed the NPC then (built from the log as it stood when that tick
  * began, not from the head), and every item's id is the id the export uses for it.
  */
-import { type Dossier, dayOf, hourOf, type StoredEvent, settleDossier } from "@hearsay/core";
+import { type Dossier, dayOf, hourOf, type StoredEvent } from "@hearsay/core";
 import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
@@ -24,16 +24,18 @@ const seen: Array<Seen> = [];
 beforeAll(async () => {
   log = memoryLog();
   const dossiers: SimulationSpec["dossiers"] = (l, s) => {
-    const real = retrievalDossiers(l, s);
-    const spied =
-      (build: typeof real.dossier): typeof real.dossier =>
-      (req) => {
-        const d = build(req);
+    const { deferred, ...real } = retrievalDossiers(l, s);
+    // Every turn's dossier is read whole, so turns may as well be given it whole.
+    void deferred;
+    return {
+      ...real,
+      dossier: (req) => {
+        const d = real.dossier(req);
         if (d !== null)
           seen.push({ npcId: req.npcId, t: req.t, query: req.query, scene: req.scene, dossier: d });
         return d;
-      };
-    return { ...real, dossier: spied(real.dossier), deferred: spied(real.deferred!) };
+      },
+    };
   };
   // Dossiers are built when a brain reads them, section by section; the scripted brain
   // reads a few only to speak, so this one reads every turn's in full (as a live model
@@ -42,7 +44,7 @@ beforeAll(async () => {
   const brain = {
     ...scripted,
     decideSync: ((request) => {
-      if (request.dossier !== null) settleDossier(request.dossier);
+      request.dossier?.whole();
       return scripted.decideSync(request);
     }) as typeof scripted.decideSync,
   };

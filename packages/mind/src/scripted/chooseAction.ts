@@ -5,7 +5,7 @@
  * the people present it likes, now and then proposing a task. Every choice is drawn
  * from a seeded stream and names only ids the input offers.
  */
-import { type Dossier, type GameTime, hourOf, type Prng } from "@hearsay/core";
+import { type DossierReader, type GameTime, hourOf, type Prng } from "@hearsay/core";
 import type { ActInput, ActOutput, OwnTask, Place } from "../purposes/ActPurpose.ts";
 import type { NpcGlimpse } from "../purposes/Fields.ts";
 import { composeLine } from "./composeLine.ts";
@@ -77,7 +77,7 @@ export interface ActContext {
   readonly t: GameTime;
   readonly prng: Prng;
   readonly voice: Voice;
-  readonly dossier: Dossier | null;
+  readonly dossier: DossierReader | null;
   readonly tuning: ActTuning;
 }
 
@@ -95,10 +95,7 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
       partnerName: partner.name,
       placeName: input.location.name,
       taskTitle,
-      // A getter, so the dossier is built only if the line draws on it.
-      get dossier() {
-        return ctx.dossier;
-      },
+      dossier: ctx.dossier,
     });
     return { action: "speak", to: partner.id, text: line.text, regard: line.regard };
   };

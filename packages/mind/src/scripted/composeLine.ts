@@ -4,7 +4,14 @@
  * speaker knows (a world event, memory, debate or lore item from its dossier — so it
  * only ever repeats what it may know), mentions its task, or makes small talk.
  */
-import type { Dossier, DossierItem, Prng, RegardLevels } from "@hearsay/core";
+import {
+  type DossierItem,
+  type DossierReader,
+  type DossierSectionName,
+  dossierSectionNames,
+  type Prng,
+  type RegardLevels,
+} from "@hearsay/core";
 import type { RegardChange } from "../purposes/Fields.ts";
 import { quotable, quoted, snippet, unquotedText } from "./quoted.ts";
 import { fill, type Tone, type Voice } from "./Voice.ts";
@@ -20,10 +27,16 @@ export const spoken = (text: string): string =>
     .replace(/^day \d+, \d\d:\d\d:\s*/, "")
     .replace(/^About ([^:]{1,60}):\s*/, "$1 — ");
 
-const itemsOf = (dossier: Dossier | null, names: ReadonlyArray<string>): Array<DossierItem> =>
+/** The items of the sections named, in the dossier's section order; only those are built. */
+const itemsOf = (
+  dossier: DossierReader | null,
+  names: ReadonlyArray<DossierSectionName>,
+): Array<DossierItem> =>
   dossier === null
     ? []
-    : dossier.sections.filter((s) => names.includes(s.name)).flatMap((s) => s.items);
+    : dossierSectionNames
+        .filter((name) => names.includes(name))
+        .flatMap((name) => dossier.section(name)?.items ?? []);
 
 /** Picks from the best-scored few, so lines favour what matters without repeating it. */
 const pickTop = (prng: Prng, items: ReadonlyArray<DossierItem>): DossierItem =>
@@ -37,10 +50,10 @@ export interface LineContext {
   readonly taskTitle: string | null;
   /**
    * What the speaker may know. Read only when the line draws on it (a reply or something
-   * shared): a dossier is most of what a scripted turn costs, and the engine builds it on
-   * first read, so small talk and talk of its task never pay for one.
+   * shared): a dossier is most of what a scripted turn costs, and the engine builds each
+   * section on its first read, so small talk and talk of its task never pay for one.
    */
-  readonly dossier: Dossier | null;
+  readonly dossier: DossierReader | null;
 }
 
 /**
@@ -49,7 +62,7 @@ export interface LineContext {
  * person), and retold they read as one template inside another ("I have it on good
  * authority: I talked with …").
  */
-const NEWS: ReadonlyArray<string> = ["world_events", "debates", "lore"];
+const NEWS: ReadonlyArray<DossierSectionName> = ["world_events", "debates", "lore"];
 
 /** How a line's body is chosen: one draw, before the dossier is looked at. */
 const REPLY_SHARE = 0.5;

@@ -6,7 +6,7 @@
  * proposal for the game to validate), a greeting — and otherwise shares something it
  * knows or makes small talk in its own tone of voice.
  */
-import type { Dossier, Prng } from "@hearsay/core";
+import type { DossierReader, Prng } from "@hearsay/core";
 import type { ProposedAction, ReplyInput, ReplyOutput } from "../purposes/ReplyPurpose.ts";
 import { promiseIn } from "./factsByRule.ts";
 import { sentencesOf, snippet } from "./quoted.ts";
@@ -49,16 +49,18 @@ const toSecondPerson = (phrase: string): string =>
   });
 
 /** What the NPC remembers the player promised: from its summary and its dossier memories. */
-const promisesRecalled = (input: ReplyInput, dossier: Dossier | null): ReadonlyArray<string> => {
+const promisesRecalled = (
+  input: ReplyInput,
+  dossier: DossierReader | null,
+): ReadonlyArray<string> => {
   const found: Array<string> = [];
   const add = (s: string) => {
     const clean = s.replace(/^\([^)]*\)\s*/, "").trim();
     if (/\bpromised\b/.test(clean) && !found.includes(clean)) found.push(clean);
   };
   for (const s of sentencesOf(input.summary ?? "")) add(s);
-  for (const section of dossier?.sections ?? [])
-    if (section.name === "memories")
-      for (const item of section.items) for (const s of sentencesOf(item.text)) add(s);
+  for (const item of dossier?.section("memories")?.items ?? [])
+    for (const s of sentencesOf(item.text)) add(s);
   for (const t of input.turns)
     if (t.speakerId === input.player.id) {
       for (const s of sentencesOf(t.text)) {
@@ -69,10 +71,12 @@ const promisesRecalled = (input: ReplyInput, dossier: Dossier | null): ReadonlyA
   return found.slice(0, 3);
 };
 
-const knownTidbit = (dossier: Dossier | null, prng: Prng): string | null => {
-  const items = (dossier?.sections ?? [])
-    .filter((s) => s.name === "world_events" || s.name === "debates")
-    .flatMap((s) => s.items);
+const knownTidbit = (dossier: DossierReader | null, prng: Prng): string | null => {
+  // world_events before debates: the dossier's section order.
+  const items = [
+    ...(dossier?.section("world_events")?.items ?? []),
+    ...(dossier?.section("debates")?.items ?? []),
+  ];
   if (items.length === 0) return null;
   const item = prng.pick([...items].sort((a, b) => b.score - a.score).slice(0, 3));
   return snippet(item.text.replace(/^[^:]*\d{2}:\d{2}:\s*/, ""), 180);
@@ -80,7 +84,7 @@ const knownTidbit = (dossier: Dossier | null, prng: Prng): string | null => {
 
 export const replyByRule = (
   input: ReplyInput,
-  dossier: Dossier | null,
+  dossier: DossierReader | null,
   prng: Prng,
   voice: Voice,
 ): ReplyOutput => {

@@ -1,0 +1,244 @@
+/**
+ * The one writer for a save a player talks to, in this process. It owns the head: it
+ * keeps the engine state (a fold of the log, caught up whenever another writer moved the
+ * head) and runs every change — a conversation turn, the end of a conversation, a game's
+ * world tick or action result, a time skip — one at a time, each as one batch appended in
+ * one transaction. A batch that fails or is abandoned before its append leaves nothing
+ * behind: the state is refolded from the log.
+ *
+ * Each batch begins with a `PlayerInput` event: what was asked, with the talk settings
+ * in force and how many events the change wrote after it, so replay verification can
+ * make the very same change again (see redoInput.ts). A change that writes nothing
+ * writes no PlayerInput either. A skip's PlayerInput is a batch of its own, before the
+ * engine's ticks — all of them committed in one transaction with it, or none.
+ *
+ * What a change does is its caller's: a talk's turn (`TalkTurn`), a game input
+ * (gameInputs.ts), a skip (skipWorldDays.ts).
+ */
+import {
+  type Event,
+  type GameTime,
+  type NpcId,
+  PLAYER_ID,
+  type PlayerInputBody,
+  type SaveId,
+  type TalkSettings,
+  type World,
+} from "@hearsay/core";
+import type { BrainShape, ReplyStreamer } from "@hearsay/mind";
+import type { SqliteEventLog } from "@hearsay/store";
+import { BrainRunner } from "../BrainRunner.ts";
+import { defaultEngineConfig, type EngineConfig } from "../EngineConfig.ts";
+import { EngineState } from "../EngineState.ts";
+import type { LoreFile } from "../Genesis.ts";
+import { Routes } from "../Routes.ts";
+import { retrievalDossiers } from "../retrievalDossiers.ts";
+import type { DossierSource, TickContext } from "../TickContext.ts";
+import { TickWriter } from "../TickWriter.ts";
+import { WorldIndex } from "../WorldIndex.ts";
+import { skipWorldDays } from "./skipWorldDays.ts";
+import { NpcNotFound, TurnAbandoned } from "./TalkError.ts";
+import { TalkQueries } from "./TalkQueries.ts";
+
+export interface TalkOptions {
+  /** Digest the talk every this many player turns (and always at its end). */
+  readonly digestEvery: number;
+  /** Raw turns the reply is given (2–6). */
+  readonly recentTurns: number;
+  /** What NPCs call the player. */
+  readonly playerName: string;
+}
+
+export const defaultTalkOptions: TalkOptions = {
+  digestEvery: 4,
+  recentTurns: 6,
+  playerName: "the player",
+};
+
+export interface TalkWorldSpec {
+  readonly simulation: {
+    readonly world: World;
+    readonly worldHash: string;
+    readonly lore: ReadonlyArray<LoreFile>;
+  };
+  readonly log: SqliteEventLog;
+  readonly saveId: SaveId;
+  readonly brain: BrainShape;
+  /** Record every brain call in the log (live models). */
+  readonly recordBrain: boolean;
+  /** How replies stream (default: the brain's answer word by word). */
+  readonly streamer?: ReplyStreamer;
+  readonly dossiers?: DossierSource;
+  readonly options?: Partial<TalkOptions>;
+  readonly config?: Partial<EngineConfig>;
+}
+
+export class TalkWriter {
+  state = new EngineState();
+  private known = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  readonly queries: TalkQueries;
+  readonly options: TalkOptions;
+  readonly dossiers: DossierSource;
+  /** The brain as a tick's steps call it (and record its calls). */
+  readonly runner: BrainRunner;
+  readonly names: WorldIndex;
+  private readonly routes: Routes;
+  readonly config: EngineConfig;
+
+  constructor(readonly spec: TalkWorldSpec) {
+    this.options = { ...defaultTalkOptions, ...spec.options };
+    this.config = { ...defaultEngineConfig, ...spec.config };
+    this.queries = new TalkQueries(spec.log.db, spec.saveId);
+    this.dossiers = spec.dossiers ?? retrievalDossiers(spec.log, spec.saveId);
+    this.runner = new BrainRunner(spec.brain, spec.recordBrain, this.config.brainConcurrency);
+    this.names = new WorldIndex(spec.simulation.world);
+    this.routes = new Routes(spec.simulation.world);
+    this.refold();
+  }
+
+  /** The head of the save's log as this writer last saw or wrote it. */
+  get head(): number {
+    return this.known;
+  }
+
+  get saveId(): SaveId {
+    return this.spec.saveId;
+  }
+
+  /** The game time now. */
+  get t(): GameTime {
+    this.catchUp();
+    return this.state.t;
+  }
+
+  /** Folds in whatever another writer appended since. */
+  catchUp(): void {
+    const head = this.spec.log.head(this.spec.saveId);
+    if (head === this.known) return;
+    for (const e of this.spec.log.read(this.spec.saveId, { fromSeq: this.known + 1 }))
+      this.state.apply(e, e.seq);
+    this.known = head;
+  }
+
+  private refold(): void {
+    this.state = new EngineState();
+    this.known = 0;
+    this.catchUp();
+  }
+
+  /** The NPC's id if the save has it. @throws NpcNotFound */
+  npc(npcId: string): NpcId {
+    this.catchUp();
+    if (npcId === PLAYER_ID || !this.state.npcs.has(npcId as NpcId))
+      throw new NpcNotFound({ saveId: this.saveId, npcId });
+    return npcId as NpcId;
+  }
+
+  /** The talk settings a PlayerInput records: what a replay needs to answer the same. */
+  get settings(): TalkSettings {
+    return {
+      brain: this.spec.brain.name,
+      recorded: this.spec.recordBrain,
+      playerName: this.options.playerName,
+      digestEvery: this.options.digestEvery,
+      recentTurns: this.options.recentTurns,
+      checkpointEveryTicks: this.config.checkpointEveryTicks,
+    };
+  }
+
+  /**
+   * Runs `f` alone (one writer per save), then appends what it emitted as one batch,
+   * led by the PlayerInput `input` (nothing at all when `f` emitted nothing).
+   */
+  write<A>(
+    input: PlayerInputBody,
+    f: (ctx: TickContext) => Promise<A> | A,
+    signal?: AbortSignal,
+  ): Promise<A> {
+    return this.change(async () => {
+      const writer = new TickWriter(this.state, this.state.t, this.known);
+      writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
+      const value = await f(this.context(writer));
+      if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
+      const events = writer.drain();
+      if (events.length > 1)
+        this.known = this.spec.log.append(this.spec.saveId, this.known, counted(events)).head;
+      return value;
+    });
+  }
+
+  /**
+   * Every change a player makes goes through here: alone in this process and caught up
+   * with the log; on failure the state (and the dossier source's view) is refolded from
+   * the log. A change that appends once (`write`: its events go out as one batch) is
+   * atomic by that append. One that appends more than once (a skip: its PlayerInput,
+   * then the engine's batches) runs `atomic`, inside one transaction of the log, so the
+   * PlayerInput is committed with everything it causes or none of it is — the file
+   * stays write-locked meanwhile, and another writer waits (then gives up) rather than
+   * land a batch between them.
+   */
+  private change<A>(f: () => Promise<A>, atomic = false): Promise<A> {
+    return this.exclusive(async () => {
+      const run = async (): Promise<A> => {
+        this.catchUp();
+        return await f();
+      };
+      try {
+        return await (atomic ? this.spec.log.atomically(run) : run());
+      } catch (e) {
+        // Appends the dossier source saw may have been rolled back with the transaction.
+        if (atomic) this.dossiers.reset?.();
+        this.refold();
+        throw e;
+      }
+    });
+  }
+
+  /** Runs `f` after every write queued before it, and before any queued after it. */
+  exclusive<A>(f: () => Promise<A>): Promise<A> {
+    const next = this.tail.then(f, f);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private context(writer: TickWriter): TickContext {
+    return {
+      world: this.spec.simulation.world,
+      config: this.config,
+      seed: this.state.seed,
+      state: this.state,
+      routes: this.routes,
+      writer,
+      brain: this.runner,
+      dossiers: this.dossiers,
+      actors: undefined as never,
+      from: this.state.t,
+      t: this.state.t,
+      names: this.names,
+      skipping: false,
+    };
+  }
+
+  /**
+   * Lets the world move on `days` days: a recorded time skip (a `jump`) by the engine,
+   * as `hearsay run --resume` would make it, extending the run's length if it must.
+   */
+  skipDays(days: number): Promise<GameTime> {
+    return this.change(async () => {
+      const writer = new TickWriter(this.state, this.state.t, this.known);
+      writer.emit("PlayerInput", { input: { kind: "skip", days }, talk: this.settings, events: 0 });
+      this.known = this.spec.log.append(this.spec.saveId, this.known, writer.drain()).head;
+      await skipWorldDays(this, days);
+      this.catchUp();
+      return this.state.t;
+    }, true);
+  }
+}
+
+/** The batch with its leading PlayerInput told how many events follow it. */
+const counted = (events: ReadonlyArray<Event>): ReadonlyArray<Event> => {
+  const [first, ...rest] = events;
+  if (first?.type !== "PlayerInput") return events;
+  return [{ ...first, payload: { ...first.payload, events: rest.length } }, ...rest];
+};
