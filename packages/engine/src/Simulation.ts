@@ -54,7 +54,11 @@ export interface SimulationSpec {
   readonly resume: boolean;
   readonly config?: Partial<EngineConfig>;
   readonly onProgress?: (progress: Progress) => void;
-  /** Time skips to make on the way: at `atDay` `atHour`:00, elide, or jump `days` days. */
+  /**
+   * Time skips to make on the way, at `atDay` `atHour`:00 (the hour may be fractional):
+   * jump `days` days (default 1), or elide — for `days` days when given (a fraction is
+   * kept to the minute), else until every NPC has finished what it is doing.
+   */
   readonly skips?: ReadonlyArray<{
     readonly atDay: number;
     readonly atHour?: number;
@@ -266,14 +270,29 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   }
 
   let ticks = 0;
+  const progress = (t: GameTime) =>
+    spec.onProgress?.({
+      t,
+      day: Math.floor(t / MINUTES_PER_DAY),
+      startDay,
+      endDay,
+      ticks,
+      events: [...counts.values()].reduce((a, b) => a + b, 0),
+      head,
+    });
   try {
     for (;;) {
       if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
-      const skip = (spec.skips ?? []).find((k) => gameTime(k.atDay, k.atHour ?? 0) === state.t);
+      // Rounded: a fractional hour (a skip planned off the log) is a whole minute.
+      const skip = (spec.skips ?? []).find(
+        (k) => Math.round(gameTime(k.atDay, k.atHour ?? 0)) === state.t,
+      );
       if (skip) {
+        // A span in days (whole or not) is exact in minutes; an elision without one
+        // lasts until every NPC has finished what it is doing.
         const to = (
-          skip.mode === "jump"
-            ? state.t + (skip.days ?? 1) * MINUTES_PER_DAY
+          skip.days !== undefined || skip.mode === "jump"
+            ? state.t + Math.round((skip.days ?? 1) * MINUTES_PER_DAY)
             : elisionEnd({ state }, state.t)
         ) as GameTime;
         const span = actors.skip(skip.mode, to);
@@ -287,6 +306,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
           warnings(writer);
           append(writer.drain());
           ticks += 1;
+          progress(span.to as GameTime);
           continue;
         }
       }
@@ -307,15 +327,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       warnings(writer);
       append(writer.drain());
       ticks += 1;
-      spec.onProgress?.({
-        t,
-        day: Math.floor(t / MINUTES_PER_DAY),
-        startDay,
-        endDay,
-        ticks,
-        events: [...counts.values()].reduce((a, b) => a + b, 0),
-        head,
-      });
+      progress(t);
     }
   } finally {
     actors.stop();
