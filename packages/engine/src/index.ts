@@ -113,4 +113,12 @@ export {
   runSimulation,
   type SimulationSpec,
 } from "./Simulation.ts";
+export type { SkipMode } from "./Skips.ts";
+export {
+  ELISION_STEP_MINUTES,
+  planSkip,
+  type SkipSpec,
+  type SkipSummary,
+  skipSave,
+} from "./skipSave.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
