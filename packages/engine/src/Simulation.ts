@@ -24,6 +24,7 @@ import { BrainRunner } from "./BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
 import { EngineState } from "./EngineState.ts";
+import { EngineSnapshots } from "./engineSnapshots.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
@@ -122,10 +123,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       fix: "pass --resume to continue it, or choose another --db",
     });
   }
+  const snapshots = new EngineSnapshots(log, saveId, {
+    everyEvents: config.snapshotEveryEvents,
+    kept: config.snapshotsKept,
+  });
   if (head > 0) {
-    // Page by page: a long run of a large world has millions of events, which as one
-    // array do not fit Node's default heap.
-    for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
+    // From the newest engine snapshot, if any, then page by page: a long run of a large
+    // world has millions of events, which as one array do not fit Node's default heap.
+    const fromSeq = snapshots.restore(state, head) + 1;
+    for (const e of historyEvents({ log, saveId, fromSeq, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
     }
     const started = log.read(saveId, { toSeq: 1 })[0];
@@ -180,8 +186,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   };
   const append = (events: ReadonlyArray<Event>) => {
     if (events.length === 0) return;
+    const before = head;
     const result = log.append(saveId, head, events);
     head = result.head;
+    snapshots.afterAppend(state, before, result.appended[result.appended.length - 1]);
     dossiers.refresh?.();
     spec.onAppend?.(result.appended);
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
