@@ -64,6 +64,6 @@ export const defaultEngineConfig: EngineConfig = {
   feudRecoverAt: -0.2,
   happeningGraceHours: 2,
   resumePageSize: 4096,
-  snapshotEveryEvents: 250_000,
+  snapshotEveryEvents: 500_000,
   snapshotsKept: 2,
 };
