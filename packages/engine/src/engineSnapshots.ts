@@ -5,7 +5,7 @@
  * touched: a run with snapshots writes the same events as one without.
  */
 import type { StoredEvent } from "@hearsay/core";
-import { EngineSnapshotStore, type SqliteEventLog } from "@hearsay/store";
+import { EngineSnapshotStore, type SaveInfo, type SqliteEventLog } from "@hearsay/store";
 import { decodeState, encodeState, stateFingerprint } from "./EngineSnapshot.ts";
 import type { EngineState } from "./EngineState.ts";
 
@@ -34,7 +34,17 @@ export class EngineSnapshots {
    * holds the event it was taken after is not used.
    */
   restore(state: EngineState, head: number): number {
-    const snap = this.store.latest(this.saveId, this.format, head);
+    // A branch shares its parent's history up to where it branched: a snapshot the
+    // parent (or its parent) took by then is one of the branch's too.
+    let snap: { readonly seq: number; readonly text: string } | undefined;
+    let save: SaveInfo | undefined = this.log.save(this.saveId);
+    for (let upTo = head; save !== undefined; ) {
+      const found = this.store.latest(save.saveId, this.format, upTo);
+      if (found !== undefined && (snap === undefined || found.seq > snap.seq)) snap = found;
+      if (save.parent === null) break;
+      upTo = Math.min(upTo, save.parent.seq);
+      save = this.log.save(save.parent.saveId);
+    }
     if (snap === undefined) return 0;
     // The text is the id of the event at its seq, a line break, and the state.
     const cut = snap.text.indexOf("\n");

@@ -4,7 +4,9 @@
  * whole log folds to (field by field, in iteration order), and a resume from a snapshot
  * goes on exactly as a resume from the log.
  */
+import { ids } from "@hearsay/core";
 import {
+  branchSave,
   decodeState,
   EngineSnapshots,
   EngineState,
@@ -76,6 +78,25 @@ describe("engine snapshots", () => {
     expect(events(withSnaps)).toEqual(events(without));
     expect(withSnaps.projectionHash(MAIN)).toBe(without.projectionHash(MAIN));
   }, 120_000);
+
+  it("a branch starts from its parent's snapshot taken before the branch point", async () => {
+    const log = memoryLog();
+    await runHamlet(log, { days: 3, config: { snapshotEveryEvents: 150, snapshotsKept: 20 } });
+    const branched = branchSave({ log, from: MAIN, at: { day: 2 }, into: "b" });
+    const parents = new EngineSnapshotStore(log.db).of(MAIN).filter((k) => k.seq <= branched.seq);
+    expect(parents.length).toBeGreaterThan(0);
+    const B = ids.save("b");
+    const state = new EngineState();
+    const from = new EngineSnapshots(log, B, { everyEvents: 0, kept: 2 }).restore(
+      state,
+      log.head(B),
+    );
+    expect(from).toBe(parents[parents.length - 1]!.seq);
+    for (const e of historyEvents({ log, saveId: B, fromSeq: from + 1 })) state.apply(e, e.seq);
+    const whole = new EngineState();
+    for (const e of historyEvents({ log, saveId: B })) whole.apply(e, e.seq);
+    expect(comparable(state)).toEqual(comparable(whole));
+  }, 60_000);
 
   it("a snapshot whose seq holds another event is not used", async () => {
     const log = memoryLog();
