@@ -59,12 +59,12 @@ describe("hearsay skip", () => {
     const jump = await hearsay("skip", "--db", db, "--days", "30", "--quiet");
     expect(jump.code, jump.stderr).toBe(0);
     expect(jump.stdout).toContain("(jump)");
-    // Past the run's end, the run is extended to the day the skip ends, and says so.
-    expect(jump.stdout).toContain(`the run now ends on day ${before.endDay! + 30}`);
+    // Past the run's end, the run is extended to the day after the skip ends, and says so.
+    expect(jump.stdout).toContain(`the run now ends on day ${before.endDay! + 31}`);
     const jumped = recorded(db);
     const jumps = jumped.clock.slice(before.clock.length);
     expect(jumps).toEqual(Array.from({ length: 30 }, () => ["jump", 1440]));
-    expect(jumped.endDay).toBe(before.endDay! + 30);
+    expect(jumped.endDay).toBe(before.endDay! + 31);
 
     const elide = await hearsay("skip", "--db", db, "--days", "30", "--mode", "elision", "--quiet");
     expect(elide.code, elide.stderr).toBe(0);
@@ -74,7 +74,7 @@ describe("hearsay skip", () => {
     expect(steps).toHaveLength(30 * 4 * 2);
     expect(steps.filter(([m]) => m === "elision").every(([, n]) => n === 300)).toBe(true);
     expect(steps.filter(([m]) => m === "tick")).toHaveLength(30 * 4);
-    expect(elided.endDay).toBe(before.endDay! + 60);
+    expect(elided.endDay).toBe(before.endDay! + 61);
     expect(elided.t - before.t).toBe(60 * 1440);
 
     const verify = await hearsay("replay", "--verify", "--db", db, "--quiet");

@@ -12,8 +12,10 @@
  *   were doing (a `ClockAdvanced` of mode `elision`), then one ordinary tick lets every
  *   NPC due take its turn. Slower than a jump; NPCs go on living, a few times a day.
  *
- * A skip past the run's end day extends the run to the day the skip ends, recorded as
- * a `RunResumed` with the new end day, as `chat`'s `/skip` does. `replay --verify` reads
+ * A skip that reaches the run's end day extends the run to the day after the skip ends,
+ * recorded as a `RunResumed` with the new end day, as `chat`'s `/skip` does: the world
+ * clock stops at the run's end, and the skip's last day still has to be run after the
+ * clock has moved. `run --resume` then plays that last day. `replay --verify` reads
  * every step back off the log (RunPlan.ts) and makes it again.
  */
 import { dayOf, type GameTime, MINUTES_PER_DAY, MINUTES_PER_HOUR } from "@hearsay/core";
@@ -109,7 +111,12 @@ export const skipSave = async (spec: SkipSpec): Promise<SkipSummary> => {
   const before = clockOf(spec);
   const startDay = spec.world.meta.start.day;
   const plan = planSkip(before.t, skipDays, mode, spec.world.meta.tickMinutes);
-  const endDay = Math.max(before.endDay, Math.ceil(plan.end / MINUTES_PER_DAY));
+  // The run must end after the skip: the world clock stops at the run's end, and the
+  // skip's last day (its debates among them) is run after the clock has moved.
+  const endDay =
+    before.endDay * MINUTES_PER_DAY > plan.end
+      ? before.endDay
+      : Math.floor(plan.end / MINUTES_PER_DAY) + 1;
   const summary = await runSimulation({
     ...base,
     resume: true,
