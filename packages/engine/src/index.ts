@@ -32,14 +32,14 @@ export {
 export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
+export { EngineSnapshots, type SnapshotCadence } from "./EngineSnapshots.ts";
+export { EngineState } from "./EngineState.ts";
 export {
   decodeState,
   encodeState,
   SNAPSHOT_FORMAT,
   stateFingerprint,
-} from "./EngineSnapshot.ts";
-export { EngineState } from "./EngineState.ts";
-export { EngineSnapshots, type SnapshotCadence } from "./engineSnapshots.ts";
+} from "./EngineStateCodec.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
 export {
   DEFAULT_SIMULATION,

@@ -6,8 +6,8 @@
  */
 import type { StoredEvent } from "@hearsay/core";
 import { EngineSnapshotStore, type SaveInfo, type SqliteEventLog } from "@hearsay/store";
-import { decodeState, encodeState, stateFingerprint } from "./EngineSnapshot.ts";
 import type { EngineState } from "./EngineState.ts";
+import { decodeState, encodeState, stateFingerprint } from "./EngineStateCodec.ts";
 
 export interface SnapshotCadence {
   /** A snapshot whenever the log's head crosses a multiple of this many events (0: never). */
