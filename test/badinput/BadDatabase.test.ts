@@ -90,6 +90,11 @@ const commands: ReadonlyArray<Command> = [
     reads: false,
   },
   {
+    name: "skip",
+    args: (db) => ["skip", "--db", db, "--days", "1", "--simulation", tinySimulation, "--quiet"],
+    reads: false,
+  },
+  {
     name: "dossier",
     args: (db) => ["dossier", "--db", db, "--npc", "ada", "--day", "1"],
     reads: true,

@@ -2,8 +2,9 @@
  * Where a time skip ends and the steps it is carried out in.
  *
  * - A `jump` of N days ends exactly N days on.
- * - An `elision` finishes what every awake NPC is in the middle of: it ends when the
- *   last of those activities would (at most a day on; sleepers are not waited for).
+ * - An `elision` asked for a span of days ends exactly that far on; one without a span
+ *   finishes what every awake NPC is in the middle of: it ends when the last of those
+ *   activities would (at most a day on; sleepers are not waited for).
  *
  * Either way it stops at the run's end, and the world's steps run tick by tick over it.
  */
@@ -14,7 +15,7 @@ export type SkipMode = "elision" | "jump";
 
 export type SkipRequest =
   | { readonly mode: "jump"; readonly days: number }
-  | { readonly mode: "elision" };
+  | { readonly mode: "elision"; readonly days?: number };
 
 /** When an elision from `t` ends: the latest end of an awake activity, within a day. */
 export const elisionEnd = (schedule: ClockSchedule, t: GameTime): GameTime => {
@@ -32,7 +33,12 @@ export const skipEnd = (
   request: SkipRequest,
   endAt: GameTime,
 ): GameTime => {
-  const to = request.mode === "jump" ? t + request.days * MINUTES_PER_DAY : elisionEnd(schedule, t);
+  // A span in days (whole or not) is exact to the minute; an elision without one lasts
+  // until every awake NPC has finished what it is doing.
+  const to =
+    request.mode === "jump" || request.days !== undefined
+      ? t + Math.round((request.days ?? 1) * MINUTES_PER_DAY)
+      : elisionEnd(schedule, t);
   return Math.min(to, endAt) as GameTime;
 };
 

@@ -36,6 +36,13 @@ export interface EngineConfig {
   readonly happeningGraceHours: number;
   /** Events per read when a resume folds the log back into the engine's state. */
   readonly resumePageSize: number;
+  /**
+   * An engine snapshot whenever the log's head crosses a multiple of this many events
+   * (0: never): a resume folds only the events after the newest one.
+   */
+  readonly snapshotEveryEvents: number;
+  /** Engine snapshots kept per save; older ones are deleted as new ones are taken. */
+  readonly snapshotsKept: number;
 }
 
 export const defaultEngineConfig: EngineConfig = {
@@ -57,4 +64,6 @@ export const defaultEngineConfig: EngineConfig = {
   feudRecoverAt: -0.2,
   happeningGraceHours: 2,
   resumePageSize: 4096,
+  snapshotEveryEvents: 500_000,
+  snapshotsKept: 2,
 };

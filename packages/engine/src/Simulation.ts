@@ -23,6 +23,7 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "./BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
+import { EngineSnapshots } from "./EngineSnapshots.ts";
 import { EngineState } from "./EngineState.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
@@ -54,7 +55,11 @@ export interface SimulationSpec {
   readonly resume: boolean;
   readonly config?: Partial<EngineConfig>;
   readonly onProgress?: (progress: Progress) => void;
-  /** Time skips to make on the way: at `atDay` `atHour`:00, elide, or jump `days` days. */
+  /**
+   * Time skips to make on the way, at `atDay` `atHour`:00 (the hour may be fractional):
+   * jump `days` days (default 1), or elide — for `days` days when given (a fraction is
+   * kept to the minute), else until every NPC has finished what it is doing.
+   */
   readonly skips?: ReadonlyArray<{
     readonly atDay: number;
     readonly atHour?: number;
@@ -121,10 +126,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       fix: "pass --resume to continue it, or choose another --db",
     });
   }
+  const snapshots = new EngineSnapshots(log, saveId, {
+    everyEvents: config.snapshotEveryEvents,
+    kept: config.snapshotsKept,
+  });
   if (head > 0) {
-    // Page by page: a long run of a large world has millions of events, which as one
-    // array do not fit Node's default heap.
-    for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
+    // From the newest engine snapshot, if any, then page by page: a long run of a large
+    // world has millions of events, which as one array do not fit Node's default heap.
+    const fromSeq = snapshots.restore(state, head) + 1;
+    for (const e of historyEvents({ log, saveId, fromSeq, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
       foldSchedule(schedule, e);
     }
@@ -180,8 +190,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   };
   const append = (events: ReadonlyArray<Event>) => {
     if (events.length === 0) return;
+    const before = head;
     const result = log.append(saveId, head, events);
     head = result.head;
+    snapshots.afterAppend(state, before, result.appended[result.appended.length - 1]);
     dossiers.refresh?.();
     spec.onAppend?.(result.appended);
     for (const e of events) {
@@ -250,8 +262,11 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     schedule,
     debateTopics: world.debateTopics,
     skips: (spec.skips ?? []).map((k) => ({
-      at: gameTime(k.atDay, k.atHour ?? 0),
-      ...(k.mode === "jump" ? { mode: "jump" as const, days: k.days ?? 1 } : { mode: k.mode }),
+      // Rounded: a fractional hour (a skip planned off the log) is a whole minute.
+      at: Math.round(gameTime(k.atDay, k.atHour ?? 0)) as GameTime,
+      ...(k.mode === "jump"
+        ? { mode: "jump" as const, days: k.days ?? 1 }
+        : { mode: k.mode, ...(k.days === undefined ? {} : { days: k.days }) }),
     })),
   });
   const observe = actors.clock.observe;
@@ -282,6 +297,16 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   }
 
   let ticks = 0;
+  const progress = (t: GameTime) =>
+    spec.onProgress?.({
+      t,
+      day: Math.floor(t / MINUTES_PER_DAY),
+      startDay,
+      endDay,
+      ticks,
+      events: [...counts.values()].reduce((a, b) => a + b, 0),
+      head,
+    });
   try {
     for (;;) {
       if (spec.maxTicks !== undefined && ticks >= spec.maxTicks) break;
@@ -293,6 +318,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         warnings(writer);
         append(writer.drain());
         ticks += 1;
+        progress(next.to);
         continue;
       }
       const { from, to: t } = next;
@@ -309,15 +335,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       warnings(writer);
       append(writer.drain());
       ticks += 1;
-      spec.onProgress?.({
-        t,
-        day: Math.floor(t / MINUTES_PER_DAY),
-        startDay,
-        endDay,
-        ticks,
-        events: [...counts.values()].reduce((a, b) => a + b, 0),
-        head,
-      });
+      progress(t);
     }
   } finally {
     actors.stop();

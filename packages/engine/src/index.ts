@@ -36,7 +36,14 @@ export {
 export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
+export { EngineSnapshots, type SnapshotCadence } from "./EngineSnapshots.ts";
 export { EngineState } from "./EngineState.ts";
+export {
+  decodeState,
+  encodeState,
+  SNAPSHOT_FORMAT,
+  stateFingerprint,
+} from "./EngineStateCodec.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
 export {
   DEFAULT_SIMULATION,
@@ -117,4 +124,12 @@ export {
   runSimulation,
   type SimulationSpec,
 } from "./Simulation.ts";
+export type { SkipMode } from "./Skips.ts";
+export {
+  ELISION_STEP_MINUTES,
+  planSkip,
+  type SkipSpec,
+  type SkipSummary,
+  skipSave,
+} from "./skipSave.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";

@@ -8,6 +8,12 @@ export {
   asDatabaseError,
   checkDatabaseFile,
 } from "./databaseFile.ts";
+export {
+  type EngineSnapshotFigures,
+  type EngineSnapshotInfo,
+  EngineSnapshotStore,
+  engineSnapshotFigures,
+} from "./EngineSnapshotStore.ts";
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { findDamage } from "./findDamage.ts";
 export type {

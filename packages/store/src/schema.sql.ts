@@ -421,6 +421,19 @@ export const migrations: ReadonlyArray<Migration> = [
     name: "open tasks by proposer",
     sql: "CREATE INDEX tasks_proposer ON tasks(save_id, proposed_by, status);",
   },
+  {
+    version: 5,
+    // The engine's own state at a seq (EngineSnapshotStore.ts): a cache a resume starts
+    // from instead of folding the whole log. No read model; not in the digest.
+    name: "engine snapshots",
+    sql: `CREATE TABLE engine_snapshots (
+  save_id TEXT NOT NULL REFERENCES saves(save_id),
+  seq INTEGER NOT NULL,
+  format TEXT NOT NULL,
+  state BLOB NOT NULL,
+  PRIMARY KEY (save_id, seq)
+) WITHOUT ROWID;`,
+  },
 ];
 
 /** The schema version this build writes; a database newer than this is refused. */

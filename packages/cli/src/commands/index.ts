@@ -28,6 +28,11 @@ export const commands: ReadonlyArray<CommandEntry> = [
     load: async () => (await import("./replay.ts")).replayCommand,
   },
   {
+    name: "skip",
+    description: "Move a stored run some game days on: a jump or an elision",
+    load: async () => (await import("./skip.ts")).skipCommand,
+  },
+  {
     name: "branch",
     description: "Branch a save at a seq or a game day",
     load: async () => (await import("./branch.ts")).branchCommand,

@@ -1,12 +1,20 @@
 /**
  * `hearsay stats --db PATH [--save ID] [--json]`: what a run spent on its brain — calls,
  * tokens and latency per purpose, per brain and model, per NPC and per game day — read
- * from the log's read model. Runs with the scripted brain record no calls (their answers
- * follow from the seed), so they report none.
+ * from the log's read model, and the engine snapshots a resume starts from (how many,
+ * their size). Runs with the scripted brain record no calls (their answers follow from
+ * the seed), so they report none.
  */
 
-import { requireSave } from "@hearsay/engine";
-import { type CallFigures, llmCallStats, openForReading, SqliteEventLog } from "@hearsay/store";
+import { defaultEngineConfig, requireSave } from "@hearsay/engine";
+import {
+  type CallFigures,
+  type EngineSnapshotFigures,
+  engineSnapshotFigures,
+  llmCallStats,
+  openForReading,
+  SqliteEventLog,
+} from "@hearsay/store";
 import { Console, Effect } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt } from "../attempt.ts";
@@ -20,6 +28,12 @@ const header = `${"".padEnd(28)} ${"calls".padStart(7)} ${"fell back".padStart(9
 const refusedLine = (f: CallFigures) =>
   `refused answers: ${f.rejected} (${f.rejectedPromptTokens} prompt and ${f.rejectedOutputTokens} output tokens of the totals); answered by a fallback: ${f.fellBack}; answered by none: ${f.failed}`;
 
+/** What a resume starts from: the save's engine snapshots, their number and size. */
+const snapshotLine = (f: EngineSnapshotFigures): string =>
+  f.count === 0
+    ? `engine snapshots: none (a resume folds the whole log; one is taken every ${defaultEngineConfig.snapshotEveryEvents.toLocaleString("en")} events)`
+    : `engine snapshots: ${f.count}, ${(f.bytes / 2 ** 20).toFixed(1)} MiB stored, newest at seq ${f.newestSeq} (a resume folds only the log after it)`;
+
 export const statsCommand = Command.make(
   "stats",
   {
@@ -31,15 +45,25 @@ export const statsCommand = Command.make(
   Effect.fn(
     function* (args) {
       const db = yield* attempt(() => openForReading(args.db));
-      const stats = yield* attempt(() => {
+      const { stats, snapshots } = yield* attempt(() => {
         // A save that is not there is an error, not a save with no calls.
         requireSave(new SqliteEventLog(db), args.save, args.db);
-        return llmCallStats(db, args.save);
+        return {
+          stats: llmCallStats(db, args.save),
+          snapshots: engineSnapshotFigures(db, args.save),
+        };
       }).pipe(Effect.ensuring(Effect.sync(() => db.close())));
-      if (args.json) return yield* Console.log(JSON.stringify(stats, null, 2));
+      if (args.json) {
+        return yield* Console.log(
+          JSON.stringify({ ...stats, engineSnapshots: snapshots }, null, 2),
+        );
+      }
       if (stats.total.calls === 0) {
         return yield* Console.log(
-          `no recorded brain calls in save "${args.save}" (a scripted run records none)`,
+          [
+            `no recorded brain calls in save "${args.save}" (a scripted run records none)`,
+            snapshotLine(snapshots),
+          ].join("\n"),
         );
       }
       yield* Console.log(
@@ -55,6 +79,7 @@ export const statsCommand = Command.make(
           "by game day",
           ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
           refusedLine(stats.total),
+          snapshotLine(snapshots),
         ].join("\n"),
       );
     },

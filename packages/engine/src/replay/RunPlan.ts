@@ -234,7 +234,9 @@ export const readRunPlan = (log: SqliteEventLog, saveId: string, upcast?: Upcast
             atDay: dayOf(from),
             atHour: (from % MINUTES_PER_DAY) / MINUTES_PER_HOUR,
             mode: e.payload.mode,
-            ...(e.payload.mode === "jump" ? { days: (e.payload.to - from) / MINUTES_PER_DAY } : {}),
+            // The span as recorded: an elision replays to the same time however the
+            // run chose its end (the end of every activity, or a span asked for).
+            days: (e.payload.to - from) / MINUTES_PER_DAY,
           });
         }
         break;

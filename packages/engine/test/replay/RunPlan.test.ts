@@ -85,10 +85,36 @@ describe("a run resumed with another checkpoint interval, or skipping time", () 
     ];
     await runHamlet(log, { days: 4, skips, config: { checkpointEveryTicks: 5 } });
     const plan = readRunPlan(log, ids.save("main"));
+    // An elision is planned with the span it took, so its replay ends where it ended.
+    const elided = log
+      .read(MAIN)
+      .find((e) => e.type === "ClockAdvanced" && e.payload.mode === "elision");
+    if (elided?.type !== "ClockAdvanced") throw new Error("the run made no elision");
+    const span = elided.payload.to - elided.payload.from;
+    expect(span).toBeGreaterThan(0);
     expect(plan.skips).toEqual([
       { atDay: 1, atHour: 10, mode: "jump", days: 1 },
-      { atDay: 2, atHour: 15, mode: "elision" },
+      { atDay: 2, atHour: 15, mode: "elision", days: span / 1440 },
     ]);
+    const report = await verifyLog({ log, saveId: MAIN, simulation: hamlet() });
+    expect(report.divergence).toBeNull();
+  });
+
+  it("verifies elisions of a span asked for (whole days and fractions of one)", async () => {
+    const log = memoryLog();
+    const skips = [
+      { atDay: 1, atHour: 6, mode: "elision" as const, days: 300 / 1440 },
+      { atDay: 2, atHour: 0, mode: "elision" as const, days: 1 },
+    ];
+    await runHamlet(log, { days: 5, skips, config: { checkpointEveryTicks: 5 } });
+    const spans = log
+      .read(MAIN)
+      .flatMap((e) =>
+        e.type === "ClockAdvanced" && e.payload.mode === "elision"
+          ? [e.payload.to - e.payload.from]
+          : [],
+      );
+    expect(spans).toEqual([300, 1440]);
     const report = await verifyLog({ log, saveId: MAIN, simulation: hamlet() });
     expect(report.divergence).toBeNull();
   });
