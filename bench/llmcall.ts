@@ -36,7 +36,13 @@ import {
   retrievalDossiers,
   runSimulation,
 } from "@hearsay/engine";
-import { type BrainShape, defaultMindConfig, FairQueue, OllamaBrain } from "@hearsay/mind";
+import {
+  type BrainShape,
+  defaultMindConfig,
+  HostPool,
+  type ModelHost,
+  OllamaBrain,
+} from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { startFixtureServerThread } from "./lib/fixtureServerThread.ts";
@@ -115,17 +121,25 @@ export default async (): Promise<void> => {
 
   // Which call holds the model slot: each call queues in a lane of its own, and the
   // queue notes the lane it grants, so every round trip is charged to its own call.
-  const queue = FairQueue.make(1);
-  const run = queue.run.bind(queue);
+  const pool = HostPool.make([{ url: server.url, concurrency: 1, models: null }]);
+  const run = pool.run.bind(pool);
   let owner = "";
-  queue.run = ((lane: string, effect: Effect.Effect<unknown, unknown, unknown>) =>
+  pool.run = ((
+    lane: string,
+    model: string,
+    job: (host: ModelHost) => Effect.Effect<unknown, unknown>,
+    hostFailed: (e: unknown) => boolean,
+  ) =>
     run(
       lane,
-      Effect.suspend(() => {
-        owner = lane;
-        return effect;
-      }),
-    )) as typeof queue.run;
+      model,
+      (host) =>
+        Effect.suspend(() => {
+          owner = lane;
+          return job(host);
+        }),
+      hostFailed,
+    )) as typeof pool.run;
   const laneOf = new WeakMap<object, string>();
   const fetches: Array<Span> = [];
   const fetchesOf = new Map<string, Array<Span>>();
@@ -143,7 +157,7 @@ export default async (): Promise<void> => {
   const ollama = OllamaBrain.make({
     config: { ...defaultMindConfig, ollamaUrl: server.url, concurrency: 1 },
     fetch: timedFetch,
-    queue,
+    pool,
     lane: (r) => laneOf.get(r) ?? r.npcId ?? r.purpose,
   });
   const calls: Array<Call> = [];

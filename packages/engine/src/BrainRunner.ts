@@ -72,9 +72,10 @@ export class BrainRunner {
       outcomes = requests.map((r) => ({ ok: true as const, answer: brain.decideSync(r) }));
     } else {
       const brain = this.brain;
+      // Enough calls in flight to fill every model host's slots.
       const results = await Effect.runPromise(
         Effect.forEach(requests, (r) => Effect.result(brain.decide(r)), {
-          concurrency: this.concurrency,
+          concurrency: Math.max(this.concurrency, brain.capacity ?? 0),
         }),
       );
       outcomes = results.map((r) =>

@@ -47,6 +47,8 @@ export interface BrainAnswer<P extends PurposeName = PurposeName> {
 export interface BrainShape {
   /** The adapter's name, as `meta.brain` reports it. */
   readonly name: string;
+  /** Calls it can have in flight at once (its model hosts' slots); absent: no view. */
+  readonly capacity?: number;
   decide<P extends PurposeName>(
     request: BrainRequest<P>,
   ): Effect.Effect<BrainAnswer<P>, BrainError>;

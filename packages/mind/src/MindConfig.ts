@@ -5,11 +5,14 @@
  * with `MindConfigError` naming where it came from (the file or the variable), the
  * field, what was wrong and how to fix it. File layout:
  *
- *   { "ollama": { "host", "chatModel", "embeddingModel", "timeoutMs", "concurrency",
+ *   { "ollama": { "host", "hosts", "chatModel", "embeddingModel", "timeoutMs", "concurrency",
  *                 "temperature", "numCtx", "keepAlive" },
  *     "fallback": ["<model>", …, "scripted"],
  *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" } }
+ *
+ * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
+ * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
  *
  * Any other key, at the top or in a section, is refused with the nearest known one
  * ("olama": did you mean `ollama`?): a misspelt setting must not be silently ignored.
@@ -37,6 +40,19 @@ export const Budgets = Schema.Struct({
 });
 export type Budgets = typeof Budgets.Type;
 
+/** One model server of several: where, how many calls at once, and (absent: any) which models. */
+export const ModelHostConfig = Schema.Struct({
+  url: Url,
+  concurrency: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 64 })),
+  models: Schema.optionalKey(Schema.Array(Name)),
+});
+export type ModelHostConfig = typeof ModelHostConfig.Type;
+
+/** Several model servers; null: the one `ollamaUrl` with `concurrency` slots. */
+export const ModelHostsConfig = Schema.NullOr(
+  Schema.Array(ModelHostConfig).check(Schema.isMinLength(1), Schema.isMaxLength(64)),
+);
+
 /** Which embedder ranks by meaning; null: `ollama` when the brain is ollama, else `hashing`. */
 export const EmbedderChoice = Schema.NullOr(Schema.Literals(["hashing", "ollama"]));
 export type EmbedderChoice = typeof EmbedderChoice.Type;
@@ -46,6 +62,8 @@ export const IndexModeChoice = Schema.Literals(["embedded", "disabled"]);
 
 export const MindConfig = Schema.Struct({
   ollamaUrl: Url,
+  /** Chat calls spread over these servers when given (embeddings stay on `ollamaUrl`). */
+  hosts: ModelHostsConfig,
   chatModel: Name,
   embeddingModel: Name,
   /** What answers when the chat model fails, in order: model names, then `scripted`. */
@@ -63,6 +81,7 @@ export type MindConfig = typeof MindConfig.Type;
 
 export const defaultMindConfig: MindConfig = {
   ollamaUrl: DEFAULT_OLLAMA_URL,
+  hosts: null,
   chatModel: "llama3.2:3b",
   embeddingModel: "nomic-embed-text",
   fallback: ["scripted"],
@@ -122,6 +141,19 @@ const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof
     "HEARSAY_OLLAMA_URL",
     Url,
     "give an http(s) URL such as http://127.0.0.1:11434",
+  ),
+  hosts: f(
+    ["ollama", "hosts"],
+    "HEARSAY_OLLAMA_HOSTS",
+    ModelHostsConfig,
+    'give a list of servers, e.g. [{ "url": "http://gpu1:11434", "concurrency": 2 }, { "url": "http://gpu2:11434", "concurrency": 4, "models": ["llama3.2:3b"] }] (JSON in the variable)',
+    (s) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        return s;
+      }
+    },
   ),
   chatModel: f(
     ["ollama", "chatModel"],
@@ -364,7 +396,10 @@ export const loadMindConfig = (
             : defaultMindConfig.budgets[key as keyof Budgets];
         source = "defaults";
       }
-      const decoded = Schema.decodeUnknownResult(field.schema)(value);
+      // A misspelt key inside a value (a host's "modles") is refused, not dropped.
+      const decoded = Schema.decodeUnknownResult(field.schema)(value, {
+        onExcessProperty: "error",
+      });
       if (Result.isFailure(decoded)) {
         const problem = `${shown ?? JSON.stringify(value)} is invalid (${decoded.failure.message.replace(/\s+/g, " ")})`;
         const name = source === path ? field.file.join(".") : key;
@@ -373,6 +408,12 @@ export const loadMindConfig = (
       values[key] = decoded.success;
     }
     const { maxCalls, maxCallsPerDay, maxTokens, ...rest } = values;
+    // Given hosts and no single host of its own, the first host is where embeddings go too.
+    const hosts = rest.hosts as MindConfig["hosts"];
+    const urlGiven =
+      (isRecord(file.ollama) && file.ollama.host !== undefined) ||
+      (env.HEARSAY_OLLAMA_URL ?? "") !== "";
+    if (hosts !== null && hosts[0] !== undefined && !urlGiven) rest.ollamaUrl = hosts[0].url;
     return Schema.decodeUnknownSync(MindConfig)({
       ...rest,
       budgets: { maxCalls, maxCallsPerDay, maxTokens },

@@ -4,8 +4,9 @@
  * on a bad answer retries once showing the model its error. If the model still fails —
  * or times out, is missing, or the server is down — the configured fallback chain
  * answers: other models in order, then the scripted brain; `meta` says which answered
- * and `fallbackReason` why the others did not. Calls go through a FairQueue bounded by
- * the configured concurrency; each is aborted at its timeout. A call is readied — its
+ * and `fallbackReason` why the others did not. Calls go through a HostPool spreading them
+ * over the configured model hosts, each bounded by its concurrency, a failing host
+ * drained and its calls sent to another; each call is aborted at its timeout. A call is readied — its
  * prompt rendered (which builds a lazy dossier) and its input hash taken — before it
  * queues, so that work overlaps other calls' model time instead of holding a slot.
  */
@@ -34,9 +35,10 @@ import {
   type MindConfigError,
 } from "./MindConfig.ts";
 import { type BudgetUsage, CallBudget } from "./ollama/CallBudget.ts";
-import { callOllama, type OllamaTransport } from "./ollama/callOllama.ts";
+import { callOllama } from "./ollama/callOllama.ts";
 import { decodeAnswer } from "./ollama/decodeAnswer.ts";
-import { FairQueue } from "./ollama/FairQueue.ts";
+import { HostPool } from "./ollama/HostPool.ts";
+import { type ModelHost, modelHosts } from "./ollama/modelHosts.ts";
 import { outputFormat } from "./ollama/outputFormat.ts";
 import { ReadyAhead } from "./ollama/ReadyAhead.ts";
 import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
@@ -62,8 +64,8 @@ export interface OllamaBrainOptions {
   readonly config: MindConfig;
   /** Injected fetch (tests, proxies); default the global one. */
   readonly fetch?: typeof fetch;
-  /** A queue shared with other users of the same server; default one of `config.concurrency`. */
-  readonly queue?: FairQueue;
+  /** Hosts shared with other users of the same servers; default those the config names. */
+  readonly pool?: HostPool;
   /** What the `scripted` fallback entry calls; default `ScriptedBrain.make()`. */
   readonly scripted?: SyncBrain;
   /** The fair-queue lane of a request; default its NPC (or its purpose for world calls). */
@@ -71,10 +73,16 @@ export interface OllamaBrainOptions {
 }
 
 export interface OllamaBrainShape extends BrainShape {
-  readonly queue: FairQueue;
+  readonly pool: HostPool;
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
 }
+
+/** A failure that blames the host, not the model: the call goes to another host. */
+const hostFailed = (error: BrainError): boolean =>
+  error._tag === "BrainTimeout" ||
+  (error._tag === "BrainUnavailable" &&
+    (error.kind === "unreachable" || error.kind === "lost" || error.kind === "server_error"));
 
 const seedOf = (request: BrainRequest): number =>
   Prng.derive(request.seed, "ollama", request.purpose, request.npcId ?? "-", request.t).int(
@@ -84,11 +92,9 @@ const seedOf = (request: BrainRequest): number =>
 
 const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   const { config } = options;
-  const transport: OllamaTransport =
-    options.fetch === undefined
-      ? { url: config.ollamaUrl }
-      : { url: config.ollamaUrl, fetch: options.fetch };
-  const queue = options.queue ?? FairQueue.make(config.concurrency);
+  const transportOf = (host: ModelHost) =>
+    options.fetch === undefined ? { url: host.url } : { url: host.url, fetch: options.fetch };
+  const pool = options.pool ?? HostPool.make(modelHosts(config));
   const scripted = options.scripted ?? ScriptedBrain.make();
   const lane = options.lane ?? ((r: BrainRequest) => r.npcId ?? r.purpose);
   const budget = new CallBudget(config.budgets);
@@ -120,8 +126,8 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       ),
     );
 
-  const chat = (model: string, request: BrainRequest, messages: Array<Message>) =>
-    callOllama(transport, model, config.timeoutMs, (client) =>
+  const chat = (host: ModelHost, model: string, request: BrainRequest, messages: Array<Message>) =>
+    callOllama(transportOf(host), model, config.timeoutMs, (client) =>
       client.chat({
         model,
         messages,
@@ -145,6 +151,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
    * the tokens of its own request.
    */
   const tryModel = <P extends PurposeName>(
+    host: ModelHost,
     model: string,
     request: BrainRequest<P>,
     prompt: RenderedPrompt,
@@ -184,14 +191,14 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
         });
         return Result.fail(answer.failure);
       };
-      const first = yield* chat(model, request, messages);
+      const first = yield* chat(host, model, request, messages);
       const answer = decoded(first);
       if (Result.isSuccess(answer)) return answer.success;
       messages.push(
         { role: "assistant", content: first.message.content },
         { role: "user", content: repairPrompt(answer.failure.message) },
       );
-      const repaired = decoded(yield* chat(model, request, messages));
+      const repaired = decoded(yield* chat(host, model, request, messages));
       if (Result.isSuccess(repaired)) return repaired.success;
       return yield* Effect.fail(repaired.failure);
     });
@@ -224,15 +231,18 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           lastError = spent;
           continue;
         }
-        if (prompt === null && ahead.worthIt(queue.stats().running))
+        if (prompt === null && ahead.worthIt(pool.stats().running))
           prompt = yield* readyAhead(request);
         const result = yield* Effect.result(
-          queue.run(
+          pool.run(
             lane(request),
-            Effect.suspend(() => {
-              if (prompt === null) prompt = prepare(request);
-              return tryModel(entry, request, prompt, rejected);
-            }),
+            entry,
+            (host) =>
+              Effect.suspend(() => {
+                if (prompt === null) prompt = prepare(request);
+                return tryModel(host, entry, request, prompt, rejected);
+              }),
+            hostFailed,
           ),
         );
         if (Result.isSuccess(result)) return withReasons(result.success);
@@ -259,7 +269,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       );
     });
 
-  return { name: "ollama", queue, decide, usage: () => budget.usage() };
+  return { name: "ollama", pool, capacity: pool.capacity, decide, usage: () => budget.usage() };
 };
 
 /** The Ollama brain: `make(options)`, `layer(options)`, or `layerConfig` from hearsay.config. */

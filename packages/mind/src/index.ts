@@ -36,6 +36,8 @@ export {
   loadMindConfig,
   MindConfig,
   MindConfigError,
+  ModelHostConfig,
+  ModelHostsConfig,
 } from "./MindConfig.ts";
 export {
   OllamaBrain,
@@ -52,6 +54,7 @@ export {
 } from "./ollama/callOllama.ts";
 export { decodeAnswer } from "./ollama/decodeAnswer.ts";
 export {
+  type DoctorHost,
   type DoctorOptions,
   type DoctorProblem,
   type DoctorReport,
@@ -64,6 +67,14 @@ export {
   type PullProgress,
 } from "./ollama/ensureModel.ts";
 export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/FairQueue.ts";
+export {
+  HostPool,
+  type HostPoolOptions,
+  type HostPoolStats,
+  type HostState,
+  type HostTicket,
+} from "./ollama/HostPool.ts";
+export { type ModelHost, modelHosts, servesModel } from "./ollama/modelHosts.ts";
 export { isEmbeddingModel, normalizeModel, sameModel } from "./ollama/modelNames.ts";
 export { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
 export { outputFormat } from "./ollama/outputFormat.ts";
