@@ -9,7 +9,8 @@
  *                 "temperature", "numCtx", "keepAlive" },
  *     "fallback": ["<model>", …, "scripted"],
  *     "embedder": "hashing" | "ollama",
- *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" } }
+ *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
+ *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -22,6 +23,7 @@ import { resolve } from "node:path";
 import { clipMessage, didYouMean } from "@hearsay/core";
 import { Effect, Result, Schema } from "effect";
 import { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
+import { defaultPolicy, PolicyConfig } from "./policy/BrainPolicy.ts";
 
 const Name = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200));
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
@@ -74,6 +76,8 @@ export const MindConfig = Schema.Struct({
   numCtx: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 1_048_576 })),
   keepAlive: Schema.String.check(Schema.isPattern(/^-?\d+(\.\d+)?(ms|s|m|h)?$/)),
   budgets: Budgets,
+  /** Which calls go to a model, and in what order a budget is spent (see BrainPolicy). */
+  policy: PolicyConfig,
   embedder: EmbedderChoice,
   indexMode: IndexModeChoice,
 });
@@ -91,6 +95,7 @@ export const defaultMindConfig: MindConfig = {
   numCtx: 8192,
   keepAlive: "10m",
   budgets: { maxCalls: null, maxCallsPerDay: null, maxTokens: null },
+  policy: defaultPolicy,
   embedder: null,
   indexMode: "embedded",
 };
@@ -135,7 +140,44 @@ const f = (
 });
 
 /** Each config key: its place in the file, its variable, its Schema and the fix to suggest. */
-const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof Budgets, Field> = {
+const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
+  Record<keyof Budgets, Field> &
+  Record<keyof PolicyConfig, Field> = {
+  purposes: f(
+    ["policy", "purposes"],
+    null,
+    PolicyConfig.fields.purposes,
+    'map purposes to a class, e.g. { "summarize_scene": "scripted", "reply": "critical" } (classes: scripted, low, normal, high, critical)',
+  ),
+  principalNpcs: f(
+    ["policy", "principalNpcs"],
+    "HEARSAY_PRINCIPAL_NPCS",
+    PolicyConfig.fields.principalNpcs,
+    'list NPC ids, e.g. ["npc-mara", "npc-tobias"] (comma-separated in the variable)',
+    (s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0),
+  ),
+  sceneSize: f(
+    ["policy", "sceneSize"],
+    null,
+    PolicyConfig.fields.sceneSize,
+    "give a whole number of participants from 2, or null to ignore scene size",
+  ),
+  deadlineHours: f(
+    ["policy", "deadlineHours"],
+    null,
+    PolicyConfig.fields.deadlineHours,
+    "give whole game hours from 1, or null to ignore deadlines",
+  ),
+  firstMeeting: f(
+    ["policy", "firstMeeting"],
+    null,
+    PolicyConfig.fields.firstMeeting,
+    "give true or false",
+  ),
   ollamaUrl: f(
     ["ollama", "host"],
     "HEARSAY_OLLAMA_URL",
@@ -393,7 +435,9 @@ export const loadMindConfig = (
         value =
           key in defaultMindConfig
             ? defaultMindConfig[key as keyof MindConfig]
-            : defaultMindConfig.budgets[key as keyof Budgets];
+            : key in defaultPolicy
+              ? defaultPolicy[key as keyof PolicyConfig]
+              : defaultMindConfig.budgets[key as keyof Budgets];
         source = "defaults";
       }
       // A misspelt key inside a value (a host's "modles") is refused, not dropped.
@@ -407,7 +451,17 @@ export const loadMindConfig = (
       }
       values[key] = decoded.success;
     }
-    const { maxCalls, maxCallsPerDay, maxTokens, ...rest } = values;
+    const {
+      maxCalls,
+      maxCallsPerDay,
+      maxTokens,
+      purposes,
+      principalNpcs,
+      sceneSize,
+      deadlineHours,
+      firstMeeting,
+      ...rest
+    } = values;
     // Given hosts and no single host of its own, the first host is where embeddings go too.
     const hosts = rest.hosts as MindConfig["hosts"];
     const urlGiven =
@@ -417,5 +471,6 @@ export const loadMindConfig = (
     return Schema.decodeUnknownSync(MindConfig)({
       ...rest,
       budgets: { maxCalls, maxCallsPerDay, maxTokens },
+      policy: { purposes, principalNpcs, sceneSize, deadlineHours, firstMeeting },
     });
   });

@@ -19,15 +19,23 @@ import {
   type BrainMeta,
   type BrainRequest,
   type BrainShape,
+  type PlannedCall,
 } from "./Brain.ts";
 import {
   type BrainError,
   BrainUnavailable,
+  type BudgetExhausted,
   type InvalidAnswer,
   type UnknownId,
 } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
-import { addRejected, noRejected, rejectedMeta, withRejected } from "./llmCallPayload.ts";
+import {
+  addRejected,
+  noRejected,
+  rejectedMeta,
+  withPolicy,
+  withRejected,
+} from "./llmCallPayload.ts";
 import {
   type LoadMindConfigOptions,
   loadMindConfig,
@@ -43,6 +51,8 @@ import { outputFormat } from "./ollama/outputFormat.ts";
 import { ReadyAhead } from "./ollama/ReadyAhead.ts";
 import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
 import { compileDecoders, type PurposeName, purposeNames } from "./Purpose.ts";
+import { routeOf } from "./policy/BrainPolicy.ts";
+import { type PlannedRoute, planCalls } from "./policy/planCalls.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
 
 /** Reports how long an effect took, however it ended. */
@@ -203,10 +213,30 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       return yield* Effect.fail(repaired.failure);
     });
 
-  const decide = <P extends PurposeName>(
+  /**
+   * One call as planned: `scripted` by policy, the scripted brain at once; refused the
+   * budget, the chain's non-model entries; else the chain from the chat model, its
+   * first model call held in the budget by the plan.
+   */
+  const decideRouted = <P extends PurposeName>(
     request: BrainRequest<P>,
-  ): Effect.Effect<BrainAnswer<P>, BrainError> =>
-    Effect.gen(function* () {
+    route: PlannedRoute,
+    refusal: BudgetExhausted | null,
+  ): Effect.Effect<BrainAnswer<P>, BrainError> => {
+    // The plan held this call's first model call; it is given back once that call has run.
+    const hold = { on: route.model };
+    const giveBack = () => {
+      if (!hold.on) return;
+      hold.on = false;
+      budget.settle(dayOf(request.t));
+    };
+    return Effect.gen(function* () {
+      const policy = { priority: route.priority, reason: route.reason };
+      const day = dayOf(request.t);
+      if (route.priority === "scripted") {
+        const answer = scripted.decideSync(request);
+        return { output: answer.output, meta: { ...answer.meta, policy } };
+      }
       const reasons: Array<string> = [];
       let prompt: RenderedPrompt | null = null;
       let lastError: BrainError | null = null;
@@ -219,12 +249,14 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           ...answer.meta,
           fallbackReason: reasons.length > 0 ? reasons.join("; ") : null,
           ...rejectedMeta(rejected.spend),
+          policy,
         },
       });
       for (const entry of [config.chatModel, ...config.fallback]) {
         if (entry === SCRIPTED_FALLBACK) return withReasons(scripted.decideSync(request));
         if (serverDown) continue;
-        const spent = budget.check(dayOf(request.t));
+        // A held call's first model call is paid for; later ones ask the budget again.
+        const spent = hold.on ? null : (refusal ?? budget.check(day));
         if (spent !== null) {
           if (!budgetNoted) reasons.push(spent.message);
           budgetNoted = true;
@@ -245,6 +277,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
             hostFailed,
           ),
         );
+        giveBack();
         if (Result.isSuccess(result)) return withReasons(result.success);
         const error = result.failure;
         reasons.push(`${entry}: ${error.message}`);
@@ -256,20 +289,54 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           serverDown = true;
       }
       return yield* Effect.fail(
-        withRejected(
-          lastError ??
-            new BrainUnavailable({
-              brain: "ollama",
-              model: config.chatModel,
-              kind: "unreachable",
-              reason: "no model or fallback is configured",
-            }),
-          rejected.spend,
+        withPolicy(
+          withRejected(
+            lastError ??
+              new BrainUnavailable({
+                brain: "ollama",
+                model: config.chatModel,
+                kind: "unreachable",
+                reason: "no model or fallback is configured",
+              }),
+            rejected.spend,
+          ),
+          policy,
         ),
       );
-    });
+    }).pipe(Effect.ensuring(Effect.sync(giveBack)));
+  };
 
-  return { name: "ollama", pool, capacity: pool.capacity, decide, usage: () => budget.usage() };
+  /** Plans a batch: each call's class, and the model budget spent highest class first. */
+  const plan = <P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+  ): ReadonlyArray<PlannedCall<P>> => {
+    const refusals: Array<BudgetExhausted | null> = requests.map(() => null);
+    const planned = planCalls(
+      requests.map((r) => routeOf(config.policy, r)),
+      (i, priority) => {
+        const refused = budget.reserve(dayOf(requests[i]!.t), priority === "critical");
+        refusals[i] = refused;
+        return refused === null ? null : refused.message;
+      },
+    );
+    return requests.map((request, i) => ({
+      route: planned[i]!,
+      decide: decideRouted(request, planned[i]!, refusals[i]!),
+    }));
+  };
+
+  const decide = <P extends PurposeName>(
+    request: BrainRequest<P>,
+  ): Effect.Effect<BrainAnswer<P>, BrainError> => Effect.suspend(() => plan([request])[0]!.decide);
+
+  return {
+    name: "ollama",
+    pool,
+    capacity: pool.capacity,
+    decide,
+    plan,
+    usage: () => budget.usage(),
+  };
 };
 
 /** The Ollama brain: `make(options)`, `layer(options)`, or `layerConfig` from hearsay.config. */

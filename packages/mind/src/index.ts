@@ -5,6 +5,7 @@ export {
   type BrainMeta,
   type BrainRequest,
   type BrainShape,
+  type PlannedCall,
 } from "./Brain.ts";
 export {
   type BrainError,
@@ -24,8 +25,10 @@ export {
   type LlmCallPayload,
   llmCallPayload,
   noRejected,
+  policyOf,
   rejectedMeta,
   rejectedOf,
+  withPolicy,
   withRejected,
 } from "./llmCallPayload.ts";
 export {
@@ -99,6 +102,22 @@ export {
   purposeNames,
   purposes,
 } from "./Purpose.ts";
+export {
+  defaultPolicy,
+  defaultPurposeClasses,
+  PolicyConfig,
+  PriorityClass,
+  priorityClasses,
+  type Route,
+  rankOf,
+  routeOf,
+} from "./policy/BrainPolicy.ts";
+export {
+  type GrantCall,
+  type PlannedRoute,
+  planCalls,
+  spendingOrder,
+} from "./policy/planCalls.ts";
 export {
   ActInput,
   type ActionKind,
