@@ -84,6 +84,9 @@ export interface OllamaBrainOptions {
 
 export interface OllamaBrainShape extends BrainShape {
   readonly pool: HostPool;
+  plan<P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+  ): ReadonlyArray<PlannedCall<P>>;
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
 }

@@ -166,6 +166,48 @@ describe("loadMindConfig", () => {
     });
   });
 
+  it("reads the brain policy, and refuses an unknown purpose or class in one line", () => {
+    const cwd = dir();
+    const path = join(cwd, "hearsay.config");
+    writeFileSync(
+      path,
+      JSON.stringify({
+        policy: {
+          purposes: { summarize_scene: "scripted", act: "high" },
+          principalNpcs: ["npc-mara"],
+          sceneSize: null,
+        },
+      }),
+    );
+    expect(load({ cwd, env: {} }).policy).toEqual({
+      purposes: { summarize_scene: "scripted", act: "high" },
+      principalNpcs: ["npc-mara"],
+      sceneSize: null,
+      deadlineHours: 24,
+      firstMeeting: true,
+    });
+    expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
+      "a",
+      "b",
+    ]);
+    for (const [purposes, shown] of [
+      [{ summarise_scene: "scripted" }, /summarise_scene/],
+      [{ act: "urgent" }, /urgent/],
+    ] as const) {
+      writeFileSync(path, JSON.stringify({ policy: { purposes } }));
+      const error = fail({ cwd, env: {} });
+      expect(error).toMatchObject({ source: path, field: "policy.purposes" });
+      expect(error.message.split("\n")).toHaveLength(1);
+      expect(error.message).toMatch(shown);
+      expect(error.message).toContain("Fix: map purposes to a class");
+    }
+    writeFileSync(path, JSON.stringify({ policy: { principalNPCs: [] } }));
+    expect(fail({ cwd, env: {} })).toMatchObject({
+      field: "policy.principalNPCs",
+      problem: "unknown setting",
+    });
+  });
+
   it("names the variable for a bad environment value", () => {
     const error = fail({ cwd: dir(), env: { HEARSAY_TEMPERATURE: "hot" } });
     expect(error).toMatchObject({

@@ -10,6 +10,8 @@ import { type PriorityClass, type Route, rankOf } from "./BrainPolicy.ts";
 /** A call's route with the decision: the model, or the scripted brain and why. */
 export interface PlannedRoute extends Route {
   readonly model: boolean;
+  /** Why the budget refused it the model, or null. */
+  readonly refused: string | null;
 }
 
 /** Takes one model call from the budget; null when granted, else why not. */
@@ -26,15 +28,12 @@ export const planCalls = (
   routes: ReadonlyArray<Route>,
   grant: GrantCall,
 ): ReadonlyArray<PlannedRoute> => {
-  const planned: Array<PlannedRoute> = routes.map((r) => ({ ...r, model: false }));
+  const planned: Array<PlannedRoute> = routes.map((r) => ({ ...r, model: false, refused: null }));
   for (const i of spendingOrder(routes)) {
     const route = routes[i]!;
     if (route.priority === "scripted") continue;
     const refused = grant(i, route.priority);
-    planned[i] =
-      refused === null
-        ? { ...route, model: true }
-        : { ...route, model: false, reason: `${route.reason}; ${refused}` };
+    planned[i] = { ...route, model: refused === null, refused };
   }
   return planned;
 };
