@@ -345,7 +345,7 @@ export const llmOverhead = async (): Promise<void> => {
     99,
   );
   console.log(
-    `results: ${writeResults("llmcall", {
+    `results: ${writeResults("llmcall-overhead", {
       target: "engine adds ≤ 5 ms per call at p99",
       targetMet: p99 <= 5,
       mode,
