@@ -166,6 +166,7 @@ export const llmCost = async (): Promise<void> => {
     1,
   );
 
+  if (process.argv.includes("--no-throughput")) return;
   // 2. Throughput over 1, 2 and 4 hosts of `latencyMs`, 2 slots each.
   const servers: Array<FixtureServerThread> = [];
   for (let i = 0; i < 4; i++) servers.push(await startFixtureServerThread(latencyMs));
