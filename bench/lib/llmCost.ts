@@ -10,7 +10,8 @@
  *   turns);
  * - throughput with 1, 2 and 4 hosts of 30 ms latency and 2 slots each: a whole run of
  *   the world (engine included), and the same calls asked straight of the brain, all at
- *   once (the pool alone); target ≥ 0.8 × linear. This process's CPU per call is shown
+ *   once (the pool alone); target ≥ 0.8 × linear. "× ideal" compares with what the
+ *   hosts could answer at most (every slot busy, each call taking the latency). This process's CPU per call is shown
  *   beside each: where it, times the calls in flight, nears the latency, the client's
  *   own work (prompt, hash, decoding) bounds the rate, not the hosts.
  */
@@ -201,6 +202,8 @@ export const llmCost = async (): Promise<void> => {
   }
   for (const s of servers) await s.close();
   const base = rows[0]!;
+  // What the hosts could answer at most: every slot busy, each call taking the latency.
+  const ideal = (hosts: number) => (hosts * 2 * 1000) / latencyMs;
   printTable(
     `Throughput, hosts of ${latencyMs} ms latency and 2 slots each (world: ${throughputDays} day run; pool: ${batch.length} act calls at once)`,
     [
@@ -210,6 +213,7 @@ export const llmCost = async (): Promise<void> => {
       "CPU ms/call",
       "pool calls/s",
       "× linear",
+      "× ideal",
       "CPU ms/call",
     ],
     rows.map((r) => [
@@ -219,6 +223,7 @@ export const llmCost = async (): Promise<void> => {
       Math.round(r.worldCpuMs * 100) / 100,
       Math.round(r.pool * 10) / 10,
       Math.round((r.pool / (r.hosts * base.pool)) * 100) / 100,
+      Math.round((r.pool / ideal(r.hosts)) * 100) / 100,
       Math.round(r.poolCpuMs * 100) / 100,
     ]),
   );
