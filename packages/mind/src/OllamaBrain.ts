@@ -285,9 +285,11 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
         const error = result.failure;
         reasons.push(`${entry}: ${error.message}`);
         lastError = error;
+        // Nothing left to reach: the chain's other models would wait on the same dead hosts.
         if (
           error._tag === "BrainUnavailable" &&
-          (error.kind === "unreachable" || error.kind === "lost")
+          (error.kind === "unreachable" || error.kind === "lost") &&
+          pool.allDrained()
         )
           serverDown = true;
       }

@@ -204,6 +204,23 @@ describe("OllamaBrain against the fixture server", () => {
     }
   });
 
+  it("with a model's only host down, the chain's next model answers from another host", async () => {
+    const s = await start();
+    const dead = await closedPort();
+    const brain = OllamaBrain.make({
+      config: config(s.url, {
+        hosts: [
+          { url: dead, concurrency: 1, models: ["llama3.2:3b"] },
+          { url: s.url, concurrency: 1, models: ["qwen2.5:1.5b"] },
+        ],
+      }),
+    });
+    const answer = await run(brain.decide(actRequest()));
+    expect(answer.meta).toMatchObject({ brain: "ollama", model: "qwen2.5:1.5b" });
+    expect(answer.meta.fallbackReason).toMatch(/^llama3\.2:3b: .*cannot connect/);
+    expect(s.chats().map((c) => c.body?.model)).toEqual(["qwen2.5:1.5b"]);
+  });
+
   it("a server that dies mid-sequence: every call is still answered and recorded", async () => {
     const s = await start();
     s.queue("good", "die");

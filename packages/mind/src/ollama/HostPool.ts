@@ -109,6 +109,12 @@ export class HostPool {
     };
   }
 
+  /** Whether every host is drained now (none has answered since it last failed). */
+  allDrained(): boolean {
+    const now = this.now();
+    return this.state.every((h) => now < h.drainedUntil);
+  }
+
   /** Asks for a host for `model`; `grant` or `refuse` is called (maybe at once). */
   enqueue(
     lane: string,
