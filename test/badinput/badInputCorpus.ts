@@ -54,7 +54,7 @@ export const configCases: ReadonlyArray<BadCase> = [
   { name: "section-not-object", mentions: ["section-not-object.config", "ollama"] },
   {
     name: "unknown-setting",
-    mentions: ["unknown-setting.config", "ollama.hots", "did you mean `host`?"],
+    mentions: ["unknown-setting.config", "ollama.hots", "did you mean `hosts`?"],
   },
   {
     name: "misspelt-section",
@@ -69,6 +69,8 @@ export const configCases: ReadonlyArray<BadCase> = [
   { name: "bad-timeout", mentions: ["bad-timeout.config", "ollama.timeoutMs", "soon"] },
   { name: "bad-fallback", mentions: ["bad-fallback.config", "fallback"] },
   { name: "bad-budget", mentions: ["bad-budget.config", "budgets.maxCalls", "-5"] },
+  { name: "bad-hosts", mentions: ["bad-hosts.config", "ollama.hosts", "modles"] },
+  { name: "bad-policy", mentions: ["bad-policy.config", "policy.purposes", "urgent"] },
 ];
 
 /** Garbage model answers, by purpose, with the error each must decode to. */

@@ -10,8 +10,10 @@ import {
   type BrainShape,
   ensureModel,
   loadMindConfig,
+  modelHosts,
   OllamaBrain,
   ScriptedBrain,
+  servesModel,
 } from "@hearsay/mind";
 import { Console, Effect } from "effect";
 import { progressBar } from "./Progress.ts";
@@ -37,7 +39,11 @@ export const chooseBrain = (opts: {
     let bar: ReturnType<typeof progressBar> | null = null;
     const ensured = yield* Effect.result(
       ensureModel({
-        transport: { url: loaded.ollamaUrl },
+        // The first host serving the chat model; `hearsay doctor` checks every host.
+        transport: {
+          url: (modelHosts(loaded).find((h) => servesModel(h, wanted)) ?? modelHosts(loaded)[0]!)
+            .url,
+        },
         model: wanted,
         kind: "chat",
         prefer: loaded.fallback.filter((f) => f !== "scripted"),

@@ -33,6 +33,7 @@ export {
 } from "./Event.ts";
 export { Text, Unit } from "./events/defineEvent.ts";
 export {
+  CallPolicy,
   LlmCallRecorded,
   LoreChunk,
   LoreImported,

@@ -53,6 +53,12 @@ export const eventUpcasters: ReadonlyArray<Upcaster> = [
     change: "counts the model answers a call refused, and their tokens (none were counted)",
     up: (p) => ({ ...p, rejected: { answers: 0, promptTokens: 0, outputTokens: 0 } }),
   },
+  {
+    type: "LlmCallRecorded",
+    from: 2,
+    change: "records the brain policy's priority class and reason (none was applied)",
+    up: (p) => ({ ...p, policy: null }),
+  },
 ];
 
 /** A function that brings a raw event up to its current version (others unchanged). */

@@ -222,6 +222,7 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
       outputTokens: 24,
       latencyMs: 431.5,
       rejected: { answers: 1, promptTokens: 120, outputTokens: 30 },
+      policy: { priority: "high", reason: "act is normal, principal NPC" },
     },
   }),
   LoreImported: makeEvent("LoreImported", {

@@ -5,6 +5,11 @@
  * fixed before any answer arrives, the log is the same whatever order a server answers
  * in. Calls to a brain that is not deterministic are recorded as LlmCallRecorded events
  * (in request order), so a replay can answer from the log.
+ *
+ * A brain with a policy (the model brain) plans the batch first — which calls get the
+ * model, its budget spent highest priority first — and its calls are started in that
+ * order, so the slots of the model hosts go to the most important calls first too.
+ * Answers still come back, and are committed, in request order.
  */
 import type { LlmCallId } from "@hearsay/core";
 import {
@@ -18,6 +23,7 @@ import {
   type PurposeName,
   rejectedOf,
   type SyncBrain,
+  spendingOrder,
 } from "@hearsay/mind";
 import { Effect, Result } from "effect";
 import type { TickWriter } from "./TickWriter.ts";
@@ -35,6 +41,8 @@ export interface BrainStats {
   /** Model answers refused on the way (invalid, unknown ids). */
   rejected: number;
   readonly byPurpose: Map<string, number>;
+  /** Calls per priority class of the brain policy (planned calls only). */
+  readonly byPriority: Map<string, number>;
 }
 
 const isSync = (brain: BrainShape): brain is SyncBrain =>
@@ -47,6 +55,7 @@ export class BrainRunner {
     fellBack: 0,
     rejected: 0,
     byPurpose: new Map(),
+    byPriority: new Map(),
   };
 
   constructor(
@@ -72,16 +81,27 @@ export class BrainRunner {
       outcomes = requests.map((r) => ({ ok: true as const, answer: brain.decideSync(r) }));
     } else {
       const brain = this.brain;
+      const planned = brain.plan?.(requests) ?? null;
+      const calls = planned?.map((p) => p.decide) ?? requests.map((r) => brain.decide(r));
+      const order =
+        planned === null ? requests.map((_, i) => i) : spendingOrder(planned.map((p) => p.route));
+      for (const p of planned ?? [])
+        this.stats.byPriority.set(
+          p.route.priority,
+          (this.stats.byPriority.get(p.route.priority) ?? 0) + 1,
+        );
+      // Enough calls in flight to fill every model host's slots.
       const results = await Effect.runPromise(
-        Effect.forEach(requests, (r) => Effect.result(brain.decide(r)), {
-          concurrency: this.concurrency,
+        Effect.forEach(order, (i) => Effect.result(calls[i]!), {
+          concurrency: Math.max(this.concurrency, brain.capacity ?? 0),
         }),
       );
-      outcomes = results.map((r) =>
-        Result.isSuccess(r)
+      const byRequest: Array<Outcome<P>> = [];
+      for (const [k, r] of results.entries())
+        byRequest[order[k]!] = Result.isSuccess(r)
           ? { ok: true as const, answer: r.success }
-          : { ok: false as const, error: r.failure },
-      );
+          : { ok: false as const, error: r.failure };
+      outcomes = byRequest;
     }
     for (const [i, request] of requests.entries()) {
       const outcome = outcomes[i]!;

@@ -4,10 +4,11 @@
  * it came from). Adapters — scripted, ollama, recorded — and wrappers — recording,
  * fallback, budget — all implement `BrainShape`.
  */
-import type { DossierReader, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
+import type { CallPolicy, DossierReader, GameTime, NpcId, RejectedSpend } from "@hearsay/core";
 import type { Effect } from "effect";
 import type { BrainError } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
+import type { PlannedRoute } from "./policy/planCalls.ts";
 
 /** One call: the same request always gets the same scripted answer and the same hash. */
 export type BrainRequest<P extends PurposeName = PurposeName> = P extends PurposeName
@@ -39,6 +40,8 @@ export interface BrainMeta {
   readonly fallbackReason: string | null;
   /** Answers refused on the way (invalid, unknown ids) and their tokens; absent: none. */
   readonly rejected?: RejectedSpend;
+  /** The brain policy's class and reason for the call; absent: no policy applied. */
+  readonly policy?: CallPolicy;
 }
 
 export interface BrainAnswer<P extends PurposeName = PurposeName> {
@@ -46,11 +49,27 @@ export interface BrainAnswer<P extends PurposeName = PurposeName> {
   readonly meta: BrainMeta;
 }
 
+/** One call of a planned batch: the policy's decision, and the call itself. */
+export interface PlannedCall<P extends PurposeName = PurposeName> {
+  readonly route: PlannedRoute;
+  readonly decide: Effect.Effect<BrainAnswer<P>, BrainError>;
+}
+
 /** What every brain implements. */
 export interface BrainShape {
   /** The adapter's name, as `meta.brain` reports it. */
   readonly name: string;
+  /** Calls it can have in flight at once (its model hosts' slots); absent: no view. */
+  readonly capacity?: number;
   decide<P extends PurposeName>(
     request: BrainRequest<P>,
   ): Effect.Effect<BrainAnswer<P>, BrainError>;
+  /**
+   * A brain with a policy plans a batch (a phase of a tick) before asking any of it:
+   * which calls get the model, its budget spent highest priority first. Absent: every
+   * call is asked as it is (scripted and recorded brains).
+   */
+  plan?<P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+  ): ReadonlyArray<PlannedCall<P>>;
 }

@@ -5,11 +5,15 @@
  * with `MindConfigError` naming where it came from (the file or the variable), the
  * field, what was wrong and how to fix it. File layout:
  *
- *   { "ollama": { "host", "chatModel", "embeddingModel", "timeoutMs", "concurrency",
+ *   { "ollama": { "host", "hosts", "chatModel", "embeddingModel", "timeoutMs", "concurrency",
  *                 "temperature", "numCtx", "keepAlive" },
  *     "fallback": ["<model>", …, "scripted"],
  *     "embedder": "hashing" | "ollama",
- *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" } }
+ *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
+ *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting" } }
+ *
+ * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
+ * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
  *
  * Any other key, at the top or in a section, is refused with the nearest known one
  * ("olama": did you mean `ollama`?): a misspelt setting must not be silently ignored.
@@ -19,6 +23,7 @@ import { resolve } from "node:path";
 import { clipMessage, didYouMean } from "@hearsay/core";
 import { Effect, Result, Schema } from "effect";
 import { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
+import { defaultPolicy, PolicyConfig } from "./policy/BrainPolicy.ts";
 
 const Name = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200));
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
@@ -37,6 +42,19 @@ export const Budgets = Schema.Struct({
 });
 export type Budgets = typeof Budgets.Type;
 
+/** One model server of several: where, how many calls at once, and (absent: any) which models. */
+export const ModelHostConfig = Schema.Struct({
+  url: Url,
+  concurrency: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 64 })),
+  models: Schema.optionalKey(Schema.Array(Name)),
+});
+export type ModelHostConfig = typeof ModelHostConfig.Type;
+
+/** Several model servers; null: the one `ollamaUrl` with `concurrency` slots. */
+export const ModelHostsConfig = Schema.NullOr(
+  Schema.Array(ModelHostConfig).check(Schema.isMinLength(1), Schema.isMaxLength(64)),
+);
+
 /** Which embedder ranks by meaning; null: `ollama` when the brain is ollama, else `hashing`. */
 export const EmbedderChoice = Schema.NullOr(Schema.Literals(["hashing", "ollama"]));
 export type EmbedderChoice = typeof EmbedderChoice.Type;
@@ -46,6 +64,8 @@ export const IndexModeChoice = Schema.Literals(["embedded", "disabled"]);
 
 export const MindConfig = Schema.Struct({
   ollamaUrl: Url,
+  /** Chat calls spread over these servers when given (embeddings stay on `ollamaUrl`). */
+  hosts: ModelHostsConfig,
   chatModel: Name,
   embeddingModel: Name,
   /** What answers when the chat model fails, in order: model names, then `scripted`. */
@@ -56,6 +76,8 @@ export const MindConfig = Schema.Struct({
   numCtx: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 1_048_576 })),
   keepAlive: Schema.String.check(Schema.isPattern(/^-?\d+(\.\d+)?(ms|s|m|h)?$/)),
   budgets: Budgets,
+  /** Which calls go to a model, and in what order a budget is spent (see BrainPolicy). */
+  policy: PolicyConfig,
   embedder: EmbedderChoice,
   indexMode: IndexModeChoice,
 });
@@ -63,6 +85,7 @@ export type MindConfig = typeof MindConfig.Type;
 
 export const defaultMindConfig: MindConfig = {
   ollamaUrl: DEFAULT_OLLAMA_URL,
+  hosts: null,
   chatModel: "llama3.2:3b",
   embeddingModel: "nomic-embed-text",
   fallback: ["scripted"],
@@ -72,6 +95,7 @@ export const defaultMindConfig: MindConfig = {
   numCtx: 8192,
   keepAlive: "10m",
   budgets: { maxCalls: null, maxCallsPerDay: null, maxTokens: null },
+  policy: defaultPolicy,
   embedder: null,
   indexMode: "embedded",
 };
@@ -116,12 +140,62 @@ const f = (
 });
 
 /** Each config key: its place in the file, its variable, its Schema and the fix to suggest. */
-const fields: Record<Exclude<keyof MindConfig, "budgets">, Field> & Record<keyof Budgets, Field> = {
+const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
+  Record<keyof Budgets, Field> &
+  Record<keyof PolicyConfig, Field> = {
+  purposes: f(
+    ["policy", "purposes"],
+    null,
+    PolicyConfig.fields.purposes,
+    'map purposes to a class, e.g. { "summarize_scene": "scripted", "reply": "critical" } (classes: scripted, low, normal, high, critical)',
+  ),
+  principalNpcs: f(
+    ["policy", "principalNpcs"],
+    "HEARSAY_PRINCIPAL_NPCS",
+    PolicyConfig.fields.principalNpcs,
+    'list NPC ids, e.g. ["npc-mara", "npc-tobias"] (comma-separated in the variable)',
+    (s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0),
+  ),
+  sceneSize: f(
+    ["policy", "sceneSize"],
+    null,
+    PolicyConfig.fields.sceneSize,
+    "give a whole number of participants from 2, or null to ignore scene size",
+  ),
+  deadlineHours: f(
+    ["policy", "deadlineHours"],
+    null,
+    PolicyConfig.fields.deadlineHours,
+    "give whole game hours from 1, or null to ignore deadlines",
+  ),
+  firstMeeting: f(
+    ["policy", "firstMeeting"],
+    null,
+    PolicyConfig.fields.firstMeeting,
+    "give true or false",
+  ),
   ollamaUrl: f(
     ["ollama", "host"],
     "HEARSAY_OLLAMA_URL",
     Url,
     "give an http(s) URL such as http://127.0.0.1:11434",
+  ),
+  hosts: f(
+    ["ollama", "hosts"],
+    "HEARSAY_OLLAMA_HOSTS",
+    ModelHostsConfig,
+    'give a list of servers, e.g. [{ "url": "http://gpu1:11434", "concurrency": 2 }, { "url": "http://gpu2:11434", "concurrency": 4, "models": ["llama3.2:3b"] }] (JSON in the variable)',
+    (s) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        return s;
+      }
+    },
   ),
   chatModel: f(
     ["ollama", "chatModel"],
@@ -361,10 +435,15 @@ export const loadMindConfig = (
         value =
           key in defaultMindConfig
             ? defaultMindConfig[key as keyof MindConfig]
-            : defaultMindConfig.budgets[key as keyof Budgets];
+            : key in defaultPolicy
+              ? defaultPolicy[key as keyof PolicyConfig]
+              : defaultMindConfig.budgets[key as keyof Budgets];
         source = "defaults";
       }
-      const decoded = Schema.decodeUnknownResult(field.schema)(value);
+      // A misspelt key inside a value (a host's "modles") is refused, not dropped.
+      const decoded = Schema.decodeUnknownResult(field.schema)(value, {
+        onExcessProperty: "error",
+      });
       if (Result.isFailure(decoded)) {
         const problem = `${shown ?? JSON.stringify(value)} is invalid (${decoded.failure.message.replace(/\s+/g, " ")})`;
         const name = source === path ? field.file.join(".") : key;
@@ -372,9 +451,26 @@ export const loadMindConfig = (
       }
       values[key] = decoded.success;
     }
-    const { maxCalls, maxCallsPerDay, maxTokens, ...rest } = values;
+    const {
+      maxCalls,
+      maxCallsPerDay,
+      maxTokens,
+      purposes,
+      principalNpcs,
+      sceneSize,
+      deadlineHours,
+      firstMeeting,
+      ...rest
+    } = values;
+    // Given hosts and no single host of its own, the first host is where embeddings go too.
+    const hosts = rest.hosts as MindConfig["hosts"];
+    const urlGiven =
+      (isRecord(file.ollama) && file.ollama.host !== undefined) ||
+      (env.HEARSAY_OLLAMA_URL ?? "") !== "";
+    if (hosts !== null && hosts[0] !== undefined && !urlGiven) rest.ollamaUrl = hosts[0].url;
     return Schema.decodeUnknownSync(MindConfig)({
       ...rest,
       budgets: { maxCalls, maxCallsPerDay, maxTokens },
+      policy: { purposes, principalNpcs, sceneSize, deadlineHours, firstMeeting },
     });
   });

@@ -4,32 +4,43 @@
  * on a bad answer retries once showing the model its error. If the model still fails —
  * or times out, is missing, or the server is down — the configured fallback chain
  * answers: other models in order, then the scripted brain; `meta` says which answered
- * and `fallbackReason` why the others did not. Calls go through a FairQueue bounded by
- * the configured concurrency; each is aborted at its timeout. A call is readied — its
+ * and `fallbackReason` why the others did not. Calls go through a HostPool spreading them
+ * over the configured model hosts, each bounded by its concurrency, a failing host
+ * drained and its calls sent to another; each call is aborted at its timeout. A call is readied — its
  * prompt rendered (which builds a lazy dossier) and its input hash taken — before it
  * queues, so that work overlaps other calls' model time instead of holding a slot.
  */
 import { dayOf, Prng, type RejectedSpend } from "@hearsay/core";
 import { Effect, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
-import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
+import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape, PlannedCall } from "./Brain.ts";
 import {
   type BrainError,
   BrainUnavailable,
+  type BudgetExhausted,
   type InvalidAnswer,
   type UnknownId,
 } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
-import { addRejected, noRejected, rejectedMeta, withRejected } from "./llmCallPayload.ts";
+import {
+  addRejected,
+  noRejected,
+  rejectedMeta,
+  withPolicy,
+  withRejected,
+} from "./llmCallPayload.ts";
 import type { MindConfig } from "./MindConfig.ts";
 import { type BudgetUsage, CallBudget } from "./ollama/CallBudget.ts";
-import { callOllama, type OllamaTransport } from "./ollama/callOllama.ts";
+import { callOllama } from "./ollama/callOllama.ts";
 import { decodeAnswer } from "./ollama/decodeAnswer.ts";
-import { FairQueue } from "./ollama/FairQueue.ts";
+import { HostPool } from "./ollama/HostPool.ts";
+import { type ModelHost, modelHosts } from "./ollama/modelHosts.ts";
 import { outputFormat } from "./ollama/outputFormat.ts";
 import { ReadyAhead } from "./ollama/ReadyAhead.ts";
 import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
 import { compileDecoders, type PurposeName, purposeNames } from "./Purpose.ts";
+import { routeOf } from "./policy/BrainPolicy.ts";
+import { type PlannedRoute, planCalls } from "./policy/planCalls.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
 
 /** Reports how long an effect took, however it ended. */
@@ -51,8 +62,8 @@ export interface OllamaBrainOptions {
   readonly config: MindConfig;
   /** Injected fetch (tests, proxies); default the global one. */
   readonly fetch?: typeof fetch;
-  /** A queue shared with other users of the same server; default one of `config.concurrency`. */
-  readonly queue?: FairQueue;
+  /** Hosts shared with other users of the same servers; default those the config names. */
+  readonly pool?: HostPool;
   /** What the `scripted` fallback entry calls; default `ScriptedBrain.make()`. */
   readonly scripted?: SyncBrain;
   /** The fair-queue lane of a request; default its NPC (or its purpose for world calls). */
@@ -60,10 +71,19 @@ export interface OllamaBrainOptions {
 }
 
 export interface OllamaBrainShape extends BrainShape {
-  readonly queue: FairQueue;
+  readonly pool: HostPool;
+  plan<P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+  ): ReadonlyArray<PlannedCall<P>>;
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
 }
+
+/** A failure that blames the host, not the model: the call goes to another host. */
+const hostFailed = (error: BrainError): boolean =>
+  error._tag === "BrainTimeout" ||
+  (error._tag === "BrainUnavailable" &&
+    (error.kind === "unreachable" || error.kind === "lost" || error.kind === "server_error"));
 
 const seedOf = (request: BrainRequest): number =>
   Prng.derive(request.seed, "ollama", request.purpose, request.npcId ?? "-", request.t).int(
@@ -73,11 +93,9 @@ const seedOf = (request: BrainRequest): number =>
 
 const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   const { config } = options;
-  const transport: OllamaTransport =
-    options.fetch === undefined
-      ? { url: config.ollamaUrl }
-      : { url: config.ollamaUrl, fetch: options.fetch };
-  const queue = options.queue ?? FairQueue.make(config.concurrency);
+  const transportOf = (host: ModelHost) =>
+    options.fetch === undefined ? { url: host.url } : { url: host.url, fetch: options.fetch };
+  const pool = options.pool ?? HostPool.make(modelHosts(config));
   const scripted = options.scripted ?? ScriptedBrain.make();
   const lane = options.lane ?? ((r: BrainRequest) => r.npcId ?? r.purpose);
   const budget = new CallBudget(config.budgets);
@@ -109,8 +127,8 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       ),
     );
 
-  const chat = (model: string, request: BrainRequest, messages: Array<Message>) =>
-    callOllama(transport, model, config.timeoutMs, (client) =>
+  const chat = (host: ModelHost, model: string, request: BrainRequest, messages: Array<Message>) =>
+    callOllama(transportOf(host), model, config.timeoutMs, (client) =>
       client.chat({
         model,
         messages,
@@ -134,6 +152,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
    * the tokens of its own request.
    */
   const tryModel = <P extends PurposeName>(
+    host: ModelHost,
     model: string,
     request: BrainRequest<P>,
     prompt: RenderedPrompt,
@@ -173,22 +192,42 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
         });
         return Result.fail(answer.failure);
       };
-      const first = yield* chat(model, request, messages);
+      const first = yield* chat(host, model, request, messages);
       const answer = decoded(first);
       if (Result.isSuccess(answer)) return answer.success;
       messages.push(
         { role: "assistant", content: first.message.content },
         { role: "user", content: repairPrompt(answer.failure.message) },
       );
-      const repaired = decoded(yield* chat(model, request, messages));
+      const repaired = decoded(yield* chat(host, model, request, messages));
       if (Result.isSuccess(repaired)) return repaired.success;
       return yield* Effect.fail(repaired.failure);
     });
 
-  const decide = <P extends PurposeName>(
+  /**
+   * One call as planned: `scripted` by policy, the scripted brain at once; refused the
+   * budget, the chain's non-model entries; else the chain from the chat model, its
+   * first model call held in the budget by the plan.
+   */
+  const decideRouted = <P extends PurposeName>(
     request: BrainRequest<P>,
-  ): Effect.Effect<BrainAnswer<P>, BrainError> =>
-    Effect.gen(function* () {
+    route: PlannedRoute,
+    refusal: BudgetExhausted | null,
+  ): Effect.Effect<BrainAnswer<P>, BrainError> => {
+    // The plan held this call's first model call; it is given back once that call has run.
+    const hold = { on: route.model };
+    const giveBack = () => {
+      if (!hold.on) return;
+      hold.on = false;
+      budget.settle(dayOf(request.t));
+    };
+    return Effect.gen(function* () {
+      const policy = { priority: route.priority, reason: route.reason };
+      const day = dayOf(request.t);
+      if (route.priority === "scripted") {
+        const answer = scripted.decideSync(request);
+        return { output: answer.output, meta: { ...answer.meta, policy } };
+      }
       const reasons: Array<string> = [];
       let prompt: RenderedPrompt | null = null;
       let lastError: BrainError | null = null;
@@ -201,54 +240,96 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
           ...answer.meta,
           fallbackReason: reasons.length > 0 ? reasons.join("; ") : null,
           ...rejectedMeta(rejected.spend),
+          policy,
         },
       });
       for (const entry of [config.chatModel, ...config.fallback]) {
         if (entry === SCRIPTED_FALLBACK) return withReasons(scripted.decideSync(request));
         if (serverDown) continue;
-        const spent = budget.check(dayOf(request.t));
+        // A held call's first model call is paid for; later ones ask the budget again.
+        const spent = hold.on ? null : (refusal ?? budget.check(day));
         if (spent !== null) {
           if (!budgetNoted) reasons.push(spent.message);
           budgetNoted = true;
           lastError = spent;
           continue;
         }
-        if (prompt === null && ahead.worthIt(queue.stats().running))
+        if (prompt === null && ahead.worthIt(pool.stats().running))
           prompt = yield* readyAhead(request);
         const result = yield* Effect.result(
-          queue.run(
+          pool.run(
             lane(request),
-            Effect.suspend(() => {
-              if (prompt === null) prompt = prepare(request);
-              return tryModel(entry, request, prompt, rejected);
-            }),
+            entry,
+            (host) =>
+              Effect.suspend(() => {
+                if (prompt === null) prompt = prepare(request);
+                return tryModel(host, entry, request, prompt, rejected);
+              }),
+            hostFailed,
           ),
         );
+        giveBack();
         if (Result.isSuccess(result)) return withReasons(result.success);
         const error = result.failure;
         reasons.push(`${entry}: ${error.message}`);
         lastError = error;
+        // Nothing left to reach: the chain's other models would wait on the same dead hosts.
         if (
           error._tag === "BrainUnavailable" &&
-          (error.kind === "unreachable" || error.kind === "lost")
+          (error.kind === "unreachable" || error.kind === "lost") &&
+          pool.allDrained()
         )
           serverDown = true;
       }
       return yield* Effect.fail(
-        withRejected(
-          lastError ??
-            new BrainUnavailable({
-              brain: "ollama",
-              model: config.chatModel,
-              kind: "unreachable",
-              reason: "no model or fallback is configured",
-            }),
-          rejected.spend,
+        withPolicy(
+          withRejected(
+            lastError ??
+              new BrainUnavailable({
+                brain: "ollama",
+                model: config.chatModel,
+                kind: "unreachable",
+                reason: "no model or fallback is configured",
+              }),
+            rejected.spend,
+          ),
+          policy,
         ),
       );
-    });
+    }).pipe(Effect.ensuring(Effect.sync(giveBack)));
+  };
 
-  return { name: "ollama", queue, decide, usage: () => budget.usage() };
+  /** Plans a batch: each call's class, and the model budget spent highest class first. */
+  const plan = <P extends PurposeName>(
+    requests: ReadonlyArray<BrainRequest<P>>,
+  ): ReadonlyArray<PlannedCall<P>> => {
+    const refusals: Array<BudgetExhausted | null> = requests.map(() => null);
+    const planned = planCalls(
+      requests.map((r) => routeOf(config.policy, r)),
+      (i, priority) => {
+        const refused = budget.reserve(dayOf(requests[i]!.t), priority === "critical");
+        refusals[i] = refused;
+        return refused === null ? null : refused.message;
+      },
+    );
+    return requests.map((request, i) => ({
+      route: planned[i]!,
+      decide: decideRouted(request, planned[i]!, refusals[i]!),
+    }));
+  };
+
+  const decide = <P extends PurposeName>(
+    request: BrainRequest<P>,
+  ): Effect.Effect<BrainAnswer<P>, BrainError> => Effect.suspend(() => plan([request])[0]!.decide);
+
+  return {
+    name: "ollama",
+    pool,
+    capacity: pool.capacity,
+    decide,
+    plan,
+    usage: () => budget.usage(),
+  };
 };
 
 /** The Ollama brain: `make(options)` (its config from `loadMindConfig`, as the CLI loads it). */

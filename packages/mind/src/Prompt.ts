@@ -52,12 +52,12 @@ export const renderPrompt = (request: BrainRequest): RenderedPrompt => {
   const dossier = request.dossier?.whole() ?? null;
   if (dossier !== null) {
     const text = renderDossierForPrompt(dossier);
+    // The time follows the dossier, so consecutive prompts share everything up to what changed.
     parts.push(
-      `# What ${dossier.npcName} knows (${formatGameTime(request.t)})\n${fence("data", text.length > 0 ? text : "(nothing yet)")}`,
+      `# What ${dossier.npcName} knows\n${fence("data", text.length > 0 ? text : "(nothing yet)")}`,
     );
-  } else {
-    parts.push(`# It is ${formatGameTime(request.t)}`);
   }
+  parts.push(`# It is ${formatGameTime(request.t)}`);
   parts.push(
     `# Your answer (purpose: ${request.purpose})\n${purposes[request.purpose].instruction}`,
     `Input:\n${fence("json purpose-input", JSON.stringify(request.input))}`,

@@ -10,7 +10,7 @@ import { Effect, Result } from "effect";
 import type { BrainAnswer, BrainRequest, BrainShape } from "./Brain.ts";
 import { RecordedFailure, RecordingMissing } from "./BrainError.ts";
 import { inputHash } from "./inputHash.ts";
-import { type LlmCallPayload, rejectedMeta, withRejected } from "./llmCallPayload.ts";
+import { type LlmCallPayload, rejectedMeta, withPolicy, withRejected } from "./llmCallPayload.ts";
 import { decodeOutput, type PurposeName } from "./Purpose.ts";
 
 /** A brain that answers from recordings. */
@@ -46,17 +46,17 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
       return Result.fail(new RecordingMissing({ ...where, inputHash: hash }));
     cursor.set(hash, at + 1);
     used++;
-    if (payload.output === null)
-      return Result.fail(
-        withRejected(
-          new RecordedFailure({
-            ...where,
-            error: payload.error ?? "unknown error",
-            model: payload.model,
-          }),
-          payload.rejected,
-        ),
+    if (payload.output === null) {
+      const failure = withRejected(
+        new RecordedFailure({
+          ...where,
+          error: payload.error ?? "unknown error",
+          model: payload.model,
+        }),
+        payload.rejected,
       );
+      return Result.fail(payload.policy === null ? failure : withPolicy(failure, payload.policy));
+    }
     const decoded = decodeOutput(request.purpose, payload.output);
     if (Result.isFailure(decoded))
       return Result.fail(
@@ -76,6 +76,7 @@ const fromPayloads = (payloads: Iterable<LlmCallPayload>): RecordedBrainShape =>
         latencyMs: payload.latencyMs,
         fallbackReason: payload.error,
         ...rejectedMeta(payload.rejected),
+        ...(payload.policy === null ? {} : { policy: payload.policy }),
       },
     });
   };

@@ -4,6 +4,7 @@ export type {
   BrainMeta,
   BrainRequest,
   BrainShape,
+  PlannedCall,
 } from "./Brain.ts";
 export {
   type BrainError,
@@ -23,8 +24,10 @@ export {
   type LlmCallPayload,
   llmCallPayload,
   noRejected,
+  policyOf,
   rejectedMeta,
   rejectedOf,
+  withPolicy,
   withRejected,
 } from "./llmCallPayload.ts";
 export {
@@ -35,6 +38,8 @@ export {
   loadMindConfig,
   MindConfig,
   MindConfigError,
+  ModelHostConfig,
+  ModelHostsConfig,
 } from "./MindConfig.ts";
 export {
   OllamaBrain,
@@ -51,6 +56,7 @@ export {
 } from "./ollama/callOllama.ts";
 export { decodeAnswer } from "./ollama/decodeAnswer.ts";
 export {
+  type DoctorHost,
   type DoctorOptions,
   type DoctorProblem,
   type DoctorReport,
@@ -63,6 +69,14 @@ export {
   type PullProgress,
 } from "./ollama/ensureModel.ts";
 export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/FairQueue.ts";
+export {
+  HostPool,
+  type HostPoolOptions,
+  type HostPoolStats,
+  type HostState,
+  type HostTicket,
+} from "./ollama/HostPool.ts";
+export { type ModelHost, modelHosts, servesModel } from "./ollama/modelHosts.ts";
 export { isEmbeddingModel, normalizeModel, sameModel } from "./ollama/modelNames.ts";
 export { DEFAULT_OLLAMA_URL, ollamaHost } from "./ollama/ollamaHost.ts";
 export { outputFormat } from "./ollama/outputFormat.ts";
@@ -87,6 +101,22 @@ export {
   purposeNames,
   purposes,
 } from "./Purpose.ts";
+export {
+  defaultPolicy,
+  defaultPurposeClasses,
+  PolicyConfig,
+  PriorityClass,
+  priorityClasses,
+  type Route,
+  rankOf,
+  routeOf,
+} from "./policy/BrainPolicy.ts";
+export {
+  type GrantCall,
+  type PlannedRoute,
+  planCalls,
+  spendingOrder,
+} from "./policy/planCalls.ts";
 export {
   ActInput,
   type ActionKind,

@@ -5,7 +5,7 @@
  * spent on answers it refused, so no rejected request goes uncounted. The engine's
  * brain runner, the talk's reply and the recording wrapper all record through here.
  */
-import type { LlmCallId, PayloadOf, RejectedSpend } from "@hearsay/core";
+import type { CallPolicy, LlmCallId, PayloadOf, RejectedSpend } from "@hearsay/core";
 import type { BrainAnswer, BrainRequest } from "./Brain.ts";
 import { type BrainError, RecordedFailure } from "./BrainError.ts";
 import { encodeOutput } from "./Purpose.ts";
@@ -35,6 +35,17 @@ export const withRejected = <E extends BrainError>(error: E, spend: RejectedSpen
   spentBefore.set(error, spend);
   return error;
 };
+
+const policyBefore = new WeakMap<object, CallPolicy>();
+
+/** `error`, noted as a call the brain policy classed as `policy`. */
+export const withPolicy = <E extends BrainError>(error: E, policy: CallPolicy): E => {
+  policyBefore.set(error, policy);
+  return error;
+};
+
+/** The policy a failed call was classed under, or null. */
+export const policyOf = (error: BrainError): CallPolicy | null => policyBefore.get(error) ?? null;
 
 /** What a failed call spent in refused answers before it failed. */
 export const rejectedOf = (error: BrainError): RejectedSpend =>
@@ -72,6 +83,7 @@ export const llmCallPayload = (call: {
       outputTokens: meta.outputTokens,
       latencyMs: meta.latencyMs,
       rejected: meta.rejected ?? noRejected,
+      policy: meta.policy ?? null,
     };
   }
   const { error } = outcome;
@@ -86,5 +98,6 @@ export const llmCallPayload = (call: {
     outputTokens: 0,
     latencyMs: 0,
     rejected: rejectedOf(error),
+    policy: policyOf(error),
   };
 };

@@ -128,6 +128,86 @@ describe("loadMindConfig", () => {
     expect(fail({ cwd, env: {} })).toMatchObject({ source: path, field: "(file)" });
   });
 
+  it("reads ollama.hosts (the first host also the embeddings' server), and refuses a bad host in one line naming it", () => {
+    const cwd = dir();
+    const path = join(cwd, "hearsay.config");
+    const hosts = [
+      { url: "http://gpu1:11434", concurrency: 2 },
+      { url: "http://gpu2:11434", concurrency: 4, models: ["llama3.2:3b"] },
+    ];
+    writeFileSync(path, JSON.stringify({ ollama: { hosts } }));
+    expect(load({ cwd, env: { OLLAMA_HOST: "elsewhere:1" } })).toMatchObject({
+      hosts,
+      ollamaUrl: "http://gpu1:11434",
+    });
+    writeFileSync(path, JSON.stringify({ ollama: { host: "http://embed:1", hosts } }));
+    expect(load({ cwd, env: {} }).ollamaUrl).toBe("http://embed:1");
+    expect(load({ cwd, env: { HEARSAY_OLLAMA_HOSTS: JSON.stringify([hosts[1]]) } }).hosts).toEqual([
+      hosts[1],
+    ]);
+    for (const [bad, shown] of [
+      [[{ url: "gpu1", concurrency: 2 }], /url/],
+      [[{ url: "http://gpu1:1", concurrency: 0 }], /concurrency/],
+      [[{ url: "http://gpu1:1", concurrency: 1, modles: ["x"] }], /modles/],
+      [[], /at least 1|minLength|length/i],
+      [{ url: "http://gpu1:1" }, /array|Expected/i],
+    ] as const) {
+      writeFileSync(path, JSON.stringify({ ollama: { hosts: bad } }));
+      const error = fail({ cwd, env: {} });
+      expect(error).toMatchObject({ source: path, field: "ollama.hosts" });
+      expect(error.message.split("\n")).toHaveLength(1);
+      expect(error.message).toMatch(shown);
+      expect(error.message).toContain('Fix: give a list of servers, e.g. [{ "url"');
+    }
+    const fromEnv = fail({ cwd: dir(), env: { HEARSAY_OLLAMA_HOSTS: "gpu1,gpu2" } });
+    expect(fromEnv).toMatchObject({
+      source: "environment variable HEARSAY_OLLAMA_HOSTS",
+      field: "hosts",
+    });
+  });
+
+  it("reads the brain policy, and refuses an unknown purpose or class in one line", () => {
+    const cwd = dir();
+    const path = join(cwd, "hearsay.config");
+    writeFileSync(
+      path,
+      JSON.stringify({
+        policy: {
+          purposes: { summarize_scene: "scripted", act: "high" },
+          principalNpcs: ["npc-mara"],
+          sceneSize: null,
+        },
+      }),
+    );
+    expect(load({ cwd, env: {} }).policy).toEqual({
+      purposes: { summarize_scene: "scripted", act: "high" },
+      principalNpcs: ["npc-mara"],
+      sceneSize: null,
+      deadlineHours: 24,
+      firstMeeting: true,
+    });
+    expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
+      "a",
+      "b",
+    ]);
+    for (const [purposes, shown] of [
+      [{ summarise_scene: "scripted" }, /summarise_scene/],
+      [{ act: "urgent" }, /urgent/],
+    ] as const) {
+      writeFileSync(path, JSON.stringify({ policy: { purposes } }));
+      const error = fail({ cwd, env: {} });
+      expect(error).toMatchObject({ source: path, field: "policy.purposes" });
+      expect(error.message.split("\n")).toHaveLength(1);
+      expect(error.message).toMatch(shown);
+      expect(error.message).toContain("Fix: map purposes to a class");
+    }
+    writeFileSync(path, JSON.stringify({ policy: { principalNPCs: [] } }));
+    expect(fail({ cwd, env: {} })).toMatchObject({
+      field: "policy.principalNPCs",
+      problem: "unknown setting",
+    });
+  });
+
   it("names the variable for a bad environment value", () => {
     const error = fail({ cwd: dir(), env: { HEARSAY_TEMPERATURE: "hot" } });
     expect(error).toMatchObject({

@@ -19,6 +19,20 @@ describe("Prompt", () => {
     );
   });
 
+  it("puts the time after the dossier, so the same dossier later starts the same prompt", () => {
+    fc.assert(
+      fc.property(arbAnyRequest, fc.integer({ min: 1, max: 500 }), (request, later) => {
+        fc.pre(request.dossier !== null);
+        const now = renderPrompt(request).user;
+        const next = renderPrompt({ ...request, t: gameTime(0, 0, request.t + later) }).user;
+        const dossierEnd = now.indexOf("# It is ");
+        expect(dossierEnd).toBeGreaterThan(0);
+        expect(next.slice(0, dossierEnd)).toBe(now.slice(0, dossierEnd));
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+
   it("orders system rules, the dossier stable-to-volatile, then the purpose and its input", () => {
     fc.assert(
       fc.property(arbAnyRequest, (request) => {

@@ -29,6 +29,8 @@ export interface LlmCallStats {
   readonly byBrain: ReadonlyArray<{ readonly brain: string; readonly model: string } & CallFigures>;
   readonly byNpc: ReadonlyArray<{ readonly npcId: string | null } & CallFigures>;
   readonly byDay: ReadonlyArray<{ readonly day: number } & CallFigures>;
+  /** Per priority class of the brain policy; null: calls recorded without one. */
+  readonly byPriority: ReadonlyArray<{ readonly priority: string | null } & CallFigures>;
 }
 
 // Whether a call was answered, and what it refused, are read from its event (seq).
@@ -70,6 +72,10 @@ export const llmCallStats = (db: SqliteDatabase, saveId: string): LlmCallStats =
     byDay: q<{ day: number } & CallFigures>(
       "GROUP BY l.t / 1440 ORDER BY day",
       "l.t / 1440 AS day",
+    ),
+    byPriority: q<{ priority: string | null } & CallFigures>(
+      "GROUP BY priority ORDER BY calls DESC, priority",
+      "events.payload ->> '$.policy.priority' AS priority",
     ),
   };
 };

@@ -401,6 +401,7 @@ describe("the projector's fold rules", () => {
         outputTokens: 4,
         latencyMs: 1.5,
         rejected: { answers: 1, promptTokens: 10, outputTokens: 20 },
+        policy: null,
       }),
       ev("SimulationWarning", 5, { code: "slow", message: "slow model", npcId: null }),
     );

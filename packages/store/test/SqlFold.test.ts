@@ -162,6 +162,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
             outputTokens: b,
             latencyMs: pick(floats, b) * 1000,
             rejected: { answers: a % 2, promptTokens: (a % 2) * 7, outputTokens: (a % 2) * b },
+            policy: a % 3 === 0 ? null : { priority: "normal", reason: pick(texts, a) },
           }),
         );
         break;

@@ -3,6 +3,7 @@ import { type Event, gameTime, ids, makeEvent } from "@hearsay/core";
 import {
   type BrainRequest,
   defaultMindConfig,
+  defaultPolicy,
   type LlmCallPayload,
   type MindConfig,
   OllamaBrain,
@@ -203,6 +204,23 @@ describe("OllamaBrain against the fixture server", () => {
     }
   });
 
+  it("with a model's only host down, the chain's next model answers from another host", async () => {
+    const s = await start();
+    const dead = await closedPort();
+    const brain = OllamaBrain.make({
+      config: config(s.url, {
+        hosts: [
+          { url: dead, concurrency: 1, models: ["llama3.2:3b"] },
+          { url: s.url, concurrency: 1, models: ["qwen2.5:1.5b"] },
+        ],
+      }),
+    });
+    const answer = await run(brain.decide(actRequest()));
+    expect(answer.meta).toMatchObject({ brain: "ollama", model: "qwen2.5:1.5b" });
+    expect(answer.meta.fallbackReason).toMatch(/^llama3\.2:3b: .*cannot connect/);
+    expect(s.chats().map((c) => c.body?.model)).toEqual(["qwen2.5:1.5b"]);
+  });
+
   it("a server that dies mid-sequence: every call is still answered and recorded", async () => {
     const s = await start();
     s.queue("good", "die");
@@ -278,6 +296,61 @@ describe("OllamaBrain against the fixture server", () => {
     expect(second.meta.brain).toBe("scripted");
     expect(second.meta.fallbackReason).toBe("budget maxCalls spent (1 of 1)");
     expect(s.chats()).toHaveLength(1);
+  });
+
+  it("spends a tight day's budget on the highest classes of a batch, whatever order they were asked in, and records why", async () => {
+    const s = await start();
+    const brain = OllamaBrain.make({
+      config: config(s.url, {
+        budgets: { maxCalls: null, maxCallsPerDay: 1, maxTokens: null },
+        policy: { ...defaultPolicy, principalNpcs: [ana], purposes: { profile: "scripted" } },
+      }),
+    });
+    const t = gameTime(4, 9);
+    const bo1 = { ...actRequest(t), npcId: bo, input: { ...actRequest(t).input, present: [] } };
+    const ana1 = { ...actRequest(t), input: { ...actRequest(t).input, present: [] } };
+    const requests = [bo1, ana1] as ReadonlyArray<BrainRequest<"act">>;
+    const planned = brain.plan(requests);
+    expect(planned.map((p) => [p.route.priority, p.route.model])).toEqual([
+      ["normal", false],
+      ["high", true],
+    ]);
+    const payloads: Array<LlmCallPayload> = [];
+    const answers = await run(
+      Effect.all(
+        planned.map((p) => p.decide),
+        { concurrency: "unbounded" },
+      ),
+    );
+    expect(answers.map((a) => a.meta.brain)).toEqual(["scripted", "ollama"]);
+    expect(answers[0]!.meta).toMatchObject({
+      fallbackReason: "budget maxCallsPerDay (day 4) spent (1 of 1)",
+      policy: { priority: "normal", reason: "act is normal" },
+    });
+    expect(answers[1]!.meta).toMatchObject({
+      fallbackReason: null,
+      policy: { priority: "high", reason: "act is normal, principal NPC" },
+    });
+    expect(s.chats()).toHaveLength(1);
+    // The budget is the day's: the next day the model answers again.
+    const next = await run(brain.decide({ ...bo1, t: gameTime(5, 9) }));
+    expect(next.meta.brain).toBe("ollama");
+    // What is recorded says why, and replays to the same answers and records.
+    const recording = withRecording(brain, (p) => payloads.push(p));
+    const day6 = [bo1, ana1].map((r) => ({ ...r, t: gameTime(6, 9) }));
+    const live = [];
+    for (const r of day6) live.push(await run(recording.decide(r)));
+    expect(payloads.map((p) => p.policy)).toEqual([
+      { priority: "normal", reason: "act is normal" },
+      { priority: "high", reason: "act is normal, principal NPC" },
+    ]);
+    const events: Array<Event> = payloads.map((payload, i) =>
+      makeEvent("LlmCallRecorded", { id: ids.event(`p${i}`), t: day6[i]!.t, payload }),
+    );
+    const rerecorded: Array<LlmCallPayload> = [];
+    const replay = withRecording(RecordedBrain.fromEvents(events), (p) => rerecorded.push(p));
+    for (const [i, r] of day6.entries()) expect(await run(replay.decide(r))).toEqual(live[i]);
+    expect(rerecorded).toEqual(payloads);
   });
 
   it("answers every purpose with output that decodes and names only offered ids", async () => {

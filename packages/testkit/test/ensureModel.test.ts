@@ -88,6 +88,67 @@ describe("doctorReport", () => {
     fallback: ["qwen2.5:1.5b", "scripted"],
   });
 
+  it("checks each of several hosts: one up with its models, one missing a model, one down", async () => {
+    const s = await start();
+    const other = await OllamaFixtureServer.start();
+    other.setInstalled("qwen2.5:1.5b", false);
+    const closed = await new Promise<string>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const address = probe.address();
+        probe.close(() =>
+          resolve(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 1}`),
+        );
+      });
+    });
+    try {
+      const report = await Effect.runPromise(
+        doctorReport({
+          config: {
+            ...config(s.url),
+            hosts: [
+              { url: s.url, concurrency: 2 },
+              { url: other.url, concurrency: 2, models: ["qwen2.5:1.5b"] },
+              { url: closed, concurrency: 1 },
+            ],
+          },
+        }),
+      );
+      expect(report.hosts).toEqual([
+        {
+          url: s.url,
+          reachable: true,
+          version: "0.12.6",
+          serves: ["llama3.2:3b", "qwen2.5:1.5b"],
+          missing: [],
+        },
+        {
+          url: other.url,
+          reachable: true,
+          version: "0.12.6",
+          serves: ["qwen2.5:1.5b"],
+          missing: ["qwen2.5:1.5b"],
+        },
+        {
+          url: closed,
+          reachable: false,
+          version: null,
+          serves: ["llama3.2:3b", "qwen2.5:1.5b"],
+          missing: [],
+        },
+      ]);
+      expect(report.problems.map((p) => p.problem)).toEqual([
+        `qwen2.5:1.5b is not installed on ollama.hosts[1] (${other.url})`,
+        expect.stringMatching(
+          new RegExp(`^no Ollama server at ollama.hosts\\[2\\] \\(${closed}\\)`),
+        ),
+      ]);
+      expect(report.ok).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("reports the server, models, context size and embedding dimensions", async () => {
     const s = await start();
     const report = await Effect.runPromise(doctorReport({ config: config(s.url) }));

@@ -1,5 +1,6 @@
 /**
- * `hearsay doctor [--config FILE]`: is the model server reachable, which models are
+ * `hearsay doctor [--config FILE]`: is each chat host of `ollama.hosts` up with its
+ * models, is the model server reachable, which models are
  * installed, the chat model's context size and the embedding model's dimensions — each
  * problem with its fix. Exits non-zero when something needs fixing before
  * `--brain ollama` can work; the scripted brain never needs any of it.
@@ -31,6 +32,12 @@ export const doctorCommand = Command.make(
       const mark = (ok: boolean) => (ok ? "ok " : "!! ");
       yield* Console.log(
         [
+          ...(config.hosts === null
+            ? []
+            : report.hosts.map(
+                (h, i) =>
+                  `${mark(h.reachable && h.missing.length === 0)}host ${i}     ${h.url}${h.version ? ` (ollama ${h.version})` : ""}, serves ${h.serves.join(", ") || "none of the chat models"}${h.missing.length > 0 ? `, missing ${h.missing.join(", ")}` : ""}`,
+              )),
           `${mark(report.server.reachable)}server     ${report.server.url}${report.server.version ? ` (ollama ${report.server.version})` : ""}`,
           `${mark(report.installed.length > 0)}installed  ${report.installed.map((m) => m.name).join(", ") || "no models"}`,
           `${mark(report.chatModel.installed)}chat       ${report.chatModel.name}${report.chatModel.contextLength ? `, context ${report.chatModel.contextLength} tokens` : ""}`,

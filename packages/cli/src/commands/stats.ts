@@ -1,9 +1,10 @@
 /**
  * `hearsay stats --db PATH [--save ID] [--json]`: what a run spent on its brain — calls,
- * tokens and latency per purpose, per brain and model, per NPC and per game day — read
- * from the log's read model, and the engine snapshots a resume starts from (how many,
- * their size). Runs with the scripted brain record no calls (their answers follow from
- * the seed), so they report none.
+ * tokens and latency per purpose, per brain and model, per NPC, per priority class of
+ * the brain policy (with how many of each fell back) and per game day — read from the
+ * log's read model, and the engine snapshots a resume starts from (how many, their size).
+ * Runs with the scripted brain record no calls (their answers follow from the seed), so
+ * they report none.
  */
 
 import { defaultEngineConfig, requireSave } from "@hearsay/engine";
@@ -76,6 +77,12 @@ export const statsCommand = Command.make(
           ...stats.byBrain.map((b) => row(`  ${b.brain} ${b.model}`, b)),
           `by NPC (top ${args.top})`,
           ...stats.byNpc.slice(0, args.top).map((n) => row(`  ${n.npcId ?? "(world)"}`, n)),
+          ...(stats.byPriority.some((p) => p.priority !== null)
+            ? [
+                "by priority class (brain policy)",
+                ...stats.byPriority.map((p) => row(`  ${p.priority ?? "(none recorded)"}`, p)),
+              ]
+            : []),
           "by game day",
           ...stats.byDay.map((d) => row(`  day ${d.day}`, d)),
           refusedLine(stats.total),

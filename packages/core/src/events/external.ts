@@ -13,13 +13,23 @@ export const RejectedSpend = Schema.Struct({
 });
 export type RejectedSpend = typeof RejectedSpend.Type;
 
+/** Why a call went to a model or not: its priority class under the brain policy, and the reason. */
+export const CallPolicy = Schema.Struct({
+  /** scripted, low, normal, high or critical. */
+  priority: Schema.String,
+  /** What decided it, e.g. "act is normal, principal NPC". */
+  reason: Schema.String,
+});
+export type CallPolicy = typeof CallPolicy.Type;
+
 /**
  * One brain call and its answer. Replay answers from these and never calls a model
  * again; `inputHash` (sha256 of the canonical request) is how a replay finds them.
  * Version 2 added `rejected`: version-1 events (which counted no refused answers) are
- * upcast with zeros (see upcast.ts).
+ * upcast with zeros. Version 3 added `policy`: version-2 events (written before there
+ * was a brain policy) are upcast with null (see upcast.ts).
  */
-export const LlmCallRecorded = defineEvent("LlmCallRecorded", 2, {
+export const LlmCallRecorded = defineEvent("LlmCallRecorded", 3, {
   callId: LlmCallId,
   npcId: Schema.NullOr(NpcId),
   purpose: Schema.String,
@@ -35,6 +45,8 @@ export const LlmCallRecorded = defineEvent("LlmCallRecorded", 2, {
   outputTokens: Schema.Int,
   latencyMs: Schema.Number,
   rejected: RejectedSpend,
+  /** The brain policy's class and reason for this call; null: no policy applied (scripted runs, older logs). */
+  policy: Schema.NullOr(CallPolicy),
 });
 
 export const LoreChunk = Schema.Struct({

@@ -1,5 +1,6 @@
 /**
- * `hearsay doctor` for the brain: is the server reachable (and which version), which
+ * `hearsay doctor` for the brain: is each chat host of `ollama.hosts` up and holding
+ * the models it is to serve; is the server reachable (and which version), which
  * models are installed, is the chat model there and how long is its context (from
  * /api/show), is the embedding model there and how many dimensions it gives — each
  * problem with the command or setting that fixes it. Never fails: an unreachable
@@ -9,6 +10,7 @@ import { Effect, Result } from "effect";
 import type { ShowResponse } from "ollama";
 import type { MindConfig } from "../MindConfig.ts";
 import { callOllama, type OllamaTransport } from "./callOllama.ts";
+import { modelHosts, servesModel } from "./modelHosts.ts";
 import { sameModel } from "./modelNames.ts";
 
 export interface DoctorProblem {
@@ -16,7 +18,19 @@ export interface DoctorProblem {
   readonly fix: string;
 }
 
+/** One model host of `ollama.hosts`: up or not, and whether the models it should serve are there. */
+export interface DoctorHost {
+  readonly url: string;
+  readonly reachable: boolean;
+  readonly version: string | null;
+  /** The chat and fallback models this host serves by config, and which of them are missing. */
+  readonly serves: ReadonlyArray<string>;
+  readonly missing: ReadonlyArray<string>;
+}
+
 export interface DoctorReport {
+  /** Each chat host (one: the server below, when `ollama.hosts` is not set). */
+  readonly hosts: ReadonlyArray<DoctorHost>;
   readonly server: {
     readonly url: string;
     readonly reachable: boolean;
@@ -60,6 +74,43 @@ export interface DoctorOptions {
   readonly timeoutMs?: number;
 }
 
+/** Checks each configured chat host: reachable, and holding the models it is to serve. */
+const checkHosts = (
+  options: DoctorOptions,
+  timeout: number,
+  problems: Array<DoctorProblem>,
+): Effect.Effect<ReadonlyArray<DoctorHost>> =>
+  Effect.forEach(modelHosts(options.config), (host, i) =>
+    Effect.gen(function* () {
+      const { config } = options;
+      const transport: OllamaTransport =
+        options.fetch === undefined ? { url: host.url } : { url: host.url, fetch: options.fetch };
+      const serves = [config.chatModel, ...config.fallback].filter(
+        (m) => m !== "scripted" && servesModel(host, m),
+      );
+      const where = `ollama.hosts[${i}] (${host.url})`;
+      const version = yield* Effect.result(callOllama(transport, "", timeout, (c) => c.version()));
+      if (Result.isFailure(version)) {
+        // The server checked first is often the first host: say it once.
+        if (host.url !== config.ollamaUrl)
+          problems.push({
+            problem: `no Ollama server at ${where} (${version.failure.message})`,
+            fix: "start `ollama serve` there, or remove it from ollama.hosts; calls go to the other hosts meanwhile",
+          });
+        return { url: host.url, reachable: false, version: null, serves, missing: [] };
+      }
+      const listed = yield* Effect.result(callOllama(transport, "", timeout, (c) => c.list()));
+      const installed = Result.isSuccess(listed) ? listed.success.models : [];
+      const missing = serves.filter((m) => !installed.some((x) => sameModel(x.name, m)));
+      for (const m of missing)
+        problems.push({
+          problem: `${m} is not installed on ${where}`,
+          fix: `run \`ollama pull ${m}\` there, or list the models it has in ollama.hosts[${i}].models`,
+        });
+      return { url: host.url, reachable: true, version: version.success.version, serves, missing };
+    }),
+  );
+
 export const doctorReport = (options: DoctorOptions): Effect.Effect<DoctorReport> =>
   Effect.gen(function* () {
     const { config } = options;
@@ -78,6 +129,7 @@ export const doctorReport = (options: DoctorOptions): Effect.Effect<DoctorReport
         fix: "start it with `ollama serve`, or point OLLAMA_HOST / hearsay.config ollama.host at where it runs; the scripted brain works without it",
       });
       return {
+        hosts: yield* checkHosts(options, timeout, config.hosts === null ? [] : problems),
         server: { url: config.ollamaUrl, reachable: false, version: null },
         installed: [],
         chatModel: { name: chatName, installed: false, contextLength: null },
@@ -155,6 +207,8 @@ export const doctorReport = (options: DoctorOptions): Effect.Effect<DoctorReport
         });
     }
     return {
+      // One host is the server checked above: its findings are already among the problems.
+      hosts: yield* checkHosts(options, timeout, config.hosts === null ? [] : problems),
       server: { url: config.ollamaUrl, reachable: true, version: version.success.version },
       installed,
       chatModel: { name: chatName, installed: has(chatName), contextLength },

@@ -21,6 +21,7 @@ import {
 import type { MindConfig } from "../MindConfig.ts";
 import { renderPrompt } from "../Prompt.ts";
 import type { PurposeName } from "../Purpose.ts";
+import { routeOf } from "../policy/BrainPolicy.ts";
 import { callOllama, type OllamaTransport } from "./callOllama.ts";
 import { decodeAnswer } from "./decodeAnswer.ts";
 import { outputFormat } from "./outputFormat.ts";
@@ -73,6 +74,14 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
   const model = config.chatModel;
   return <P extends PurposeName>(request: BrainRequest<P>, listener: ReplyListener) =>
     Effect.gen(function* () {
+      // A purpose the policy scripts is not streamed from a model at all.
+      const route = routeOf(config.policy, request);
+      const policy = { priority: route.priority, reason: route.reason };
+      if (route.priority === "scripted") {
+        const answer = yield* options.fallback.decide(request);
+        finishText("", textOf(answer.output), listener);
+        return answer;
+      }
       const started = performance.now();
       const prompt = renderPrompt(request);
       const messages: Array<Message> = [
@@ -134,6 +143,7 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
               outputTokens,
               latencyMs: Math.round((performance.now() - started) * 10) / 10,
               fallbackReason: null,
+              policy,
             },
           } as BrainAnswer<P>;
         }
@@ -157,6 +167,7 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
               ? reason
               : `${reason}; ${answer.meta.fallbackReason}`,
           ...rejectedMeta(addRejected(refused, answer.meta.rejected ?? noRejected)),
+          policy,
         },
       } as BrainAnswer<P>;
     });

@@ -376,6 +376,10 @@ export class SequenceBuilder {
             b % 3 === 0
               ? { answers: 1 + (a % 2), promptTokens: 20 + (b % 40), outputTokens: c % 25 }
               : { answers: 0, promptTokens: 0, outputTokens: 0 },
+          policy:
+            a % 2 === 0
+              ? null
+              : { priority: at(["low", "normal", "high"], b), reason: at(words, c) },
         });
         return this;
       case "LoreImported": {

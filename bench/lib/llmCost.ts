@@ -1,0 +1,254 @@
+/**
+ * What a live model run of the default world asks of the model, and how it scales over
+ * model hosts. Runs the default world with `--brain ollama` against the fixture server
+ * (on threads of their own, as a model server is another process) and reports:
+ *
+ * - calls per NPC-day by purpose, and tokens per NPC-day (target ≤ 2.4 calls);
+ * - the stable-prefix share: per NPC, how much of each prompt (system and user text, in
+ *   characters — a token proxy) equals the start of its previous prompt, over
+ *   consecutive `act` turns and over consecutive calls of any purpose (target ≥ 60% on
+ *   turns);
+ * - throughput with 1, 2 and 4 hosts of 30 ms latency and 2 slots each: a whole run of
+ *   the world (engine included), and the same calls asked straight of the brain, all at
+ *   once (the pool alone); target ≥ 0.8 × linear. "× ideal" compares with what the
+ *   hosts could answer at most (every slot busy, each call taking the latency). This process's CPU per call is shown
+ *   beside each: where it, times the calls in flight, nears the latency, the client's
+ *   own work (prompt, hash, decoding) bounds the rate, not the hosts.
+ */
+import { loadavg } from "node:os";
+import { ids, type PayloadOf } from "@hearsay/core";
+import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import {
+  type BrainRequest,
+  type BrainShape,
+  defaultMindConfig,
+  type ModelHostConfig,
+  OllamaBrain,
+  renderPrompt,
+} from "@hearsay/mind";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
+import { type FixtureServerThread, startFixtureServerThread } from "./fixtureServerThread.ts";
+import { printTable } from "./printTable.ts";
+import { writeResults } from "./writeResults.ts";
+
+type Call = PayloadOf<"LlmCallRecorded">;
+
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const pct = (x: number) => Math.round(x * 1000) / 10;
+const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
+
+/** Characters two texts share from their start. */
+const commonPrefix = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+};
+
+/** Share of prompt text equal to the start of the same NPC's previous prompt. */
+class PrefixShare {
+  private readonly last = new Map<string, string>();
+  shared = 0;
+  total = 0;
+  pairs = 0;
+  note(key: string, prompt: string): void {
+    const before = this.last.get(key);
+    this.last.set(key, prompt);
+    if (before === undefined) return;
+    this.shared += commonPrefix(before, prompt);
+    this.total += prompt.length;
+    this.pairs++;
+  }
+  get share(): number {
+    return this.total === 0 ? 0 : this.shared / this.total;
+  }
+}
+
+const sim = loadSimulation();
+const npcs = sim.world.npcs.length;
+
+const hostsOf = (servers: ReadonlyArray<FixtureServerThread>): Array<ModelHostConfig> =>
+  servers.map((s) => ({ url: s.url, concurrency: 2 }));
+
+const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
+  OllamaBrain.make({
+    config: { ...defaultMindConfig, hosts, ollamaUrl: hosts[0]!.url, fallback: ["scripted"] },
+  });
+
+const runWorld = async (brain: BrainShape, days: number) => {
+  const log = new SqliteEventLog(openDatabase(":memory:"));
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  await runSimulation({
+    world: sim.world,
+    worldHash: sim.worldHash,
+    lore: sim.lore,
+    log,
+    saveId: ids.save("bench"),
+    days,
+    seed: 1,
+    brain,
+    recordBrain: true,
+    dossiers: retrievalDossiers,
+    resume: false,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuMs(process.cpuUsage(cpu0));
+  const calls = log
+    .read(ids.save("bench"))
+    .flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  log.db.close();
+  return { calls, seconds, cpuMs: cpu };
+};
+
+export const llmCost = async (): Promise<void> => {
+  const days = Number(process.argv.slice(3).find((a) => /^\d+$/.test(a)) ?? 2);
+  const throughputDays = Number(flag("--throughput-days") ?? 1);
+  const latencyMs = Number(flag("--latency-ms") ?? 30);
+
+  // 1. What the world asks: every call recorded, prompts noted per NPC as the brain sees them.
+  const quick = await startFixtureServerThread(0);
+  const ollama = brainOver(hostsOf([quick]));
+  const turns = new PrefixShare();
+  const any = new PrefixShare();
+  const asked: Array<BrainRequest> = [];
+  const noting: BrainShape = {
+    name: ollama.name,
+    capacity: ollama.pool.capacity,
+    decide: (request) =>
+      Effect.suspend(() => {
+        const { system, user } = renderPrompt(request);
+        const prompt = `${system}\n${user}`;
+        const who = request.npcId ?? `(world) ${request.purpose}`;
+        any.note(who, prompt);
+        if (request.purpose === "act") turns.note(who, prompt);
+        asked.push(request);
+        return ollama.decide(request);
+      }),
+  };
+  const costRun = await runWorld(noting, days);
+  await quick.close();
+  const npcDays = npcs * days;
+  const byPurpose = new Map<string, number>();
+  let promptTokens = 0;
+  let outputTokens = 0;
+  for (const c of costRun.calls) {
+    byPurpose.set(c.purpose, (byPurpose.get(c.purpose) ?? 0) + 1);
+    promptTokens += c.promptTokens + c.rejected.promptTokens;
+    outputTokens += c.outputTokens + c.rejected.outputTokens;
+  }
+  const perNpcDay = costRun.calls.length / npcDays;
+  const purposes = [...byPurpose.entries()].sort((a, b) => b[1] - a[1]);
+  printTable(
+    `Model calls of the default world (${npcs} NPCs × ${days} days, --brain ollama, fixture server)`,
+    ["purpose", "calls", "per NPC-day"],
+    [
+      ...purposes.map(([p, n]) => [p, n, Math.round((n / npcDays) * 1000) / 1000]),
+      ["all", costRun.calls.length, Math.round(perNpcDay * 1000) / 1000],
+    ],
+    3,
+  );
+  printTable(
+    "Tokens and prompt reuse",
+    ["measure", "value"],
+    [
+      ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
+      ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
+      [
+        `stable prefix, consecutive act turns of one NPC (${turns.pairs} pairs), %`,
+        pct(turns.share),
+      ],
+      [`stable prefix, consecutive calls of one NPC (${any.pairs} pairs), %`, pct(any.share)],
+    ],
+    1,
+  );
+
+  if (process.argv.includes("--no-throughput")) return;
+  // 2. Throughput over 1, 2 and 4 hosts of `latencyMs`, 2 slots each.
+  const servers: Array<FixtureServerThread> = [];
+  for (let i = 0; i < 4; i++) servers.push(await startFixtureServerThread(latencyMs));
+  const batch = asked.filter((r) => r.purpose === "act").slice(0, 480);
+  const rows: Array<{
+    hosts: number;
+    world: number;
+    worldCpuMs: number;
+    pool: number;
+    poolCpuMs: number;
+  }> = [];
+  for (const k of [1, 2, 4]) {
+    const hosts = hostsOf(servers.slice(0, k));
+    const world = await runWorld(brainOver(hosts), throughputDays);
+    const brain = brainOver(hosts);
+    const started = performance.now();
+    const cpu0 = process.cpuUsage();
+    await Effect.runPromise(
+      Effect.forEach(batch, (r) => Effect.result(brain.decide(r)), {
+        concurrency: brain.pool.capacity,
+      }),
+    );
+    const poolSeconds = (performance.now() - started) / 1000;
+    const poolCpu = cpuMs(process.cpuUsage(cpu0));
+    rows.push({
+      hosts: k,
+      world: world.calls.length / world.seconds,
+      worldCpuMs: world.cpuMs / Math.max(1, world.calls.length),
+      pool: batch.length / poolSeconds,
+      poolCpuMs: poolCpu / batch.length,
+    });
+  }
+  for (const s of servers) await s.close();
+  const base = rows[0]!;
+  // What the hosts could answer at most: every slot busy, each call taking the latency.
+  const ideal = (hosts: number) => (hosts * 2 * 1000) / latencyMs;
+  printTable(
+    `Throughput, hosts of ${latencyMs} ms latency and 2 slots each (world: ${throughputDays} day run; pool: ${batch.length} act calls at once)`,
+    [
+      "hosts",
+      "world calls/s",
+      "× linear",
+      "CPU ms/call",
+      "pool calls/s",
+      "× linear",
+      "× ideal",
+      "CPU ms/call",
+    ],
+    rows.map((r) => [
+      r.hosts,
+      Math.round(r.world * 10) / 10,
+      Math.round((r.world / (r.hosts * base.world)) * 100) / 100,
+      Math.round(r.worldCpuMs * 100) / 100,
+      Math.round(r.pool * 10) / 10,
+      Math.round((r.pool / (r.hosts * base.pool)) * 100) / 100,
+      Math.round((r.pool / ideal(r.hosts)) * 100) / 100,
+      Math.round(r.poolCpuMs * 100) / 100,
+    ]),
+  );
+  const four = rows[2]!;
+  const verdict = (ok: boolean) => (ok ? "met" : "not met");
+  console.log(
+    [
+      `calls per NPC-day ${perNpcDay.toFixed(2)} (target ≤ 2.4): ${verdict(perNpcDay <= 2.4)}`,
+      `stable prefix on consecutive turns ${pct(turns.share)}% (target ≥ 60%): ${verdict(turns.share >= 0.6)}`,
+      `4 hosts: world ${(four.world / (4 * base.world)).toFixed(2)}× linear, pool ${(four.pool / (4 * base.pool)).toFixed(2)}× linear (target ≥ 0.8): world ${verdict(four.world / (4 * base.world) >= 0.8)}, pool ${verdict(four.pool / (4 * base.pool) >= 0.8)}`,
+      `load average ${loadavg()[0]!.toFixed(2)}`,
+      `results: ${writeResults("llmcall", {
+        days,
+        npcs,
+        calls: costRun.calls.length,
+        callsPerNpcDay: perNpcDay,
+        byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
+        promptTokensPerNpcDay: promptTokens / npcDays,
+        outputTokensPerNpcDay: outputTokens / npcDays,
+        stablePrefixTurns: turns.share,
+        stablePrefixAny: any.share,
+        throughput: rows,
+        latencyMs,
+        load: loadavg()[0],
+      })}`,
+    ].join("\n"),
+  );
+};

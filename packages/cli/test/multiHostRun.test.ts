@@ -1,0 +1,97 @@
+/**
+ * A run over several model hosts writes the log a run over one host writes: which host
+ * answered, and in what order answers came back, never reaches the log. One host dies
+ * mid-run; its calls are sent to the others. The multi-host run then replays with every
+ * server gone.
+ */
+import { join } from "node:path";
+import { type Event, ids } from "@hearsay/core";
+import {
+  loadSimulation,
+  retrievalDossiers,
+  runSimulation,
+  verifyLog,
+  workspaceRoot,
+} from "@hearsay/engine";
+import { defaultMindConfig, type ModelHostConfig, OllamaBrain } from "@hearsay/mind";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { OllamaFixtureServer } from "@hearsay/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+
+const MAIN = ids.save("main");
+const hamlet = loadSimulation(
+  join(workspaceRoot(), "test", "fixtures", "recorded", "hamlet", "simulation"),
+);
+
+const servers: Array<OllamaFixtureServer> = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+const start = async () => {
+  const s = await OllamaFixtureServer.start({});
+  servers.push(s);
+  return s;
+};
+
+const runOver = async (hosts: ReadonlyArray<ModelHostConfig>) => {
+  const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
+  const brain = OllamaBrain.make({
+    config: { ...defaultMindConfig, hosts, ollamaUrl: hosts[0]!.url, fallback: ["scripted"] },
+  });
+  await runSimulation({
+    world: hamlet.world,
+    worldHash: hamlet.worldHash,
+    lore: hamlet.lore,
+    log,
+    saveId: MAIN,
+    days: 1,
+    seed: 5,
+    brain,
+    recordBrain: true,
+    dossiers: retrievalDossiers,
+    resume: false,
+  });
+  return { log, brain };
+};
+
+/** The log as compared: a call's latency is the one thing a host may change. */
+const comparable = (events: ReadonlyArray<Event>) =>
+  events.map((e) =>
+    e.type === "LlmCallRecorded" ? { ...e, payload: { ...e.payload, latencyMs: 0 } } : e,
+  );
+
+describe("a run over several model hosts", () => {
+  it("writes the same log as over one host, a host dying mid-run included, and replays with no server", async () => {
+    const [a, b, c] = [await start(), await start(), await start()];
+    const one = await runOver([{ url: a.url, concurrency: 2 }]);
+    const single = one.log.read(MAIN);
+    const calls = single.filter((e) => e.type === "LlmCallRecorded");
+    expect(calls.length).toBeGreaterThan(20);
+    expect(calls.every((e) => e.type === "LlmCallRecorded" && e.payload.brain === "ollama")).toBe(
+      true,
+    );
+
+    const before = { a: a.chats().length, c: c.chats().length };
+    // b answers a few calls, then drops the connection and shuts down.
+    b.queue("good", "good", "good", "die");
+    const three = await runOver([
+      { url: a.url, concurrency: 1 },
+      { url: b.url, concurrency: 1 },
+      { url: c.url, concurrency: 1 },
+    ]);
+    const multi = three.log.read(MAIN);
+    expect(b.chats().length).toBe(4);
+    expect(a.chats().length - before.a).toBeGreaterThan(0);
+    expect(c.chats().length - before.c).toBeGreaterThan(0);
+    const [, dead] = three.brain.pool.stats().hosts;
+    expect(dead).toMatchObject({ served: 3 });
+    expect(dead!.failed).toBeGreaterThanOrEqual(1);
+    expect(comparable(multi)).toEqual(comparable(single));
+
+    for (const s of servers.splice(0)) await s.close();
+    const report = await verifyLog({ log: three.log, saveId: MAIN, simulation: hamlet });
+    expect(report.divergence).toBeNull();
+    expect(report.ok).toBe(true);
+    expect(report.unusedRecordings).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,159 @@
+import { gameTime, ids } from "@hearsay/core";
+import {
+  type BrainRequest,
+  defaultMindConfig,
+  defaultPolicy,
+  OllamaBrain,
+  type PolicyConfig,
+  type PriorityClass,
+  type PurposeName,
+  priorityClasses,
+  purposeNames,
+  rankOf,
+  routeOf,
+} from "@hearsay/mind";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { arbRequest, npcPool, runs } from "./arbitraries.ts";
+
+const T = gameTime(3, 14);
+
+const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
+  purposes: fc
+    .dictionary(fc.constantFrom(...purposeNames), fc.constantFrom(...priorityClasses), {
+      maxKeys: 4,
+    })
+    .map((d) => d as PolicyConfig["purposes"]),
+  principalNpcs: fc.subarray([...npcPool], { maxLength: 4 }),
+  sceneSize: fc.option(fc.integer({ min: 2, max: 6 }), { nil: null }),
+  deadlineHours: fc.option(fc.integer({ min: 1, max: 72 }), { nil: null }),
+  firstMeeting: fc.boolean(),
+});
+
+/** The requests of one tick: any purposes, all at the same game time. */
+const arbTick = fc.array(
+  fc
+    .oneof(...purposeNames.map((p) => arbRequest(p as PurposeName)))
+    .map((r) => ({ ...r, t: T }) as BrainRequest),
+  { minLength: 1, maxLength: 16 },
+);
+
+describe("the brain policy under a model budget", () => {
+  it("never gives the model to a lower-priority call of a tick while a higher one falls back, and spends the day's budget exactly", () => {
+    fc.assert(
+      fc.property(
+        arbPolicy,
+        fc.integer({ min: 0, max: 12 }),
+        fc.array(arbTick, { minLength: 1, maxLength: 3 }),
+        (policy, perDay, ticks) => {
+          const brain = OllamaBrain.make({
+            config: {
+              ...defaultMindConfig,
+              policy,
+              budgets: { maxCalls: null, maxCallsPerDay: perDay, maxTokens: null },
+            },
+          });
+          let granted = 0;
+          for (const requests of ticks) {
+            const planned = brain.plan(requests);
+            const classOf = (i: number): PriorityClass => planned[i]!.route.priority;
+            for (const [i, p] of planned.entries()) {
+              expect(p.route.priority).toBe(routeOf(policy, requests[i]!).priority);
+              if (p.route.priority === "scripted") expect(p.route.model).toBe(false);
+            }
+            const got = planned.flatMap((p, i) => (p.route.model ? [i] : []));
+            const fellBack = planned.flatMap((p, i) =>
+              !p.route.model && p.route.priority !== "scripted" ? [i] : [],
+            );
+            for (const j of fellBack) {
+              expect(classOf(j)).not.toBe("critical");
+              for (const i of got)
+                expect(rankOf(classOf(i))).toBeGreaterThanOrEqual(rankOf(classOf(j)));
+            }
+            // Critical calls always get the model; the rest take what the day has left.
+            const critical = got.filter((i) => classOf(i) === "critical").length;
+            const others = planned.filter(
+              (p) => p.route.priority !== "scripted" && p.route.priority !== "critical",
+            ).length;
+            const left = Math.max(0, perDay - granted - critical);
+            expect(got.length - critical).toBe(Math.min(left, others));
+            granted += got.length;
+          }
+        },
+      ),
+      { numRuns: runs(150) },
+    );
+  });
+});
+
+const actFor = (npc: string, present: number, deadline: number | null): BrainRequest<"act"> => ({
+  purpose: "act",
+  npcId: ids.npc(npc),
+  t: T,
+  seed: 1,
+  dossier: null,
+  input: {
+    self: {
+      id: ids.npc(npc),
+      name: npc,
+      role: "smith",
+      factionId: null,
+      traits: [],
+      speechStyle: null,
+    },
+    location: { id: ids.location("inn"), name: "the inn", tags: [] },
+    reachable: [],
+    present: Array.from({ length: present }, (_, i) => ({
+      id: ids.npc(`other-${i}`),
+      name: `Other ${i}`,
+      role: "guard",
+      factionId: null,
+      regard: 0,
+    })),
+    tasks:
+      deadline === null
+        ? []
+        : [
+            {
+              id: ids.task("t1"),
+              title: "Forge hinges",
+              status: "active",
+              locationId: null,
+              deadline: gameTime(3, 14 + deadline),
+            },
+          ],
+    home: null,
+    workplace: null,
+  },
+});
+
+describe("routeOf", () => {
+  it("classes a call by purpose, raised for a principal NPC and a significant moment, never above high", () => {
+    const policy: PolicyConfig = { ...defaultPolicy, principalNpcs: [ids.npc("ana")] };
+    expect(routeOf(policy, actFor("bo", 1, null))).toEqual({
+      priority: "normal",
+      reason: "act is normal",
+    });
+    expect(routeOf(policy, actFor("ana", 1, null))).toEqual({
+      priority: "high",
+      reason: "act is normal, principal NPC",
+    });
+    expect(routeOf(policy, actFor("bo", 3, null))).toEqual({
+      priority: "high",
+      reason: "act is normal, scene of 4",
+    });
+    expect(routeOf(policy, actFor("bo", 0, 6)).reason).toBe("act is normal, task due within 24 h");
+    expect(routeOf(policy, actFor("bo", 0, 30)).priority).toBe("normal");
+    expect(routeOf(policy, actFor("ana", 3, null))).toEqual({
+      priority: "high",
+      reason: "act is normal, principal NPC, scene of 4",
+    });
+    const scripted = { ...policy, purposes: { act: "scripted" } } as PolicyConfig;
+    expect(routeOf(scripted, actFor("ana", 3, null))).toEqual({
+      priority: "scripted",
+      reason: "act is scripted",
+    });
+    const low = { ...policy, purposes: { act: "low" }, sceneSize: null } as PolicyConfig;
+    expect(routeOf(low, actFor("ana", 3, null)).priority).toBe("normal");
+  });
+});
