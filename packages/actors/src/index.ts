@@ -7,7 +7,26 @@ export {
   type DebateOutput,
   debateMachine,
 } from "./debateMachine.ts";
+export {
+  cappedOut,
+  droppedOnArrival,
+  expiredBy,
+  type ForgetAsk,
+  type ForgetReason,
+  type Forgetting,
+  forgetting,
+  nextExpiryAfter,
+} from "./MemoryPolicy.ts";
 export type { NpcAction } from "./NpcAction.ts";
+export {
+  concernedNpc,
+  emptyNpcFacts,
+  foldNpcFacts,
+  isPinned,
+  type LiveMemory,
+  type NpcFacts,
+  type Regard,
+} from "./NpcFacts.ts";
 export {
   type NpcActivityState,
   type NpcEmitted,

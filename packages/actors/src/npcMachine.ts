@@ -14,6 +14,10 @@
  *
  * Significance gating lives here: only a wake-up with company, a concern or an open task
  * asks the brain; the rest of a day is routine (sleep, go to work, work, go home).
+ *
+ * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
+ * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
+ * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
 import {
   type Activity,
@@ -26,7 +30,9 @@ import {
   type TaskId,
 } from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
+import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
+import type { NpcFacts } from "./NpcFacts.ts";
 import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
 
 export interface NpcSchedule {
@@ -61,6 +67,8 @@ export interface NpcInput {
   /** Now, or — when rebuilding from the log — when the current activity began. */
   readonly t: GameTime;
   readonly state: NpcActivityState;
+  /** What it knows of itself (`NpcFacts`): the actor owns it from here on. */
+  readonly facts: NpcFacts;
 }
 
 export interface NpcContext extends NpcActivityState {
@@ -78,6 +86,8 @@ export interface NpcContext extends NpcActivityState {
   readonly note: string;
   /** Length of the current work shift, reported when it ends. */
   readonly workMinutes: number;
+  /** Its profile, memories, rumours and regard: changed only by `foldNpcFacts`. */
+  readonly facts: NpcFacts;
 }
 
 export type NpcEvent =
@@ -107,7 +117,9 @@ export type NpcEvent =
       readonly until: GameTime;
       readonly with: ReadonlyArray<NpcId>;
     }
-  | { readonly type: "ELIDE"; readonly t: GameTime };
+  | { readonly type: "ELIDE"; readonly t: GameTime }
+  /** Which of its memories ran out by `t` (EXPIRE), or a cap drops (CAP). */
+  | ForgetAsk;
 
 export type NpcEmitted =
   | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
@@ -126,7 +138,9 @@ export type NpcEmitted =
       readonly assignee: NpcId | null;
       readonly deadlineDays: number;
     }
-  | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number };
+  | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number }
+  /** The memories it forgets (EXPIRE, CAP). */
+  | Forgetting;
 
 const WORK_SHIFT_MINUTES = 4 * MINUTES_PER_HOUR;
 const IDLE_MINUTES = 2 * MINUTES_PER_HOUR;
@@ -448,6 +462,10 @@ export const npcMachine = setup({
       note: "finished what it was doing",
     })),
     announce: emit(({ context }) => activityOf(context, context.note)),
+    forget: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === "EXPIRE" || event.type === "CAP")
+        enqueue.emit(forgetting(context.facts, event));
+    }),
   },
 }).createMachine({
   id: "npc",
@@ -464,12 +482,18 @@ export const npcMachine = setup({
       input.state.activity === "working" && input.state.until !== null
         ? input.state.until - input.t
         : 0,
+    facts: input.facts,
     company: 0,
     concerns: 0,
     roll: 1,
     openTasks: [],
   }),
   initial: "restoring",
+  // Forgetting changes nothing the activity depends on, so it is heard in every state.
+  on: {
+    EXPIRE: { actions: "forget" },
+    CAP: { actions: "forget" },
+  },
   states: {
     /** Enters the state the input names and emits nothing: rebuilding is not acting. */
     restoring: {

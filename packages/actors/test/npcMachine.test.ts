@@ -1,4 +1,4 @@
-import { type NpcEmitted, type NpcInput, npcMachine } from "@hearsay/actors";
+import { emptyNpcFacts, type NpcEmitted, type NpcInput, npcMachine } from "@hearsay/actors";
 import { type GameTime, gameTime, ids } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -26,6 +26,7 @@ const input = (t: GameTime, over: Partial<NpcInput["state"]> = {}): NpcInput => 
     attendingTo: [],
     ...over,
   },
+  facts: emptyNpcFacts(ids.npc("smith")),
 });
 const start = (i: NpcInput) => {
   const actor = createActor(npcMachine, { input: i });

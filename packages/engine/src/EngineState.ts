@@ -1,5 +1,8 @@
 /**
- * The engine's working memory of a run: a fold over the log, and nothing else. The live
+ * The engine's working memory of a run: a fold over the log, and nothing else. What an
+ * NPC knows of itself (profile, memories, rumours, regard) is not here: its actor owns it
+ * (`NpcActors`, `NpcFacts`); this keeps what routes events between NPCs — who is where,
+ * doing what — and the world's shared books. The live
  * engine changes it only by applying the events it emits, in order, and a resumed engine
  * builds it by folding the same events — so both make the same next decision. This is
  * what lets a run resume from the log alone.
@@ -10,8 +13,6 @@ import type {
   FactionId,
   GameTime,
   LocationId,
-  MemoryCategory,
-  MemoryId,
   NpcId,
   TaskId,
   TaskStatus,
@@ -37,24 +38,6 @@ export interface NpcRuntime {
   attendingTo: ReadonlyArray<NpcId>;
   /** When its current activity began. */
   since: GameTime;
-  hasProfile: boolean;
-  /** Things learnt since it last changed activity: what makes a wake-up significant. */
-  concerns: number;
-  /** Live memories, for caps and decay. */
-  readonly memories: Map<MemoryId, MemoryLife>;
-  /** Items it could pass on as rumours: world event id → confidence it holds. */
-  readonly rumours: Map<WorldEventId, number>;
-}
-
-/** Identity memories are who the NPC is: no cap ever drops them. */
-export const isPinned = (category: MemoryCategory): boolean => category === "identity";
-
-export interface MemoryLife {
-  /** Identity memories are who the NPC is: no cap ever drops them. */
-  readonly pinned: boolean;
-  readonly importance: number;
-  readonly recordedAt: GameTime;
-  readonly expiresAt: GameTime | null;
 }
 
 export interface TaskRuntime {
@@ -76,13 +59,6 @@ export interface WorldEventRuntime {
   readonly locationId: LocationId | null;
 }
 
-export interface Edge {
-  readonly trust: number;
-  readonly respect: number;
-  readonly suspicion: number;
-  readonly summary: string;
-}
-
 export class EngineState {
   t = 0 as GameTime;
   seq = 0;
@@ -97,10 +73,6 @@ export class EngineState {
   readonly presence = new Map<LocationId, Set<NpcId>>();
   readonly tasks = new Map<TaskId, TaskRuntime>();
   readonly worldEvents = new Map<WorldEventId, WorldEventRuntime>();
-  /** `from->to` → directed edge. */
-  readonly edges = new Map<string, Edge>();
-  /** Memory id → owner, for expiries. */
-  readonly memoryOwners = new Map<MemoryId, NpcId>();
   /** Debate ids held, for topics that recur. */
   readonly debatesHeld = new Set<string>();
   readonly loreHashes = new Set<string>();
@@ -110,8 +82,6 @@ export class EngineState {
   readonly deadlines = new DueIndex<TaskId>();
   /** Open (proposed or active) tasks by assignee. */
   readonly openTasks = new Map<NpcId, Set<TaskId>>();
-  /** When each live memory with a lifetime expires. */
-  readonly expiries = new DueIndex<MemoryId>();
   /** Open scenes, summary cursors and world changes waiting to be remembered. */
   readonly narrative = new NarrativeLedger();
   /** Open threads, who knows of them, and this tick's events that may open or close one. */
@@ -155,18 +125,9 @@ export class EngineState {
           taskId: null,
           attendingTo: [],
           since: event.t,
-          hasProfile: false,
-          concerns: 0,
-          memories: new Map(),
-          rumours: new Map(),
         });
         this.place(p.npcId, p.locationId);
         this.names.add(p.npcId, p.name);
-        return;
-      }
-      case "ProfileGenerated": {
-        const npc = this.npcs.get(event.payload.npcId);
-        if (npc) npc.hasProfile = true;
         return;
       }
       case "NpcActivityChanged": {
@@ -184,7 +145,6 @@ export class EngineState {
         npc.taskId = p.taskId;
         npc.attendingTo = p.attendingTo;
         npc.since = event.t;
-        npc.concerns = 0;
         this.wakes.set(p.npcId, p.until);
         if (npc.locationId !== p.locationId) this.move(npc, p.locationId);
         return;
@@ -202,38 +162,6 @@ export class EngineState {
           visibility: p.visibility,
           locationId: p.locationId,
         });
-        return;
-      }
-      case "KnowledgeGained": {
-        const p = event.payload;
-        const npc = this.npcs.get(p.npcId);
-        if (!npc) return;
-        npc.concerns += 1;
-        if (p.itemKind === "world_event") {
-          const id = p.itemId as WorldEventId;
-          const prior = npc.rumours.get(id) ?? 0;
-          if (p.confidence > prior) npc.rumours.set(id, p.confidence);
-        }
-        return;
-      }
-      case "MemoryRecorded": {
-        const p = event.payload;
-        const npc = this.npcs.get(p.ownerNpcId);
-        if (!npc) return;
-        npc.memories.set(p.memoryId, {
-          pinned: isPinned(p.category),
-          importance: p.importance,
-          recordedAt: event.t,
-          expiresAt: p.expiresAt,
-        });
-        this.memoryOwners.set(p.memoryId, p.ownerNpcId);
-        this.expiries.set(p.memoryId, p.expiresAt);
-        return;
-      }
-      case "MemoryExpired": {
-        this.npcs.get(event.payload.ownerNpcId)?.memories.delete(event.payload.memoryId);
-        this.memoryOwners.delete(event.payload.memoryId);
-        this.expiries.delete(event.payload.memoryId);
         return;
       }
       case "TaskProposed": {
@@ -272,16 +200,6 @@ export class EngineState {
       case "DebateHeld":
         this.debatesHeld.add(event.payload.debateId);
         return;
-      case "RelationshipChanged": {
-        const p = event.payload;
-        this.edges.set(`${p.fromId}->${p.toId}`, {
-          trust: p.trust,
-          respect: p.respect,
-          suspicion: p.suspicion,
-          summary: p.summary,
-        });
-        return;
-      }
       case "ClockAdvanced":
         this.t = event.payload.to;
         return;
@@ -299,10 +217,6 @@ export class EngineState {
   /** NPC ids at a location, in id order. */
   presentAt(location: LocationId): ReadonlyArray<NpcId> {
     return [...(this.presence.get(location) ?? [])].sort();
-  }
-
-  edge(from: NpcId, to: NpcId): Edge | undefined {
-    return this.edges.get(`${from}->${to}`);
   }
 
   private place(id: NpcId, location: LocationId): void {

@@ -42,7 +42,7 @@ export const selfOf = (ctx: TickContext, id: NpcId): NpcSelf => {
 
 export const glimpseOf = (ctx: TickContext, viewer: NpcId, id: NpcId): NpcGlimpse => {
   const npc = ctx.state.npcs.get(id)!;
-  const edge = ctx.state.edge(viewer, id);
+  const edge = ctx.actors.regard(viewer, id);
   const regard = edge ? Math.max(-1, Math.min(1, edge.trust - edge.suspicion / 2)) : 0;
   return { id, name: npc.name, role: npc.role, factionId: npc.factionId, regard };
 };

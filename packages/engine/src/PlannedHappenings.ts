@@ -132,7 +132,7 @@ const start = (
 };
 
 const warm = (ctx: TickContext, from: NpcId, to: NpcId, why: string): void => {
-  const prior = ctx.state.edge(from, to) ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
+  const prior = ctx.actors.regard(from, to) ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
   ctx.writer.emit("RelationshipChanged", {
     fromId: from,
     toId: to,

@@ -69,6 +69,8 @@ export interface SimulationSpec {
   readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
   /** Stop after this many ticks (tests use it to interrupt a run). */
   readonly maxTicks?: number;
+  /** Called with the run's NPC actors once they are up (tests read what they own). */
+  readonly onActors?: (actors: NpcActors) => void;
 }
 
 export interface Progress {
@@ -106,6 +108,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const startDay = world.meta.start.day;
   const t0 = gameTime(startDay, world.meta.start.hour);
   const state = new EngineState();
+  // Created before the log is read or written: every event reaches the NPC it concerns.
+  const actors = new NpcActors();
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
   let head = existing ? log.head(saveId) : 0;
@@ -123,6 +127,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     // array do not fit Node's default heap.
     for (const e of historyEvents({ log, saveId, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
+      actors.apply(e);
     }
     const started = log.read(saveId, { toSeq: 1 })[0];
     if (started?.type !== "SimulationStarted") {
@@ -183,7 +188,6 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   };
 
-  let actors: NpcActors | null = null;
   const context = (writer: TickWriter, from: GameTime, t: GameTime): TickContext => ({
     world,
     config,
@@ -193,7 +197,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     writer,
     brain,
     dossiers,
-    actors: actors!,
+    actors,
     from,
     t,
     names,
@@ -208,7 +212,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         name: saveId,
       });
     }
-    const writer = new TickWriter(state, t0, head);
+    const writer = new TickWriter(state, actors, t0, head);
     genesis(context(writer, t0, t0), {
       worldHash: spec.worldHash,
       campaignId: ids.campaign(`${world.meta.name}-${seed}`),
@@ -226,15 +230,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     state.started &&
     (seed !== state.seed || spec.brain.name !== state.brain || endDay !== state.endDay)
   ) {
-    const writer = new TickWriter(state, state.t, head);
+    const writer = new TickWriter(state, actors, state.t, head);
     writer.emit("RunResumed", { seed, brain: spec.brain.name, endDay });
     append(writer.drain());
   }
 
   const startT = state.t;
   if (startT >= gameTime(endDay))
-    return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain);
-  actors = new NpcActors({
+    return summarise(spec, existing !== undefined, state, actors, endDay, head, 0, counts, brain);
+  actors.startClock({
     t: startT,
     tickMinutes: world.meta.tickMinutes,
     endAt: gameTime(endDay),
@@ -242,7 +246,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   for (const id of [...state.npcs.keys()].sort()) {
     const npc = state.npcs.get(id)!;
     const def = names.npc(id)!;
-    const input: NpcInput = {
+    const input: Omit<NpcInput, "facts"> = {
       npcId: id,
       schedule: {
         wakeHour: def.wakeHour,
@@ -265,6 +269,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     actors.spawn(input);
   }
 
+  spec.onActors?.(actors);
   let ticks = 0;
   try {
     for (;;) {
@@ -278,7 +283,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         ) as GameTime;
         const span = actors.skip(skip.mode, to);
         if (span !== null) {
-          const writer = new TickWriter(state, span.from as GameTime, head);
+          const writer = new TickWriter(state, actors, span.from as GameTime, head);
           await runSkip(
             context(writer, span.from as GameTime, span.to as GameTime),
             skip.mode,
@@ -294,7 +299,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (tick === null) break;
       const from = tick.from as GameTime;
       const t = tick.to as GameTime;
-      const writer = new TickWriter(state, t, head);
+      const writer = new TickWriter(state, actors, t, head);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
       if (
         config.checkpointEveryTicks > 0 &&
@@ -322,13 +327,14 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     dossiers.flush?.();
   }
 
-  return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain);
+  return summarise(spec, existing !== undefined, state, actors, endDay, head, ticks, counts, brain);
 };
 
 const summarise = (
   spec: SimulationSpec,
   existed: boolean,
   state: EngineState,
+  actors: NpcActors,
   endDay: number,
   head: number,
   ticks: number,
@@ -339,7 +345,7 @@ const summarise = (
   for (const task of state.tasks.values())
     tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
   let liveMemories = 0;
-  for (const npc of state.npcs.values()) liveMemories += npc.memories.size;
+  for (const facts of actors.allFacts()) liveMemories += facts.memories.size;
   return {
     saveId: spec.saveId,
     resumed: existed && spec.resume,

@@ -24,7 +24,7 @@ export const wakeDue = (ctx: TickContext, into: Reactions): void => {
       type: "WAKE",
       t: ctx.t,
       company: companyCount(ctx, id, npc.locationId),
-      concerns: npc.concerns,
+      concerns: ctx.actors.facts(id)!.concerns,
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
       openTasks: openTasksOf(ctx, id),
     });
@@ -37,7 +37,7 @@ export const ensureProfiles = async (
   ctx: TickContext,
   ids: ReadonlyArray<NpcId>,
 ): Promise<void> => {
-  const missing = ids.filter((id) => !ctx.state.npcs.get(id)?.hasProfile);
+  const missing = ids.filter((id) => (ctx.actors.facts(id)?.profile ?? null) === null);
   const requests = missing.map(
     (id): BrainRequest<"profile"> => ({
       purpose: "profile",

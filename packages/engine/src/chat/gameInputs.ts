@@ -176,7 +176,7 @@ export const applyActionResult = (
           about: { kind: "player", id: PLAYER_ID },
           locationId: task.locationId,
         });
-        const prior = ctx.state.edge(by, PLAYER_ID) ?? {
+        const prior = ctx.actors.regard(by, PLAYER_ID) ?? {
           trust: 0,
           respect: 0,
           suspicion: 0,
