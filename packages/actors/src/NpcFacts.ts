@@ -1,11 +1,12 @@
 /**
  * What one NPC knows of itself: its profile (once generated), its live memories, the
- * rumours it could pass on, how much it has learnt since it last changed activity, and
- * how it regards others (its outgoing edges). The npc actor owns this; nothing else in a
- * run keeps a copy.
+ * rumours it could pass on, how much it has learnt since it last changed activity, how
+ * it regards others (its outgoing edges) and the tasks it holds. The npc actor owns
+ * this; nothing else in a run keeps a copy.
  *
  * It is a fold over the log: `foldNpcFacts` applies one event to the facts of the NPC it
- * concerns (`concernedNpc` names it). The live engine applies each event as it emits it
+ * concerns (`concernedNpc` names it; a task's events go to the NPC holding the task,
+ * `taskHolder`). The live engine applies each event as it emits it
  * and a resumed one as it reads it back, through this one function, so a resumed actor
  * holds exactly what the live one did.
  *
@@ -16,10 +17,13 @@
 import type {
   Event,
   GameTime,
+  LocationId,
   MemoryCategory,
   MemoryId,
   NpcId,
   NpcProfile,
+  TaskId,
+  TaskStatus,
   WorldEventId,
 } from "@hearsay/core";
 
@@ -45,6 +49,25 @@ export interface Regard {
   readonly summary: string;
 }
 
+/**
+ * A task as its holder keeps it. Its assignee holds it; a task given to someone who is
+ * not an NPC (the player) is held by the NPC who proposed it.
+ */
+export interface HeldTask {
+  readonly id: TaskId;
+  readonly title: string;
+  readonly proposedBy: NpcId | null;
+  readonly assignee: NpcId | null;
+  readonly locationId: LocationId | null;
+  readonly deadline: GameTime | null;
+  status: TaskStatus;
+  /** Work sessions finished on it. */
+  sessions: number;
+}
+
+/** Whether a task can still be worked on (and expire). */
+export const isOpen = (status: TaskStatus): boolean => status === "proposed" || status === "active";
+
 export interface NpcFacts {
   readonly npcId: NpcId;
   /** Its first-meeting profile, null until one is generated. */
@@ -57,6 +80,10 @@ export interface NpcFacts {
   concerns: number;
   /** Its regard for others, by whom it regards. */
   readonly regard: Map<string, Regard>;
+  /** Tasks it holds (open or ended), by id. */
+  readonly tasks: Map<TaskId, HeldTask>;
+  /** The task it is working on now: its session ends when its activity next changes. */
+  workingOn: TaskId | null;
 }
 
 export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
@@ -66,7 +93,43 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   rumours: new Map(),
   concerns: 0,
   regard: new Map(),
+  tasks: new Map(),
+  workingOn: null,
 });
+
+/**
+ * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
+ * that is one (`isNpc` says who is), else nobody — a task between no NPCs is the world's.
+ */
+export const taskHolder = (
+  event: Extract<Event, { type: "TaskProposed" }>,
+  isNpc: (id: NpcId) => boolean,
+): NpcId | null => {
+  const { assignee, proposedBy } = event.payload;
+  if (assignee !== null && isNpc(assignee)) return assignee;
+  if (proposedBy !== null && isNpc(proposedBy)) return proposedBy;
+  return null;
+};
+
+/** Applies a task's own events to the tasks that hold it (an NPC's, or the world's). */
+export const foldTasks = (tasks: Map<TaskId, HeldTask>, event: Event): void => {
+  if (event.type === "TaskProposed") {
+    const p = event.payload;
+    tasks.set(p.taskId, {
+      id: p.taskId,
+      title: p.title,
+      proposedBy: p.proposedBy,
+      assignee: p.assignee,
+      locationId: p.locationId,
+      deadline: p.deadline,
+      status: "proposed",
+      sessions: 0,
+    });
+  } else if (event.type === "TaskStatusChanged") {
+    const task = tasks.get(event.payload.taskId);
+    if (task) task.status = event.payload.to;
+  }
+};
 
 /** The NPC whose facts `event` changes, or null when it changes no NPC's facts. */
 export const concernedNpc = (event: Event): NpcId | null => {
@@ -92,8 +155,21 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     case "ProfileGenerated":
       facts.profile = event.payload.profile;
       return;
-    case "NpcActivityChanged":
+    case "NpcActivityChanged": {
+      const p = event.payload;
       facts.concerns = 0;
+      // A work session ends whenever a working NPC changes activity; it counts on the
+      // task it worked on (always its own: it is offered only tasks assigned to it).
+      if (facts.workingOn !== null) {
+        const task = facts.tasks.get(facts.workingOn);
+        if (task) task.sessions += 1;
+      }
+      facts.workingOn = p.activity === "working" ? p.taskId : null;
+      return;
+    }
+    case "TaskProposed":
+    case "TaskStatusChanged":
+      foldTasks(facts.tasks, event);
       return;
     case "KnowledgeGained": {
       const p = event.payload;

@@ -22,10 +22,14 @@ export {
   concernedNpc,
   emptyNpcFacts,
   foldNpcFacts,
+  foldTasks,
+  type HeldTask,
+  isOpen,
   isPinned,
   type LiveMemory,
   type NpcFacts,
   type Regard,
+  taskHolder,
 } from "./NpcFacts.ts";
 export {
   type NpcActivityState,

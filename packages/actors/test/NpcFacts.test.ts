@@ -1,4 +1,10 @@
-import { concernedNpc, emptyNpcFacts, foldNpcFacts, type NpcFacts } from "@hearsay/actors";
+import {
+  concernedNpc,
+  emptyNpcFacts,
+  foldNpcFacts,
+  type NpcFacts,
+  taskHolder,
+} from "@hearsay/actors";
 import { type Event, type EventType, ids, makeEvent } from "@hearsay/core";
 import { describe, expect, it } from "vitest";
 
@@ -111,5 +117,68 @@ describe("an NPC's facts", () => {
     expect(facts.profile).toBeNull();
     const profile = { backstory: "b" };
     expect(fold([ev("ProfileGenerated", 10, { npcId: smith, profile })]).profile).toBe(profile);
+  });
+
+  it("hold the tasks assigned to it, counting a work session each time it stops working", () => {
+    const proposed = ev("TaskProposed", 10, {
+      taskId: "t1",
+      title: "Fix the roof",
+      description: "d",
+      proposedBy: baker,
+      assignee: smith,
+      locationId: ids.location("home"),
+      factionId: null,
+      deadline: 500,
+    });
+    const activity = (activity: string, taskId: string | null) =>
+      ev("NpcActivityChanged", 20, {
+        npcId: smith,
+        activity,
+        locationId: ids.location("home"),
+        destination: null,
+        until: 80,
+        taskId,
+        attendingTo: [],
+        holding: [],
+        note: "",
+      });
+    const facts = emptyNpcFacts(smith);
+    const events = [
+      proposed,
+      activity("working", "t1"),
+      activity("idle", null),
+      activity("working", null),
+      activity("working", "t1"),
+      activity("asleep", null),
+      ev("TaskStatusChanged", 30, { taskId: "t1", from: "proposed", to: "active", reason: "r" }),
+    ];
+    for (const e of events)
+      if (e.type.startsWith("Task") || concernedNpc(e) === smith) foldNpcFacts(facts, e);
+    expect(facts.tasks.get("t1" as never)).toMatchObject({
+      status: "active",
+      sessions: 2,
+      deadline: 500,
+    });
+    expect(facts.workingOn).toBeNull();
+  });
+
+  it("a task is held by its assignee if an NPC, else by the NPC who proposed it, else by none", () => {
+    const npcs = new Set<string>([smith, baker]);
+    const isNpc = (id: string) => npcs.has(id);
+    const proposal = (proposedBy: string | null, assignee: string | null) =>
+      ev("TaskProposed", 10, {
+        taskId: "t",
+        title: "x",
+        description: "d",
+        proposedBy,
+        assignee,
+        locationId: null,
+        factionId: null,
+        deadline: null,
+      }) as Extract<Event, { type: "TaskProposed" }>;
+    expect(taskHolder(proposal(baker, smith), isNpc)).toBe(smith);
+    expect(taskHolder(proposal(baker, "player"), isNpc)).toBe(baker);
+    expect(taskHolder(proposal(null, "player"), isNpc)).toBeNull();
+    expect(taskHolder(proposal(null, null), isNpc)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The engine's working memory of a run: a fold over the log, and nothing else. What an
- * NPC knows of itself (profile, memories, rumours, regard) is not here: its actor owns it
+ * NPC knows of itself (profile, memories, rumours, regard, its tasks) is not here: its actor owns it
  * (`NpcActors`, `NpcFacts`); this keeps what routes events between NPCs — who is where,
  * doing what — and the world's shared books. The live
  * engine changes it only by applying the events it emits, in order, and a resumed engine
@@ -15,7 +15,6 @@ import type {
   LocationId,
   NpcId,
   TaskId,
-  TaskStatus,
   WorldEventId,
 } from "@hearsay/core";
 import { DueIndex } from "./DueIndex.ts";
@@ -40,18 +39,6 @@ export interface NpcRuntime {
   since: GameTime;
 }
 
-export interface TaskRuntime {
-  readonly id: TaskId;
-  readonly title: string;
-  readonly proposedBy: NpcId | null;
-  readonly assignee: NpcId | null;
-  readonly locationId: LocationId | null;
-  readonly deadline: GameTime | null;
-  status: TaskStatus;
-  /** Work sessions finished on it. */
-  sessions: number;
-}
-
 export interface WorldEventRuntime {
   readonly text: string;
   readonly importance: number;
@@ -71,17 +58,12 @@ export class EngineState {
   readonly npcs = new Map<NpcId, NpcRuntime>();
   /** Location → NPC ids there, kept sorted on read. */
   readonly presence = new Map<LocationId, Set<NpcId>>();
-  readonly tasks = new Map<TaskId, TaskRuntime>();
   readonly worldEvents = new Map<WorldEventId, WorldEventRuntime>();
   /** Debate ids held, for topics that recur. */
   readonly debatesHeld = new Set<string>();
   readonly loreHashes = new Set<string>();
   /** When each NPC's current activity ends: its next wake-up. */
   readonly wakes = new DueIndex<NpcId>();
-  /** Deadlines of open tasks. */
-  readonly deadlines = new DueIndex<TaskId>();
-  /** Open (proposed or active) tasks by assignee. */
-  readonly openTasks = new Map<NpcId, Set<TaskId>>();
   /** Open scenes, summary cursors and world changes waiting to be remembered. */
   readonly narrative = new NarrativeLedger();
   /** Open threads, who knows of them, and this tick's events that may open or close one. */
@@ -134,11 +116,6 @@ export class EngineState {
         const p = event.payload;
         const npc = this.npcs.get(p.npcId);
         if (!npc) return;
-        // A work session on a task ends whenever a working NPC changes activity.
-        if (npc.activity === "working" && npc.taskId !== null) {
-          const task = this.tasks.get(npc.taskId);
-          if (task) task.sessions += 1;
-        }
         npc.activity = p.activity;
         npc.destination = p.destination;
         npc.until = p.until;
@@ -162,39 +139,6 @@ export class EngineState {
           visibility: p.visibility,
           locationId: p.locationId,
         });
-        return;
-      }
-      case "TaskProposed": {
-        const p = event.payload;
-        this.tasks.set(p.taskId, {
-          id: p.taskId,
-          title: p.title,
-          proposedBy: p.proposedBy,
-          assignee: p.assignee,
-          locationId: p.locationId,
-          deadline: p.deadline,
-          status: "proposed",
-          sessions: 0,
-        });
-        this.deadlines.set(p.taskId, p.deadline);
-        if (p.assignee !== null) {
-          let open = this.openTasks.get(p.assignee);
-          if (!open) {
-            open = new Set();
-            this.openTasks.set(p.assignee, open);
-          }
-          open.add(p.taskId);
-        }
-        return;
-      }
-      case "TaskStatusChanged": {
-        const task = this.tasks.get(event.payload.taskId);
-        if (!task) return;
-        task.status = event.payload.to;
-        if (task.status !== "proposed" && task.status !== "active") {
-          this.deadlines.delete(task.id);
-          if (task.assignee !== null) this.openTasks.get(task.assignee)?.delete(task.id);
-        }
         return;
       }
       case "DebateHeld":

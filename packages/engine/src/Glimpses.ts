@@ -66,10 +66,9 @@ export const actInputOf = (
   const reachable = [...near]
     .filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null)
     .sort();
-  const tasks = [...(ctx.state.openTasks.get(id) ?? [])].sort().map((taskId) => {
-    const task = ctx.state.tasks.get(taskId)!;
+  const tasks = ctx.actors.openTasksOf(id).map((task) => {
     return {
-      id: taskId,
+      id: task.id,
       title: task.title,
       status: task.status,
       locationId: task.locationId,

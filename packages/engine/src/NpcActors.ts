@@ -10,8 +10,8 @@
  * as when they were the clock's spawned children, sends them nothing once the clock is done.
  * Debates, few and short-lived, stay spawned children of the clock's machine.
  *
- * Each NPC's own facts (`NpcFacts`: profile, memories, rumours, regard) live in its
- * actor's context. The engine keeps no copy: it routes every event it emits (and, on a
+ * Each NPC's own facts (`NpcFacts`: profile, memories, rumours, regard, the tasks it
+ * holds) live in its actor's context. The engine keeps no copy: it routes every event it emits (and, on a
  * resume, every event it reads back) here, where `foldNpcFacts` applies it to the NPC it
  * concerns. Before the actors start — genesis, a resume's fold, a talk, which runs no
  * actors — and after they stop, the facts rest here, waiting for (or outliving) their actor.
@@ -26,18 +26,22 @@ import {
   type ForgetAsk,
   type Forgetting,
   foldNpcFacts,
+  foldTasks,
   forgetting,
+  type HeldTask,
+  isOpen,
   type NpcEmitted,
   type NpcEvent,
   type NpcFacts,
   type NpcInput,
   npcMachine,
   type Regard,
+  taskHolder,
   type WorldClockEmitted,
   type WorldClockInput,
   worldClockMachine,
 } from "@hearsay/actors";
-import type { Event, GameTime, MemoryId, NpcId } from "@hearsay/core";
+import type { Event, GameTime, MemoryId, NpcId, TaskId } from "@hearsay/core";
 import { type Actor, type AnyActorRef, createActor } from "xstate";
 import { DueIndex } from "./DueIndex.ts";
 
@@ -60,6 +64,12 @@ export class NpcActors {
   private readonly resting = new Map<NpcId, NpcFacts>();
   /** When each NPC's next memory runs out: a schedule (like wake-ups), not its facts. */
   private readonly expiries = new DueIndex<NpcId>();
+  /** Who holds each task (null: the world), so a task's events reach its holder. */
+  private readonly holders = new Map<TaskId, NpcId | null>();
+  /** Tasks between no NPCs: the world's, not any NPC's. */
+  private readonly worldTasks = new Map<TaskId, HeldTask>();
+  /** When each open task's deadline passes: a schedule. */
+  private readonly deadlines = new DueIndex<TaskId>();
   private readonly npcOut: Array<NpcEmitted> = [];
   private readonly clockOut: Array<WorldClockEmitted> = [];
 
@@ -100,6 +110,10 @@ export class NpcActors {
    * change, live (the tick's writer) and on a resume (the log read back) alike.
    */
   apply(event: Event): void {
+    if (event.type === "TaskProposed" || event.type === "TaskStatusChanged") {
+      this.applyTask(event);
+      return;
+    }
     const id = concernedNpc(event);
     if (id === null) return;
     if (event.type === "NpcRegistered") {
@@ -114,6 +128,52 @@ export class NpcActors {
       if (due === undefined || event.payload.expiresAt < due)
         this.expiries.set(id, event.payload.expiresAt);
     }
+  }
+
+  private applyTask(event: Extract<Event, { type: "TaskProposed" | "TaskStatusChanged" }>): void {
+    const taskId = event.payload.taskId;
+    if (event.type === "TaskProposed") {
+      this.holders.set(
+        taskId,
+        taskHolder(event, (id) => this.facts(id) !== undefined),
+      );
+      this.deadlines.set(taskId, event.payload.deadline);
+    } else if (!isOpen(event.payload.to)) {
+      this.deadlines.delete(taskId);
+    }
+    if (!this.holders.has(taskId)) return;
+    const holder = this.holders.get(taskId)!;
+    if (holder === null) foldTasks(this.worldTasks, event);
+    else foldNpcFacts(this.facts(holder)!, event);
+  }
+
+  /** A task, from whoever holds it. */
+  task(taskId: TaskId): HeldTask | undefined {
+    const holder = this.holders.get(taskId);
+    if (holder === undefined) return undefined;
+    return holder === null ? this.worldTasks.get(taskId) : this.facts(holder)?.tasks.get(taskId);
+  }
+
+  /** The open tasks assigned to an NPC, in id order. */
+  openTasksOf(npcId: NpcId): ReadonlyArray<HeldTask> {
+    const facts = this.facts(npcId);
+    if (facts === undefined || facts.tasks.size === 0) return [];
+    const out: Array<HeldTask> = [];
+    for (const task of facts.tasks.values())
+      if (task.assignee === npcId && isOpen(task.status)) out.push(task);
+    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Every task, held or the world's (in no particular order). */
+  allTasks(): ReadonlyArray<HeldTask> {
+    const out: Array<HeldTask> = [...this.worldTasks.values()];
+    for (const facts of this.allFacts()) out.push(...facts.tasks.values());
+    return out;
+  }
+
+  /** Open tasks whose deadline passed by `t`, in id order. */
+  pastDeadline(t: GameTime): ReadonlyArray<TaskId> {
+    return this.deadlines.takeDue(t);
   }
 
   /** What an NPC knows of itself, read from its actor (or resting, with no actor running). */

@@ -89,7 +89,7 @@ const planSeeded = (ctx: TickContext): void => {
 /** Why a fact precondition (a task done, an event held) fails, or null. */
 const factProblem = (ctx: TickContext, w: WorldHappening): string | null => {
   for (const c of w.preconditions) {
-    if (c.type === "taskCompleted" && ctx.state.tasks.get(c.taskId)?.status !== "completed")
+    if (c.type === "taskCompleted" && ctx.actors.task(c.taskId)?.status !== "completed")
       return `the task ${c.taskId} was not completed`;
     if (c.type === "eventOccurred" && !ctx.state.worldEvents.has(c.worldEventId))
       return `${c.worldEventId} had not happened`;

@@ -342,7 +342,7 @@ const summarise = (
   brain: BrainRunner,
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
-  for (const task of state.tasks.values())
+  for (const task of actors.allTasks())
     tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
   let liveMemories = 0;
   for (const facts of actors.allFacts()) liveMemories += facts.memories.size;
@@ -355,7 +355,7 @@ const summarise = (
     ticks,
     eventsByType: Object.fromEntries([...counts.entries()].sort()),
     debates: state.debatesHeld.size,
-    tasksByStatus,
+    tasksByStatus: Object.fromEntries(Object.entries(tasksByStatus).sort()),
     liveMemories,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,

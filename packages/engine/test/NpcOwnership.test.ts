@@ -1,5 +1,5 @@
 /**
- * Each NPC's own facts (profile, memories, rumours, regard) are held by its actor alone:
+ * Each NPC's own facts (profile, memories, rumours, regard, tasks) are held by its actor alone:
  * the engine's state has no per-NPC copy, no fact rests outside an actor while the run's
  * actors are up, and what the actors hold at the end of a run — interrupted and resumed
  * or not — is exactly a refold of the log.
@@ -15,10 +15,20 @@ type Lacks<T, K extends PropertyKey> = [Extract<keyof T, K>] extends [never] ? t
 // The NPC's facts are not in the engine's state: these lines stop compiling if they return.
 const stateLacks: Lacks<
   EngineState,
-  "edges" | "edge" | "memoryOwners" | "expiries" | "memories" | "profiles"
+  | "edges"
+  | "edge"
+  | "memoryOwners"
+  | "expiries"
+  | "memories"
+  | "profiles"
+  | "tasks"
+  | "openTasks"
+  | "deadlines"
 > = true;
-const npcLacks: Lacks<NpcRuntime, "memories" | "rumours" | "hasProfile" | "concerns" | "profile"> =
-  true;
+const npcLacks: Lacks<
+  NpcRuntime,
+  "memories" | "rumours" | "hasProfile" | "concerns" | "profile" | "tasks"
+> = true;
 
 /** What a run's routing needs to know of an NPC: who it is, where, doing what. */
 const npcRoutingKeys = [
@@ -43,7 +53,7 @@ const refold = (log: ReturnType<typeof freshLog>) => {
 };
 
 describe("NPC actors own their facts", () => {
-  it("the engine state holds no per-NPC memory, profile, rumour or regard", async () => {
+  it("the engine state holds no per-NPC memory, task, profile, rumour or regard", async () => {
     expect([stateLacks, npcLacks]).toEqual([true, true]);
     const log = freshLog();
     await run(log, { days: 1 });
@@ -53,7 +63,8 @@ describe("NPC actors own their facts", () => {
     expect(state.npcs.size).toBeGreaterThan(0);
     for (const npc of state.npcs.values()) expect(Object.keys(npc).sort()).toEqual(npcRoutingKeys);
     const keys = Object.keys(state);
-    for (const banned of ["edges", "memoryOwners", "expiries"]) expect(keys).not.toContain(banned);
+    for (const banned of ["edges", "memoryOwners", "expiries", "tasks", "openTasks", "deadlines"])
+      expect(keys).not.toContain(banned);
   });
 
   it("no fact rests outside an actor while the run's actors are up", async () => {
@@ -86,6 +97,7 @@ describe("NPC actors own their facts", () => {
     expect(held.some((f) => f.profile !== null)).toBe(true);
     expect(held.some((f) => f.rumours.size > 0)).toBe(true);
     expect(held.some((f) => f.regard.size > 0)).toBe(true);
+    expect(held.some((f) => [...f.tasks.values()].some((t) => t.sessions > 0))).toBe(true);
     expect(held.every((f) => f.memories.size > 0)).toBe(true);
     expect(held).toEqual(refold(whole));
 

@@ -149,7 +149,7 @@ export const applyActionResult = (
   talk.write(
     { kind: "action_result", taskId: r.taskId, outcome: r.outcome, note: r.note },
     (ctx) => {
-      const task = ctx.state.tasks.get(r.taskId as TaskId);
+      const task = ctx.actors.task(r.taskId as TaskId);
       if (task === undefined) throw new TaskNotFound({ saveId: talk.saveId, taskId: r.taskId });
       const move = moves[r.outcome];
       if (!move.from.includes(task.status))
