@@ -97,6 +97,15 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   workingOn: null,
 });
 
+/** The open tasks assigned to the NPC, in id order: what it could work on. */
+export const openTasksOf = (facts: NpcFacts): Array<HeldTask> => {
+  const out: Array<HeldTask> = [];
+  if (facts.tasks.size === 0) return out;
+  for (const task of facts.tasks.values())
+    if (task.assignee === facts.npcId && isOpen(task.status)) out.push(task);
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+};
+
 /**
  * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
  * that is one (`isNpc` says who is), else nobody — a task between no NPCs is the world's.

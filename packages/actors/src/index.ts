@@ -28,6 +28,7 @@ export {
   isPinned,
   type LiveMemory,
   type NpcFacts,
+  openTasksOf,
   type Regard,
   taskHolder,
 } from "./NpcFacts.ts";

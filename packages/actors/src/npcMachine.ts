@@ -32,7 +32,7 @@ import {
 import { assign, emit, enqueueActions, setup } from "xstate";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import type { NpcFacts } from "./NpcFacts.ts";
+import { type NpcFacts, openTasksOf } from "./NpcFacts.ts";
 import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
 
 export interface NpcSchedule {
@@ -79,8 +79,9 @@ export interface NpcContext extends NpcActivityState {
   readonly t: GameTime;
   /** What the last WAKE said about the NPC's surroundings (for gating). */
   readonly company: number;
-  readonly concerns: number;
   readonly roll: number;
+  /** What it had learnt and could work on when it last woke (from its facts, for gating). */
+  readonly concerns: number;
   readonly openTasks: ReadonlyArray<TaskId>;
   /** The note of the activity just planned, announced with it. */
   readonly note: string;
@@ -96,12 +97,8 @@ export type NpcEvent =
       readonly t: GameTime;
       /** How many other awake NPCs share its location. */
       readonly company: number;
-      /** How many new things concern it (percepts, being addressed). */
-      readonly concerns: number;
       /** A seeded draw in [0, 1) for this wake-up. */
       readonly roll: number;
-      /** Tasks it could work on. */
-      readonly openTasks: ReadonlyArray<TaskId>;
     }
   | { readonly type: "DECIDED"; readonly t: GameTime; readonly action: NpcAction }
   | { readonly type: "DECLINED"; readonly t: GameTime }
@@ -264,7 +261,10 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   note,
 });
 
-/** The context a WAKE leads to, before any plan: its news noted, a journey ended. */
+/**
+ * The context a WAKE leads to, before any plan: its news (what it learnt since it last
+ * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
+ */
 const woken = (
   ctx: NpcContext,
   e: Extract<NpcEvent, { type: "WAKE" }>,
@@ -273,9 +273,9 @@ const woken = (
   ...ctx,
   t: e.t,
   company: e.company,
-  concerns: e.concerns,
+  concerns: ctx.facts.concerns,
   roll: e.roll,
-  openTasks: e.openTasks,
+  openTasks: openTasksOf(ctx.facts).map((task) => task.id),
   locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
   destination: arriving ? null : ctx.destination,
 });

@@ -176,9 +176,7 @@ describe("the npc machine", () => {
               type: "WAKE",
               t: gameTime(0, 7),
               company: 0,
-              concerns: 0,
               roll: 0.99,
-              openTasks: [],
             });
           const stateBefore = actor.getSnapshot().value;
           seen.length = 0;

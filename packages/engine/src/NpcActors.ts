@@ -35,6 +35,7 @@ import {
   type NpcFacts,
   type NpcInput,
   npcMachine,
+  openTasksOf,
   type Regard,
   taskHolder,
   type WorldClockEmitted,
@@ -157,11 +158,7 @@ export class NpcActors {
   /** The open tasks assigned to an NPC, in id order. */
   openTasksOf(npcId: NpcId): ReadonlyArray<HeldTask> {
     const facts = this.facts(npcId);
-    if (facts === undefined || facts.tasks.size === 0) return [];
-    const out: Array<HeldTask> = [];
-    for (const task of facts.tasks.values())
-      if (task.assignee === npcId && isOpen(task.status)) out.push(task);
-    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return facts === undefined ? [] : openTasksOf(facts);
   }
 
   /** Every task, held or the world's (in no particular order). */

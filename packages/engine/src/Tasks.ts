@@ -153,7 +153,3 @@ export const workedOn = (ctx: TickContext, npc: NpcId, taskId: TaskId): void => 
     moveTask(ctx, taskId, "completed", "the work is done");
   }
 };
-
-/** Open tasks an NPC could work on now, in id order. */
-export const openTasksOf = (ctx: TickContext, npc: NpcId): ReadonlyArray<TaskId> =>
-  ctx.actors.openTasksOf(npc).map((task) => task.id);

@@ -11,7 +11,6 @@ import { Result } from "effect";
 import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
 import { lazyDossier, sealDossiers, turnDossier } from "./lazyDossier.ts";
 import { type Reactions, react } from "./Reactions.ts";
-import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
 import { turnQuery } from "./turnQuery.ts";
 
@@ -24,9 +23,7 @@ export const wakeDue = (ctx: TickContext, into: Reactions): void => {
       type: "WAKE",
       t: ctx.t,
       company: companyCount(ctx, id, npc.locationId),
-      concerns: ctx.actors.facts(id)!.concerns,
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
-      openTasks: openTasksOf(ctx, id),
     });
     react(ctx, id, emitted, into);
   }
