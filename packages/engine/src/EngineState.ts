@@ -23,6 +23,11 @@ import { NameFinder } from "./NameFinder.ts";
 import { NarrativeLedger } from "./NarrativeLedger.ts";
 import { ThreadBook } from "./ThreadBook.ts";
 
+/**
+ * Who an NPC is and where it is, doing what: what routing needs (who is present, who is
+ * awake for company, whom a scene or a line reaches) and what rebuilds its actor on a
+ * resume. What it knows of itself is its actor's (`NpcFacts`).
+ */
 export interface NpcRuntime {
   readonly id: NpcId;
   readonly name: string;

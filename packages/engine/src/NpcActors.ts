@@ -11,9 +11,9 @@
  * Debates, few and short-lived, stay spawned children of the clock's machine.
  *
  * Each NPC's own facts (`NpcFacts`: profile, memories, rumours, regard, the tasks it
- * holds) live in its actor's context. The engine keeps no copy: it routes every event it emits (and, on a
- * resume, every event it reads back) here, where `foldNpcFacts` applies it to the NPC it
- * concerns. Before the actors start — genesis, a resume's fold, a talk, which runs no
+ * holds) live in its actor's context. The engine keeps no copy: it routes every event it
+ * emits (and, on a resume, every event it reads back) here, where `foldNpcFacts` applies
+ * it to the NPC it concerns. Before the actors start — genesis, a resume's fold, a talk, which runs no
  * actors — and after they stop, the facts rest here, waiting for (or outliving) their actor.
  */
 import {

@@ -1,9 +1,9 @@
 /**
  * Collects one tick's events. Each event is applied at once to the engine state and to
- * the NPC actors it concerns — so later steps of the same tick see it — and is appended with the rest of the tick in one
- * transaction at the end. Ids are deterministic and unique within a save's history: an
- * event's id is `e<the seq it will get>`, and an item born in the batch is
- * `<prefix><first seq of the batch>.<n>`.
+ * the NPC actor it concerns — so later steps of the same tick see it — and is appended
+ * with the rest of the tick in one transaction at the end. Ids are deterministic and
+ * unique within a save's history: an event's id is `e<the seq it will get>`, and an item
+ * born in the batch is `<prefix><first seq of the batch>.<n>`.
  */
 import {
   type Event,
