@@ -6,7 +6,7 @@
  */
 import { EngineState, NpcActors } from "@hearsay/engine";
 import { describe, expect, it } from "vitest";
-import { freshLog, MAIN, run } from "./harness.ts";
+import { freshLog, logHash, MAIN, ofType, run } from "./harness.ts";
 
 type NpcRuntime = EngineState["npcs"] extends Map<unknown, infer R> ? R : never;
 /** `true` only when `T` has none of the keys `K`: a compile error otherwise. */
@@ -85,9 +85,12 @@ describe("NPC actors own their facts", () => {
   });
 
   it("what the actors hold at the end of a run equals a refold of its log, resumed or not", async () => {
+    // A low cap and four days, so memories both expire and are capped, live and resumed.
+    const spec = { days: 4, config: { memoryCap: 8 } };
     const whole = freshLog();
     let live: NpcActors | null = null;
     await run(whole, {
+      ...spec,
       onActors: (a) => {
         live = a;
       },
@@ -99,17 +102,23 @@ describe("NPC actors own their facts", () => {
     expect(held.some((f) => f.regard.size > 0)).toBe(true);
     expect(held.some((f) => [...f.tasks.values()].some((t) => t.sessions > 0))).toBe(true);
     expect(held.every((f) => f.memories.size > 0)).toBe(true);
+    const reasons = new Set(ofType(whole, "MemoryExpired").map((e) => e.payload.reason));
+    expect([...reasons].sort()).toEqual(["capped", "expired"]);
     expect(held).toEqual(refold(whole));
 
+    // Interrupted mid-run: the resumed actors are rebuilt by the same fold, then go on
+    // deciding what to forget exactly as the uninterrupted ones did.
     const split = freshLog();
-    await run(split, { maxTicks: 30 });
+    await run(split, { ...spec, maxTicks: 50 });
     let resumed: NpcActors | null = null;
     await run(split, {
+      ...spec,
       resume: true,
       onActors: (a) => {
         resumed = a;
       },
     });
+    expect(logHash(split)).toBe(logHash(whole));
     expect(resumed!.allFacts()).toEqual(refold(split));
     expect(resumed!.allFacts()).toEqual(held);
   });
