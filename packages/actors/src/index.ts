@@ -15,7 +15,31 @@ export {
   type DebateOutput,
   debateMachine,
 } from "./debateMachine.ts";
+export {
+  cappedOut,
+  droppedOnArrival,
+  expiredBy,
+  type ForgetAsk,
+  type ForgetReason,
+  type Forgetting,
+  forgetting,
+  nextExpiryAfter,
+} from "./MemoryPolicy.ts";
 export type { NpcAction } from "./NpcAction.ts";
+export {
+  concernedNpc,
+  emptyNpcFacts,
+  foldNpcFacts,
+  foldTasks,
+  type HeldTask,
+  isOpen,
+  isPinned,
+  type LiveMemory,
+  type NpcFacts,
+  openTasksOf,
+  type Regard,
+  taskHolder,
+} from "./NpcFacts.ts";
 export {
   type NpcActivityState,
   type NpcEmitted,

@@ -14,6 +14,10 @@
  *
  * Significance gating lives here: only a wake-up with company, a concern or an open task
  * asks the brain; the rest of a day is routine (sleep, go to work, work, go home).
+ *
+ * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
+ * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
+ * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
 import {
   type Activity,
@@ -26,7 +30,9 @@ import {
   type TaskId,
 } from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
+import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
+import { type NpcFacts, openTasksOf } from "./NpcFacts.ts";
 import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
 
 export interface NpcSchedule {
@@ -61,6 +67,8 @@ export interface NpcInput {
   /** Now, or — when rebuilding from the log — when the current activity began. */
   readonly t: GameTime;
   readonly state: NpcActivityState;
+  /** What it knows of itself (`NpcFacts`): the actor owns it from here on. */
+  readonly facts: NpcFacts;
 }
 
 export interface NpcContext extends NpcActivityState {
@@ -71,13 +79,16 @@ export interface NpcContext extends NpcActivityState {
   readonly t: GameTime;
   /** What the last WAKE said about the NPC's surroundings (for gating). */
   readonly company: number;
-  readonly concerns: number;
   readonly roll: number;
+  /** What it had learnt and could work on when it last woke (from its facts, for gating). */
+  readonly concerns: number;
   readonly openTasks: ReadonlyArray<TaskId>;
   /** The note of the activity just planned, announced with it. */
   readonly note: string;
   /** Length of the current work shift, reported when it ends. */
   readonly workMinutes: number;
+  /** Its profile, memories, rumours and regard: changed only by `foldNpcFacts`. */
+  readonly facts: NpcFacts;
 }
 
 export type NpcEvent =
@@ -86,12 +97,8 @@ export type NpcEvent =
       readonly t: GameTime;
       /** How many other awake NPCs share its location. */
       readonly company: number;
-      /** How many new things concern it (percepts, being addressed). */
-      readonly concerns: number;
       /** A seeded draw in [0, 1) for this wake-up. */
       readonly roll: number;
-      /** Tasks it could work on. */
-      readonly openTasks: ReadonlyArray<TaskId>;
     }
   | { readonly type: "DECIDED"; readonly t: GameTime; readonly action: NpcAction }
   | { readonly type: "DECLINED"; readonly t: GameTime }
@@ -107,7 +114,9 @@ export type NpcEvent =
       readonly until: GameTime;
       readonly with: ReadonlyArray<NpcId>;
     }
-  | { readonly type: "ELIDE"; readonly t: GameTime };
+  | { readonly type: "ELIDE"; readonly t: GameTime }
+  /** Which of its memories ran out by `t` (EXPIRE), or a cap drops (CAP). */
+  | ForgetAsk;
 
 export type NpcEmitted =
   | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
@@ -126,7 +135,9 @@ export type NpcEmitted =
       readonly assignee: NpcId | null;
       readonly deadlineDays: number;
     }
-  | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number };
+  | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number }
+  /** The memories it forgets (EXPIRE, CAP). */
+  | Forgetting;
 
 const WORK_SHIFT_MINUTES = 4 * MINUTES_PER_HOUR;
 const IDLE_MINUTES = 2 * MINUTES_PER_HOUR;
@@ -250,7 +261,10 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   note,
 });
 
-/** The context a WAKE leads to, before any plan: its news noted, a journey ended. */
+/**
+ * The context a WAKE leads to, before any plan: its news (what it learnt since it last
+ * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
+ */
 const woken = (
   ctx: NpcContext,
   e: Extract<NpcEvent, { type: "WAKE" }>,
@@ -259,9 +273,9 @@ const woken = (
   ...ctx,
   t: e.t,
   company: e.company,
-  concerns: e.concerns,
+  concerns: ctx.facts.concerns,
   roll: e.roll,
-  openTasks: e.openTasks,
+  openTasks: openTasksOf(ctx.facts).map((task) => task.id),
   locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
   destination: arriving ? null : ctx.destination,
 });
@@ -448,6 +462,10 @@ export const npcMachine = setup({
       note: "finished what it was doing",
     })),
     announce: emit(({ context }) => activityOf(context, context.note)),
+    forget: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === "EXPIRE" || event.type === "CAP")
+        enqueue.emit(forgetting(context.facts, event));
+    }),
   },
 }).createMachine({
   id: "npc",
@@ -464,12 +482,18 @@ export const npcMachine = setup({
       input.state.activity === "working" && input.state.until !== null
         ? input.state.until - input.t
         : 0,
+    facts: input.facts,
     company: 0,
     concerns: 0,
     roll: 1,
     openTasks: [],
   }),
   initial: "restoring",
+  // Forgetting changes nothing the activity depends on, so it is heard in every state.
+  on: {
+    EXPIRE: { actions: "forget" },
+    CAP: { actions: "forget" },
+  },
   states: {
     /** Enters the state the input names and emits nothing: rebuilding is not acting. */
     restoring: {

@@ -1,5 +1,18 @@
-import { type NpcEmitted, type NpcInput, npcMachine } from "@hearsay/actors";
-import { type GameTime, gameTime, ids } from "@hearsay/core";
+import {
+  emptyNpcFacts,
+  foldNpcFacts,
+  type NpcEmitted,
+  type NpcInput,
+  npcMachine,
+} from "@hearsay/actors";
+import {
+  type Event,
+  type GameTime,
+  gameTime,
+  ids,
+  makeEvent,
+  type TaskStatus,
+} from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createActor } from "xstate";
@@ -26,6 +39,7 @@ const input = (t: GameTime, over: Partial<NpcInput["state"]> = {}): NpcInput => 
     attendingTo: [],
     ...over,
   },
+  facts: emptyNpcFacts(ids.npc("smith")),
 });
 const start = (i: NpcInput) => {
   const actor = createActor(npcMachine, { input: i });
@@ -34,18 +48,46 @@ const start = (i: NpcInput) => {
   actor.start();
   return { actor, seen };
 };
-const wake = (
-  t: GameTime,
-  over: Partial<{ company: number; concerns: number; roll: number }> = {},
-) => ({
+const wake = (t: GameTime, over: Partial<{ company: number; roll: number }> = {}) => ({
   type: "WAKE" as const,
   t,
   company: 0,
-  concerns: 0,
   roll: 0.99,
-  openTasks: [],
   ...over,
 });
+/** It has learnt `n` things since it last changed activity (as its facts' fold counts them). */
+const learn = (i: NpcInput, n: number) => {
+  for (let k = 0; k < n; k++)
+    foldNpcFacts(
+      i.facts,
+      makeEvent("KnowledgeGained", {
+        id: ids.event(`k${k}`),
+        t: i.t,
+        payload: {
+          npcId: i.npcId,
+          itemKind: "world_event",
+          itemId: `w${k}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        },
+      } as never) as Event,
+    );
+  return i;
+};
+const task = (i: NpcInput, id: string, assignee: string, status: TaskStatus) => {
+  i.facts.tasks.set(ids.task(id), {
+    id: ids.task(id),
+    title: id,
+    proposedBy: null,
+    assignee: ids.npc(assignee),
+    locationId: null,
+    deadline: null,
+    status,
+    sessions: 0,
+  });
+  return i;
+};
 
 describe("npc machine", () => {
   it("restores into the logged activity without emitting anything", () => {
@@ -96,9 +138,12 @@ describe("npc machine", () => {
 
   it("asks the brain only when something concerns it, and acts on the answer", () => {
     const { actor, seen } = start(
-      input(gameTime(0, 9), { activity: "idle", locationId: square, until: gameTime(0, 10) }),
+      learn(
+        input(gameTime(0, 9), { activity: "idle", locationId: square, until: gameTime(0, 10) }),
+        1,
+      ),
     );
-    actor.send(wake(gameTime(0, 10), { concerns: 1 }));
+    actor.send(wake(gameTime(0, 10)));
     expect(actor.getSnapshot().value).toBe("deciding");
     expect(seen).toEqual([{ type: "decide", reason: "concern" }]);
     actor.send({
@@ -119,11 +164,30 @@ describe("npc machine", () => {
 
   it("falls back to its routine when the brain declines", () => {
     const { actor } = start(
-      input(gameTime(0, 9), { activity: "idle", locationId: home, until: gameTime(0, 10) }),
+      learn(
+        input(gameTime(0, 9), { activity: "idle", locationId: home, until: gameTime(0, 10) }),
+        2,
+      ),
     );
-    actor.send(wake(gameTime(0, 10), { concerns: 2 }));
+    actor.send(wake(gameTime(0, 10)));
     actor.send({ type: "DECLINED", t: gameTime(0, 10) });
     expect(actor.getSnapshot().value).toBe("travelling");
+  });
+
+  it("gates on the open tasks it holds itself, not ones assigned to others or ended", () => {
+    const idle = () =>
+      input(gameTime(0, 9), { activity: "idle", locationId: square, until: gameTime(0, 10) });
+    const reasonFor = (i: NpcInput) => {
+      const { actor, seen } = start(i);
+      actor.send(wake(gameTime(0, 10), { roll: 0.4 }));
+      return actor.getSnapshot().value === "deciding" ? seen[0] : null;
+    };
+    expect(reasonFor(task(idle(), "t1", "smith", "active"))).toEqual({
+      type: "decide",
+      reason: "task",
+    });
+    expect(reasonFor(task(idle(), "t1", "baker", "active"))).toBeNull();
+    expect(reasonFor(task(idle(), "t1", "smith", "completed"))).toBeNull();
   });
 
   it("an elision finishes a journey at once", () => {
@@ -155,6 +219,8 @@ describe("npc machine", () => {
           for (const w of wakes) {
             const ctx = actor.getSnapshot().context;
             const t = (ctx.until ?? ctx.t + 60) as GameTime;
+            // What it learnt since it last changed activity (the engine's fold resets it).
+            ctx.facts.concerns = w.concerns;
             actor.send(wake(t, w));
             if (actor.getSnapshot().value === "deciding") actor.send({ type: "DECLINED", t });
             const next = actor.getSnapshot().context;

@@ -1,4 +1,9 @@
-import { childrenHear, type WorldClockEmitted, worldClockMachine } from "@hearsay/actors";
+import {
+  childrenHear,
+  emptyNpcFacts,
+  type WorldClockEmitted,
+  worldClockMachine,
+} from "@hearsay/actors";
 import { gameTime, ids } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -148,6 +153,7 @@ describe("the run's actor system", () => {
         taskId: null,
         attendingTo: [],
       },
+      facts: emptyNpcFacts(ids.npc("smith")),
     };
     actor.send({ type: "SPAWN_NPC", input });
     actor.send({

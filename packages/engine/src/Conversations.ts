@@ -224,8 +224,8 @@ const regard = (ctx: TickContext, talk: Talk, from: NpcId, to: NpcId, shift: Reg
 const passOn = (ctx: TickContext, speaker: NpcId, listener: NpcId): void => {
   const prng = Prng.derive(ctx.seed, "rumour", ctx.t, speaker, listener);
   if (!prng.chance(ctx.config.rumourChance)) return;
-  const a = ctx.state.npcs.get(speaker)!;
-  const b = ctx.state.npcs.get(listener)!;
+  const a = ctx.actors.facts(speaker)!;
+  const b = ctx.actors.facts(listener)!;
   const recent = [...a.rumours.entries()].slice(-24);
   const candidates = recent
     .filter(([id, c]) => !b.rumours.has(id) && c * ctx.config.rumourDecay >= ctx.config.rumourFloor)

@@ -1,5 +1,8 @@
 /**
- * The engine's working memory of a run: a fold over the log, and nothing else. The live
+ * The engine's working memory of a run: a fold over the log, and nothing else. What an
+ * NPC knows of itself (profile, memories, rumours, regard, its tasks) is not here: its actor owns it
+ * (`NpcActors`, `NpcFacts`); this keeps what routes events between NPCs — who is where,
+ * doing what — and the world's shared books. The live
  * engine changes it only by applying the events it emits, in order, and a resumed engine
  * builds it by folding the same events — so both make the same next decision. This is
  * what lets a run resume from the log alone.
@@ -10,11 +13,8 @@ import type {
   FactionId,
   GameTime,
   LocationId,
-  MemoryCategory,
-  MemoryId,
   NpcId,
   TaskId,
-  TaskStatus,
   WorldEventId,
 } from "@hearsay/core";
 import { DueIndex } from "./DueIndex.ts";
@@ -23,6 +23,11 @@ import { NameFinder } from "./NameFinder.ts";
 import { NarrativeLedger } from "./NarrativeLedger.ts";
 import { ThreadBook } from "./ThreadBook.ts";
 
+/**
+ * Who an NPC is and where it is, doing what: what routing needs (who is present, who is
+ * awake for company, whom a scene or a line reaches) and what rebuilds its actor on a
+ * resume. What it knows of itself is its actor's (`NpcFacts`).
+ */
 export interface NpcRuntime {
   readonly id: NpcId;
   readonly name: string;
@@ -37,36 +42,6 @@ export interface NpcRuntime {
   attendingTo: ReadonlyArray<NpcId>;
   /** When its current activity began. */
   since: GameTime;
-  hasProfile: boolean;
-  /** Things learnt since it last changed activity: what makes a wake-up significant. */
-  concerns: number;
-  /** Live memories, for caps and decay. */
-  readonly memories: Map<MemoryId, MemoryLife>;
-  /** Items it could pass on as rumours: world event id → confidence it holds. */
-  readonly rumours: Map<WorldEventId, number>;
-}
-
-/** Identity memories are who the NPC is: no cap ever drops them. */
-export const isPinned = (category: MemoryCategory): boolean => category === "identity";
-
-export interface MemoryLife {
-  /** Identity memories are who the NPC is: no cap ever drops them. */
-  readonly pinned: boolean;
-  readonly importance: number;
-  readonly recordedAt: GameTime;
-  readonly expiresAt: GameTime | null;
-}
-
-export interface TaskRuntime {
-  readonly id: TaskId;
-  readonly title: string;
-  readonly proposedBy: NpcId | null;
-  readonly assignee: NpcId | null;
-  readonly locationId: LocationId | null;
-  readonly deadline: GameTime | null;
-  status: TaskStatus;
-  /** Work sessions finished on it. */
-  sessions: number;
 }
 
 export interface WorldEventRuntime {
@@ -74,13 +49,6 @@ export interface WorldEventRuntime {
   readonly importance: number;
   readonly visibility: string;
   readonly locationId: LocationId | null;
-}
-
-export interface Edge {
-  readonly trust: number;
-  readonly respect: number;
-  readonly suspicion: number;
-  readonly summary: string;
 }
 
 export class EngineState {
@@ -95,19 +63,8 @@ export class EngineState {
   readonly npcs = new Map<NpcId, NpcRuntime>();
   /** Location → NPC ids there, kept sorted on read. */
   readonly presence = new Map<LocationId, Set<NpcId>>();
-  readonly tasks = new Map<TaskId, TaskRuntime>();
   readonly worldEvents = new Map<WorldEventId, WorldEventRuntime>();
-  /** `from->to` → directed edge. */
-  readonly edges = new Map<string, Edge>();
-  /** Memory id → owner, for expiries. */
-  readonly memoryOwners = new Map<MemoryId, NpcId>();
   readonly loreHashes = new Set<string>();
-  /** Deadlines of open tasks. */
-  readonly deadlines = new DueIndex<TaskId>();
-  /** Open (proposed or active) tasks by assignee. */
-  readonly openTasks = new Map<NpcId, Set<TaskId>>();
-  /** When each live memory with a lifetime expires. */
-  readonly expiries = new DueIndex<MemoryId>();
   /** Open scenes, summary cursors and world changes waiting to be remembered. */
   readonly narrative = new NarrativeLedger();
   /** Open threads, who knows of them, and this tick's events that may open or close one. */
@@ -151,36 +108,21 @@ export class EngineState {
           taskId: null,
           attendingTo: [],
           since: event.t,
-          hasProfile: false,
-          concerns: 0,
-          memories: new Map(),
-          rumours: new Map(),
         });
         this.place(p.npcId, p.locationId);
         this.names.add(p.npcId, p.name);
-        return;
-      }
-      case "ProfileGenerated": {
-        const npc = this.npcs.get(event.payload.npcId);
-        if (npc) npc.hasProfile = true;
         return;
       }
       case "NpcActivityChanged": {
         const p = event.payload;
         const npc = this.npcs.get(p.npcId);
         if (!npc) return;
-        // A work session on a task ends whenever a working NPC changes activity.
-        if (npc.activity === "working" && npc.taskId !== null) {
-          const task = this.tasks.get(npc.taskId);
-          if (task) task.sessions += 1;
-        }
         npc.activity = p.activity;
         npc.destination = p.destination;
         npc.until = p.until;
         npc.taskId = p.taskId;
         npc.attendingTo = p.attendingTo;
         npc.since = event.t;
-        npc.concerns = 0;
         if (npc.locationId !== p.locationId) this.move(npc, p.locationId);
         return;
       }
@@ -196,81 +138,6 @@ export class EngineState {
           importance: p.importance,
           visibility: p.visibility,
           locationId: p.locationId,
-        });
-        return;
-      }
-      case "KnowledgeGained": {
-        const p = event.payload;
-        const npc = this.npcs.get(p.npcId);
-        if (!npc) return;
-        npc.concerns += 1;
-        if (p.itemKind === "world_event") {
-          const id = p.itemId as WorldEventId;
-          const prior = npc.rumours.get(id) ?? 0;
-          if (p.confidence > prior) npc.rumours.set(id, p.confidence);
-        }
-        return;
-      }
-      case "MemoryRecorded": {
-        const p = event.payload;
-        const npc = this.npcs.get(p.ownerNpcId);
-        if (!npc) return;
-        npc.memories.set(p.memoryId, {
-          pinned: isPinned(p.category),
-          importance: p.importance,
-          recordedAt: event.t,
-          expiresAt: p.expiresAt,
-        });
-        this.memoryOwners.set(p.memoryId, p.ownerNpcId);
-        this.expiries.set(p.memoryId, p.expiresAt);
-        return;
-      }
-      case "MemoryExpired": {
-        this.npcs.get(event.payload.ownerNpcId)?.memories.delete(event.payload.memoryId);
-        this.memoryOwners.delete(event.payload.memoryId);
-        this.expiries.delete(event.payload.memoryId);
-        return;
-      }
-      case "TaskProposed": {
-        const p = event.payload;
-        this.tasks.set(p.taskId, {
-          id: p.taskId,
-          title: p.title,
-          proposedBy: p.proposedBy,
-          assignee: p.assignee,
-          locationId: p.locationId,
-          deadline: p.deadline,
-          status: "proposed",
-          sessions: 0,
-        });
-        this.deadlines.set(p.taskId, p.deadline);
-        if (p.assignee !== null) {
-          let open = this.openTasks.get(p.assignee);
-          if (!open) {
-            open = new Set();
-            this.openTasks.set(p.assignee, open);
-          }
-          open.add(p.taskId);
-        }
-        return;
-      }
-      case "TaskStatusChanged": {
-        const task = this.tasks.get(event.payload.taskId);
-        if (!task) return;
-        task.status = event.payload.to;
-        if (task.status !== "proposed" && task.status !== "active") {
-          this.deadlines.delete(task.id);
-          if (task.assignee !== null) this.openTasks.get(task.assignee)?.delete(task.id);
-        }
-        return;
-      }
-      case "RelationshipChanged": {
-        const p = event.payload;
-        this.edges.set(`${p.fromId}->${p.toId}`, {
-          trust: p.trust,
-          respect: p.respect,
-          suspicion: p.suspicion,
-          summary: p.summary,
         });
         return;
       }
@@ -291,10 +158,6 @@ export class EngineState {
   /** NPC ids at a location, in id order. */
   presentAt(location: LocationId): ReadonlyArray<NpcId> {
     return [...(this.presence.get(location) ?? [])].sort();
-  }
-
-  edge(from: NpcId, to: NpcId): Edge | undefined {
-    return this.edges.get(`${from}->${to}`);
   }
 
   private place(id: NpcId, location: LocationId): void {

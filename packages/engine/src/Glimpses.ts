@@ -42,7 +42,7 @@ export const selfOf = (ctx: TickContext, id: NpcId): NpcSelf => {
 
 export const glimpseOf = (ctx: TickContext, viewer: NpcId, id: NpcId): NpcGlimpse => {
   const npc = ctx.state.npcs.get(id)!;
-  const edge = ctx.state.edge(viewer, id);
+  const edge = ctx.actors.regard(viewer, id);
   const regard = edge ? Math.max(-1, Math.min(1, edge.trust - edge.suspicion / 2)) : 0;
   return { id, name: npc.name, role: npc.role, factionId: npc.factionId, regard };
 };
@@ -66,10 +66,9 @@ export const actInputOf = (
   const reachable = [...near]
     .filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null)
     .sort();
-  const tasks = [...(ctx.state.openTasks.get(id) ?? [])].sort().map((taskId) => {
-    const task = ctx.state.tasks.get(taskId)!;
+  const tasks = ctx.actors.openTasksOf(id).map((task) => {
     return {
-      id: taskId,
+      id: task.id,
       title: task.title,
       status: task.status,
       locationId: task.locationId,

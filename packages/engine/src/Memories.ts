@@ -1,14 +1,16 @@
 /**
  * Memory bookkeeping: writing an NPC's own memory (it is the only writer of its own
- * memories — the engine records them on its behalf), expiring memories whose time has
- * come, and keeping each NPC under its cap by dropping the least important, oldest first.
- * Identity memories are pinned: a cap never drops who an NPC is.
+ * memories — the engine records them on its behalf), and logging what each NPC's actor
+ * decides it forgets: memories whose time has come, and — beyond its cap — the least
+ * important, oldest first (`MemoryPolicy` in @hearsay/actors). Identity memories are
+ * pinned: a cap never drops who an NPC is.
  *
  * A memory the next cap would drop as soon as it arrives is not recorded at all
  * (`rememberKept`): an NPC at its cap does not note a passing thing that matters less
  * to it than everything it already holds. The survivors after the cap are the same as if
  * it had been recorded and dropped; the log is spared the pair of events.
  */
+import { droppedOnArrival, isPinned } from "@hearsay/actors";
 import {
   type GameTime,
   type Lifetime,
@@ -18,7 +20,6 @@ import {
   type MemoryId,
   type NpcId,
 } from "@hearsay/core";
-import { isPinned, type MemoryLife } from "./EngineState.ts";
 import type { TickContext } from "./TickContext.ts";
 
 export interface MemoryDraft {
@@ -53,29 +54,6 @@ export const remember = (ctx: TickContext, owner: NpcId, draft: MemoryDraft): Me
 const importanceOf = (draft: MemoryDraft): number => Math.min(1, Math.max(0, draft.importance));
 
 /**
- * Whether the next cap would drop `draft` on arrival, so recording it changes nothing
- * that survives the cap. True when the owner holds at least its cap and the draft
- * matters strictly less than every memory a cap may drop; then, however many memories
- * arrive after it before the cap, the cap's excess reaches it (a memory recorded now
- * is the newest, and only later arrivals can rank below it). An owner over its cap
- * must already be due a cap in this batch, or a lowered cap would first trim it when
- * the memory arrives. Identity memories are pinned and always recorded.
- */
-const droppedOnArrival = (
-  memories: ReadonlyMap<MemoryId, MemoryLife>,
-  cap: number,
-  dueACap: boolean,
-  draft: MemoryDraft,
-): boolean => {
-  if (isPinned(draft.category)) return false;
-  const size = memories.size;
-  if (size < cap || (size > cap && !dueACap)) return false;
-  const importance = importanceOf(draft);
-  for (const m of memories.values()) if (!m.pinned && m.importance <= importance) return false;
-  return true;
-};
-
-/**
  * Records a memory unless the next cap would drop it on arrival (`droppedOnArrival`);
  * returns its id, or null when it was not recorded. For memories nothing refers to by
  * id afterwards: scene, leaving, conversation and world memories.
@@ -85,10 +63,13 @@ export const rememberKept = (
   owner: NpcId,
   draft: MemoryDraft,
 ): MemoryId | null => {
-  const npc = ctx.state.npcs.get(owner);
+  const facts = ctx.actors.facts(owner);
   if (
-    npc &&
-    droppedOnArrival(npc.memories, ctx.config.memoryCap, ctx.writer.recordedFor(owner), draft)
+    facts &&
+    droppedOnArrival(facts.memories, ctx.config.memoryCap, ctx.writer.recordedFor(owner), {
+      pinned: isPinned(draft.category),
+      importance: importanceOf(draft),
+    })
   )
     return null;
   return remember(ctx, owner, draft);
@@ -96,26 +77,14 @@ export const rememberKept = (
 
 /** MemoryExpired for every memory whose lifetime ended by now, in id order. */
 export const expireMemories = (ctx: TickContext): void => {
-  for (const memoryId of ctx.state.expiries.takeDue(ctx.t)) {
-    const owner = ctx.state.memoryOwners.get(memoryId);
-    if (owner) ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason: "expired" });
-  }
+  for (const { memoryId, owner } of ctx.actors.expired(ctx.t))
+    ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason: "expired" });
 };
 
-/** Drops memories beyond the cap: lowest importance first, then oldest, then id. */
+/** MemoryExpired for what each NPC's cap drops, NPCs in id order. */
 export const capMemories = (ctx: TickContext, npcIds: Iterable<NpcId>): void => {
   for (const npcId of [...new Set(npcIds)].sort()) {
-    const npc = ctx.state.npcs.get(npcId);
-    if (!npc || npc.memories.size <= ctx.config.memoryCap) continue;
-    const order = [...npc.memories.entries()]
-      .filter(([, m]) => !m.pinned)
-      .sort(
-        ([ida, a], [idb, b]) =>
-          a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
-      );
-    const excess = npc.memories.size - ctx.config.memoryCap;
-    for (const [memoryId] of order.slice(0, excess)) {
+    for (const memoryId of ctx.actors.capped(npcId, ctx.t, ctx.config.memoryCap))
       ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: npcId, reason: "capped" });
-    }
   }
 };

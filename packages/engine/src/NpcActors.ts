@@ -9,20 +9,40 @@
  * O(n²), which a world of thousands of NPCs feels. This class keeps them by id and,
  * as when they were the clock's spawned children, sends them nothing once the clock is done.
  * Debates, few and short-lived, stay spawned children of the clock's machine.
+ *
+ * Each NPC's own facts (`NpcFacts`: profile, memories, rumours, regard, the tasks it
+ * holds) live in its actor's context. The engine keeps no copy: it routes every event it
+ * emits (and, on a resume, every event it reads back) here, where `foldNpcFacts` applies
+ * it to the NPC it concerns. Before the actors start — genesis, a resume's fold, a talk, which runs no
+ * actors — and after they stop, the facts rest here, waiting for (or outliving) their actor.
  */
 import {
+  concernedNpc,
   type DebateEmitted,
   type DebateEvent,
   type DebateInput,
   type DebateOutput,
+  emptyNpcFacts,
+  type ForgetAsk,
+  type Forgetting,
+  foldNpcFacts,
+  foldTasks,
+  forgetting,
+  type HeldTask,
+  isOpen,
   type NpcEmitted,
   type NpcEvent,
+  type NpcFacts,
   type NpcInput,
   npcMachine,
+  openTasksOf,
+  type Regard,
+  taskHolder,
   type WorldClockInput,
 } from "@hearsay/actors";
-import type { NpcId } from "@hearsay/core";
+import type { Event, GameTime, MemoryId, NpcId, TaskId } from "@hearsay/core";
 import { type Actor, type AnyActorRef, createActor } from "xstate";
+import { DueIndex } from "./DueIndex.ts";
 import { WorldClock } from "./WorldClock.ts";
 
 interface Emitter<E> {
@@ -31,29 +51,197 @@ interface Emitter<E> {
   getSnapshot(): { value: unknown; status: string; output?: unknown };
 }
 
+/** A memory an NPC forgets, and whose it is. */
+export interface Forgotten {
+  readonly memoryId: MemoryId;
+  readonly owner: NpcId;
+}
+
 export class NpcActors {
-  readonly clock: WorldClock;
+  private clockRef: WorldClock | null = null;
   private readonly npcs = new Map<NpcId, Actor<typeof npcMachine>>();
+  /** Facts of NPCs with no running actor: before `spawn`, and after `stop`. */
+  private readonly resting = new Map<NpcId, NpcFacts>();
+  /** When each NPC's next memory runs out: a schedule (like wake-ups), not its facts. */
+  private readonly expiries = new DueIndex<NpcId>();
+  /** Who holds each task (null: the world), so a task's events reach its holder. */
+  private readonly holders = new Map<TaskId, NpcId | null>();
+  /** Tasks between no NPCs: the world's, not any NPC's. */
+  private readonly worldTasks = new Map<TaskId, HeldTask>();
+  /** When each open task's deadline passes: a schedule. */
+  private readonly deadlines = new DueIndex<TaskId>();
   private readonly npcOut: Array<NpcEmitted> = [];
 
-  constructor(clock: WorldClockInput) {
-    this.clock = new WorldClock(clock);
+  get clock(): WorldClock {
+    if (this.clockRef === null) throw new Error("the world clock was not started");
+    return this.clockRef;
   }
 
-  /** Spawns (or rebuilds) an NPC's actor in the system, as a child of the clock. */
-  spawn(input: NpcInput): void {
+  /** Starts the world clock: the run's ticks begin. */
+  startClock(clock: WorldClockInput): void {
+    if (this.clockRef !== null) throw new Error("the world clock was already started");
+    this.clockRef = new WorldClock(clock);
+  }
+
+  /**
+   * Spawns (or rebuilds) an NPC's actor in the system, as a child of the clock; it takes
+   * over the facts folded for it so far.
+   */
+  spawn(input: Omit<NpcInput, "facts">): void {
     if (this.npcs.has(input.npcId)) throw new Error(`actor ${input.npcId} was already spawned`);
-    const ref = createActor(npcMachine, { id: input.npcId, input, parent: this.clock.actor });
+    const facts = this.resting.get(input.npcId);
+    if (facts === undefined) throw new Error(`actor ${input.npcId} was never registered`);
+    const ref = createActor(npcMachine, {
+      id: input.npcId,
+      input: { ...input, facts },
+      parent: this.clock.actor,
+    });
     ref.on("*", (e) => this.npcOut.push(e as NpcEmitted));
     ref.start();
+    this.resting.delete(input.npcId);
     this.npcs.set(input.npcId, ref);
+  }
+
+  /**
+   * Folds an event into the facts of the NPC it concerns — the one way those facts
+   * change, live (the tick's writer) and on a resume (the log read back) alike.
+   */
+  apply(event: Event): void {
+    if (event.type === "TaskProposed" || event.type === "TaskStatusChanged") {
+      this.applyTask(event);
+      return;
+    }
+    const id = concernedNpc(event);
+    if (id === null) return;
+    if (event.type === "NpcRegistered") {
+      this.resting.set(id, emptyNpcFacts(id));
+      return;
+    }
+    const facts = this.facts(id);
+    if (facts === undefined) return;
+    foldNpcFacts(facts, event);
+    if (event.type === "MemoryRecorded" && event.payload.expiresAt !== null) {
+      const due = this.expiries.dueAt(id);
+      if (due === undefined || event.payload.expiresAt < due)
+        this.expiries.set(id, event.payload.expiresAt);
+    }
+  }
+
+  private applyTask(event: Extract<Event, { type: "TaskProposed" | "TaskStatusChanged" }>): void {
+    const taskId = event.payload.taskId;
+    if (event.type === "TaskProposed") {
+      this.holders.set(
+        taskId,
+        taskHolder(event, (id) => this.facts(id) !== undefined),
+      );
+      this.deadlines.set(taskId, event.payload.deadline);
+    } else if (!isOpen(event.payload.to)) {
+      this.deadlines.delete(taskId);
+    }
+    if (!this.holders.has(taskId)) return;
+    const holder = this.holders.get(taskId)!;
+    if (holder === null) foldTasks(this.worldTasks, event);
+    else foldNpcFacts(this.facts(holder)!, event);
+  }
+
+  /** A task, from whoever holds it. */
+  task(taskId: TaskId): HeldTask | undefined {
+    const holder = this.holders.get(taskId);
+    if (holder === undefined) return undefined;
+    return holder === null ? this.worldTasks.get(taskId) : this.facts(holder)?.tasks.get(taskId);
+  }
+
+  /** The open tasks assigned to an NPC, in id order. */
+  openTasksOf(npcId: NpcId): ReadonlyArray<HeldTask> {
+    const facts = this.facts(npcId);
+    return facts === undefined ? [] : openTasksOf(facts);
+  }
+
+  /** Every task, held or the world's (in no particular order). */
+  allTasks(): ReadonlyArray<HeldTask> {
+    const out: Array<HeldTask> = [...this.worldTasks.values()];
+    for (const facts of this.allFacts()) out.push(...facts.tasks.values());
+    return out;
+  }
+
+  /** Open tasks whose deadline passed by `t`, in id order. */
+  pastDeadline(t: GameTime): ReadonlyArray<TaskId> {
+    return this.deadlines.takeDue(t);
+  }
+
+  /** What an NPC knows of itself, read from its actor (or resting, with no actor running). */
+  facts(npcId: NpcId): NpcFacts | undefined {
+    const ref = this.npcs.get(npcId);
+    return ref === undefined ? this.resting.get(npcId) : ref.getSnapshot().context.facts;
+  }
+
+  /** How `from` regards `to`: its outgoing edge, if it has one. */
+  regard(from: NpcId, to: string): Regard | undefined {
+    return this.facts(from)?.regard.get(to);
+  }
+
+  /** Every NPC's facts, in id order. */
+  allFacts(): ReadonlyArray<NpcFacts> {
+    const out: Array<NpcFacts> = [...this.resting.values()];
+    for (const ref of this.npcs.values()) out.push(ref.getSnapshot().context.facts);
+    return out.sort((a, b) => (a.npcId < b.npcId ? -1 : a.npcId > b.npcId ? 1 : 0));
+  }
+
+  /** How many NPCs have a running actor. */
+  get running(): number {
+    return this.npcs.size;
+  }
+
+  /** Facts held outside any actor: none while a run's actors are up. */
+  get resters(): number {
+    return this.resting.size;
+  }
+
+  /**
+   * The memories that ran out by `t`, in id order: each NPC due asks its own actor (its
+   * next expiry is then scheduled from its answer).
+   */
+  expired(t: GameTime): ReadonlyArray<Forgotten> {
+    const out: Array<Forgotten> = [];
+    for (const owner of this.expiries.takeDue(t)) {
+      const answer = this.forget(owner, { type: "EXPIRE", t });
+      for (const memoryId of answer.memoryIds) out.push({ memoryId, owner });
+      if (answer.nextExpiry !== null) this.expiries.set(owner, answer.nextExpiry);
+    }
+    return out.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+  }
+
+  /** The memories a cap of `cap` drops from an NPC, in drop order. */
+  capped(npcId: NpcId, t: GameTime, cap: number): ReadonlyArray<MemoryId> {
+    const facts = this.facts(npcId);
+    if (facts === undefined || facts.memories.size <= cap) return [];
+    return this.forget(npcId, { type: "CAP", t, cap }).memoryIds;
+  }
+
+  /**
+   * An NPC's answer to what it forgets: its actor's when one runs (even after the clock's
+   * last tick: forgetting is bookkeeping, not acting), else the same pure rule on its facts.
+   */
+  private forget(npcId: NpcId, ask: ForgetAsk): Forgetting {
+    const ref = this.npcs.get(npcId);
+    if (ref === undefined) {
+      const facts = this.resting.get(npcId);
+      return facts === undefined
+        ? { type: "forget", reason: "expired", memoryIds: [], nextExpiry: null }
+        : forgetting(facts, ask);
+    }
+    ref.send(ask);
+    const out = this.npcOut.splice(0, this.npcOut.length);
+    const answer = out.find((e): e is Forgetting => e.type === "forget");
+    if (answer === undefined) throw new Error(`actor ${npcId} did not answer ${ask.type}`);
+    return answer;
   }
 
   /** Sends an NPC an event; returns what it emitted in response, in order. */
   send(npcId: NpcId, event: NpcEvent): ReadonlyArray<NpcEmitted> {
     const ref = this.npcs.get(npcId);
     // Once the clock's last tick has begun, its children are done: they hear nothing.
-    if (!ref || !this.clock.childrenHear) return [];
+    if (!ref || !this.clockRef?.childrenHear) return [];
     ref.send(event);
     return this.npcOut.splice(0, this.npcOut.length);
   }
@@ -86,11 +274,13 @@ export class NpcActors {
 
   /**
    * Stops the system. NPC actors hold no timers or resources (machines take no delays),
-   * and XState stops only a root actor directly, so they are dropped with the clock.
+   * and XState stops only a root actor directly, so they are dropped with the clock; their
+   * facts stay readable (a run's summary counts their memories).
    */
   stop(): void {
+    for (const [id, ref] of this.npcs) this.resting.set(id, ref.getSnapshot().context.facts);
     this.npcs.clear();
-    this.clock.stop();
+    this.clockRef?.stop();
   }
 
   private child(id: string): AnyActorRef {

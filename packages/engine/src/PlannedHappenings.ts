@@ -89,7 +89,7 @@ const planSeeded = (ctx: TickContext): void => {
 /** Why a fact precondition (a task done, an event held) fails, or null. */
 const factProblem = (ctx: TickContext, w: WorldHappening): string | null => {
   for (const c of w.preconditions) {
-    if (c.type === "taskCompleted" && ctx.state.tasks.get(c.taskId)?.status !== "completed")
+    if (c.type === "taskCompleted" && ctx.actors.task(c.taskId)?.status !== "completed")
       return `the task ${c.taskId} was not completed`;
     if (c.type === "eventOccurred" && !ctx.state.worldEvents.has(c.worldEventId))
       return `${c.worldEventId} had not happened`;
@@ -132,7 +132,7 @@ const start = (
 };
 
 const warm = (ctx: TickContext, from: NpcId, to: NpcId, why: string): void => {
-  const prior = ctx.state.edge(from, to) ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
+  const prior = ctx.actors.regard(from, to) ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
   ctx.writer.emit("RelationshipChanged", {
     fromId: from,
     toId: to,

@@ -19,7 +19,7 @@ export const moveRegard = (
   shift: RegardShift,
   firstSummary = `Has talked with ${ctx.names.npcName(to)}.`,
 ): void => {
-  const prior = ctx.state.edge(from, to) ?? NO_REGARD;
+  const prior = ctx.actors.regard(from, to) ?? NO_REGARD;
   ctx.writer.emit("RelationshipChanged", {
     fromId: from,
     toId: to,

@@ -63,7 +63,7 @@ const requestFor = (
   self: NpcId,
 ): BrainRequest<"summarize_scene"> | null => {
   const after = ctx.state.narrative.cursor("npc", self);
-  const npc = ctx.state.npcs.get(self)!;
+  const npc = ctx.actors.facts(self)!;
   const company = new Set<NpcId>();
   const lines: Array<SceneLine> = [];
   for (const l of scene.lines) {

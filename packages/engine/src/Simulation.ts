@@ -74,6 +74,8 @@ export interface SimulationSpec {
   readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
   /** Stop after this many ticks (tests use it to interrupt a run). */
   readonly maxTicks?: number;
+  /** Called with the run's NPC actors once they are up (tests read what they own). */
+  readonly onActors?: (actors: NpcActors) => void;
 }
 
 export interface Progress {
@@ -114,6 +116,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   // The clock's schedule, folded from the log until the clock starts; then it folds
   // what each tick writes itself.
   const schedule = emptySchedule();
+  let clockRunning = false;
+  // Created before the log is read or written: every event reaches the NPC it concerns.
+  const actors = new NpcActors();
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
   let head = existing ? log.head(saveId) : 0;
@@ -136,6 +141,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     const fromSeq = snapshots.restore(state, head) + 1;
     for (const e of historyEvents({ log, saveId, fromSeq, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
+      actors.apply(e);
       foldSchedule(schedule, e);
     }
     const started = log.read(saveId, { toSeq: 1 })[0];
@@ -198,11 +204,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     spec.onAppend?.(result.appended);
     for (const e of events) {
       counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
-      if (actors === null) foldSchedule(schedule, e);
+      if (!clockRunning) foldSchedule(schedule, e);
     }
   };
 
-  let actors: NpcActors | null = null;
   const context = (writer: TickWriter, from: GameTime, t: GameTime): TickContext => ({
     world,
     config,
@@ -212,7 +217,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     writer,
     brain,
     dossiers,
-    actors: actors!,
+    actors,
     from,
     t,
     names,
@@ -227,7 +232,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         name: saveId,
       });
     }
-    const writer = new TickWriter(state, t0, head);
+    const writer = new TickWriter(state, actors, t0, head);
     genesis(context(writer, t0, t0), {
       worldHash: spec.worldHash,
       campaignId: ids.campaign(`${world.meta.name}-${seed}`),
@@ -245,17 +250,17 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     state.started &&
     (seed !== state.seed || spec.brain.name !== state.brain || endDay !== state.endDay)
   ) {
-    const writer = new TickWriter(state, state.t, head);
+    const writer = new TickWriter(state, actors, state.t, head);
     writer.emit("RunResumed", { seed, brain: spec.brain.name, endDay });
     append(writer.drain());
   }
 
   const startT = state.t;
   if (startT >= gameTime(endDay))
-    return summarise(spec, existing !== undefined, state, endDay, head, 0, counts, brain, {
+    return summarise(spec, existing !== undefined, state, actors, endDay, head, 0, counts, brain, {
       debates: schedule.debatesHeld.size,
     });
-  actors = new NpcActors({
+  actors.startClock({
     t: startT,
     tickMinutes: world.meta.tickMinutes,
     endAt: gameTime(endDay),
@@ -269,11 +274,12 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         : { mode: k.mode, ...(k.days === undefined ? {} : { days: k.days }) }),
     })),
   });
+  clockRunning = true;
   const observe = actors.clock.observe;
   for (const id of [...state.npcs.keys()].sort()) {
     const npc = state.npcs.get(id)!;
     const def = names.npc(id)!;
-    const input: NpcInput = {
+    const input: Omit<NpcInput, "facts"> = {
       npcId: id,
       schedule: {
         wakeHour: def.wakeHour,
@@ -296,6 +302,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     actors.spawn(input);
   }
 
+  spec.onActors?.(actors);
   let ticks = 0;
   const progress = (t: GameTime) =>
     spec.onProgress?.({
@@ -313,7 +320,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       const next = actors.clock.advance();
       if (next === null) break;
       if (next.kind === "skip") {
-        const writer = new TickWriter(state, next.from, head, observe);
+        const writer = new TickWriter(state, actors, next.from, head, observe);
         await runSkip(context(writer, next.from, next.to), next.mode);
         warnings(writer);
         append(writer.drain());
@@ -322,7 +329,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         continue;
       }
       const { from, to: t } = next;
-      const writer = new TickWriter(state, t, head, observe);
+      const writer = new TickWriter(state, actors, t, head, observe);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
       if (
         config.checkpointEveryTicks > 0 &&
@@ -342,7 +349,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     dossiers.flush?.();
   }
 
-  return summarise(spec, existing !== undefined, state, endDay, head, ticks, counts, brain, {
+  return summarise(spec, existing !== undefined, state, actors, endDay, head, ticks, counts, brain, {
     debates: actors.clock.debatesHeld,
   });
 };
@@ -351,6 +358,7 @@ const summarise = (
   spec: SimulationSpec,
   existed: boolean,
   state: EngineState,
+  actors: NpcActors,
   endDay: number,
   head: number,
   ticks: number,
@@ -359,10 +367,10 @@ const summarise = (
   clock: { readonly debates: number },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
-  for (const task of state.tasks.values())
+  for (const task of actors.allTasks())
     tasksByStatus[task.status] = (tasksByStatus[task.status] ?? 0) + 1;
   let liveMemories = 0;
-  for (const npc of state.npcs.values()) liveMemories += npc.memories.size;
+  for (const facts of actors.allFacts()) liveMemories += facts.memories.size;
   return {
     saveId: spec.saveId,
     resumed: existed && spec.resume,
@@ -372,7 +380,7 @@ const summarise = (
     ticks,
     eventsByType: Object.fromEntries([...counts.entries()].sort()),
     debates: clock.debates,
-    tasksByStatus,
+    tasksByStatus: Object.fromEntries(Object.entries(tasksByStatus).sort()),
     liveMemories,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,

@@ -34,7 +34,7 @@ export const moveTask = (
   to: TaskStatus,
   reason: string,
 ): boolean => {
-  const task = ctx.state.tasks.get(taskId);
+  const task = ctx.actors.task(taskId);
   if (!task || !canMove(task.status, to)) return false;
   ctx.writer.emit("TaskStatusChanged", { taskId, from: task.status, to, reason });
   const involved = [
@@ -80,7 +80,7 @@ export const proposeSeeds = (ctx: TickContext): void => {
   const due = ctx.world.taskSeeds
     .filter((s) => {
       const at = gameTime(s.day, s.hour);
-      return at > ctx.from && at <= ctx.t && !ctx.state.tasks.has(s.id);
+      return at > ctx.from && at <= ctx.t && ctx.actors.task(s.id) === undefined;
     })
     .sort((a, b) => a.day - b.day || a.hour - b.hour || (a.id < b.id ? -1 : 1));
   for (const seed of due) {
@@ -137,7 +137,7 @@ export const propose = (ctx: TickContext, p: Proposal): TaskId => {
 
 /** Expires proposed or active tasks whose deadline has passed, in id order. */
 export const expireTasks = (ctx: TickContext): void => {
-  for (const id of ctx.state.deadlines.takeDue(ctx.t))
+  for (const id of ctx.actors.pastDeadline(ctx.t))
     moveTask(ctx, id, "expired", "the deadline passed");
 };
 
@@ -146,14 +146,10 @@ export const expireTasks = (ctx: TickContext): void => {
  * makes enough (the state counts a session when the worker's activity next changes).
  */
 export const workedOn = (ctx: TickContext, npc: NpcId, taskId: TaskId): void => {
-  const task = ctx.state.tasks.get(taskId);
+  const task = ctx.actors.task(taskId);
   if (!task || task.assignee !== npc) return;
   if (task.status === "proposed") moveTask(ctx, taskId, "active", "work began");
   if (task.status === "active" && task.sessions + 1 >= ctx.config.taskSessions) {
     moveTask(ctx, taskId, "completed", "the work is done");
   }
 };
-
-/** Open tasks an NPC could work on now, in id order. */
-export const openTasksOf = (ctx: TickContext, npc: NpcId): ReadonlyArray<TaskId> =>
-  [...(ctx.state.openTasks.get(npc) ?? [])].sort();

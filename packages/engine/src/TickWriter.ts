@@ -1,9 +1,9 @@
 /**
- * Collects one tick's events. Each event is applied to the engine state at once — so
- * later steps of the same tick see it — and is appended with the rest of the tick in one
- * transaction at the end. Ids are deterministic and unique within a save's history: an
- * event's id is `e<the seq it will get>`, and an item born in the batch is
- * `<prefix><first seq of the batch>.<n>`.
+ * Collects one tick's events. Each event is applied at once to the engine state and to
+ * the NPC actor it concerns — so later steps of the same tick see it — and is appended
+ * with the rest of the tick in one transaction at the end. Ids are deterministic and
+ * unique within a save's history: an event's id is `e<the seq it will get>`, and an item
+ * born in the batch is `<prefix><first seq of the batch>.<n>`.
  */
 import {
   type Event,
@@ -14,6 +14,7 @@ import {
   makeEvent,
 } from "@hearsay/core";
 import type { EngineState } from "./EngineState.ts";
+import type { NpcActors } from "./NpcActors.ts";
 
 export class TickWriter {
   private readonly events: Array<Event> = [];
@@ -24,6 +25,7 @@ export class TickWriter {
 
   constructor(
     private readonly state: EngineState,
+    private readonly actors: NpcActors,
     private now: GameTime,
     /** The save's head before this batch. */
     private readonly base: number,
@@ -42,7 +44,7 @@ export class TickWriter {
     this.now = t;
   }
 
-  /** Emits an event: stamps its id and time, applies it to the state, buffers it. */
+  /** Emits an event: stamps its id and time, applies it to the state and actors, buffers it. */
   emit<T extends EventType>(type: T, payload: EventOf<T>["payload"]): EventOf<T> {
     const event = makeEvent(type, {
       id: ids.event(`e${this.base + ++this.n}`),
@@ -50,6 +52,7 @@ export class TickWriter {
       payload,
     } as Omit<EventOf<T>, "type" | "version">);
     this.state.apply(event);
+    this.actors.apply(event);
     this.observe?.(event);
     this.events.push(event);
     if (type === "MemoryRecorded")

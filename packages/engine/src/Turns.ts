@@ -10,7 +10,6 @@ import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
 import { type Reactions, react } from "./Reactions.ts";
-import { openTasksOf } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
 import { turnQuery } from "./turnQuery.ts";
@@ -24,9 +23,7 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
       type: "WAKE",
       t: ctx.t,
       company: companyCount(ctx, id, npc.locationId),
-      concerns: npc.concerns,
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
-      openTasks: openTasksOf(ctx, id),
     });
     react(ctx, id, emitted, into);
   }
@@ -37,7 +34,7 @@ export const ensureProfiles = async (
   ctx: TickContext,
   ids: ReadonlyArray<NpcId>,
 ): Promise<void> => {
-  const missing = ids.filter((id) => !ctx.state.npcs.get(id)?.hasProfile);
+  const missing = ids.filter((id) => (ctx.actors.facts(id)?.profile ?? null) === null);
   const requests = missing.map(
     (id): BrainRequest<"profile"> => ({
       purpose: "profile",

@@ -53,6 +53,7 @@ export {
   workspaceRoot,
 } from "./loadSimulation.ts";
 export { NameFinder } from "./NameFinder.ts";
+export { type Forgotten, NpcActors } from "./NpcActors.ts";
 export { Routes } from "./Routes.ts";
 export {
   type BranchPoint,

@@ -14,7 +14,7 @@ const MAX_WORDS = 48;
 
 /** The latest world event the NPC has heard of (its rumours keep the order it learnt them in). */
 const latestNews = (ctx: TickContext, id: NpcId): string | null => {
-  const npc = ctx.state.npcs.get(id);
+  const npc = ctx.actors.facts(id);
   if (!npc) return null;
   let last: WorldEventId | null = null;
   for (const eventId of npc.rumours.keys()) last = eventId;

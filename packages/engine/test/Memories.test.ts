@@ -7,7 +7,7 @@
  * since skipped drafts mint no id.
  */
 import { type GameTime, ids, type MemoryCategory, type NpcId } from "@hearsay/core";
-import { EngineState } from "@hearsay/engine";
+import { EngineState, NpcActors } from "@hearsay/engine";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultEngineConfig } from "../src/EngineConfig.ts";
@@ -20,13 +20,15 @@ const categories: ReadonlyArray<MemoryCategory> = ["identity", "scene", "observa
 
 interface World {
   readonly state: EngineState;
+  readonly actors: NpcActors;
   writer: TickWriter;
   ctx: TickContext;
 }
 
 const worldOf = (cap: number): World => {
   const state = new EngineState();
-  const writer = new TickWriter(state, 0 as GameTime, 0);
+  const actors = new NpcActors();
+  const writer = new TickWriter(state, actors, 0 as GameTime, 0);
   for (const npcId of owners)
     writer.emit("NpcRegistered", {
       npcId,
@@ -36,7 +38,7 @@ const worldOf = (cap: number): World => {
       locationId: ids.location("green"),
       traits: [],
     });
-  const world = { state, writer } as World;
+  const world = { state, actors, writer } as World;
   world.ctx = contextOf(world, cap, 0);
   return world;
 };
@@ -44,6 +46,7 @@ const worldOf = (cap: number): World => {
 const contextOf = (w: World, cap: number, t: number): TickContext =>
   ({
     state: w.state,
+    actors: w.actors,
     writer: w.writer,
     t: t as GameTime,
     config: { ...defaultEngineConfig, memoryCap: cap },
@@ -52,7 +55,7 @@ const contextOf = (w: World, cap: number, t: number): TickContext =>
 /** Starts a new batch (a tick) at `t`: the writer's events so far are appended. */
 const nextBatch = (w: World, cap: number, t: number): void => {
   w.writer.drain();
-  w.writer = new TickWriter(w.state, t as GameTime, w.state.seq);
+  w.writer = new TickWriter(w.state, w.actors, t as GameTime, w.state.seq);
   w.ctx = contextOf(w, cap, t);
 };
 
@@ -107,7 +110,7 @@ describe("memories dropped on arrival", () => {
             Object.fromEntries(
               owners.map((o) => [
                 o,
-                [...w.state.npcs.get(o)!.memories.keys()]
+                [...w.actors.facts(o)!.memories.keys()]
                   .map((id) => texts.get(`${tag}:${id}`))
                   .sort(),
               ]),

@@ -148,7 +148,7 @@ export class TalkTurn {
       input,
       async (ctx) => {
         const conv = this.conversation(ctx, npcId, req.conversationId);
-        const firstMeeting = !ctx.state.npcs.get(npcId)!.hasProfile;
+        const firstMeeting = ctx.actors.facts(npcId)!.profile === null;
         if (firstMeeting) await ensureProfiles(ctx, [npcId]);
         const f = this.frame(ctx, npcId, conv.id);
         const at = conv.next;

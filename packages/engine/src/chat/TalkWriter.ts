@@ -31,6 +31,7 @@ import { BrainRunner } from "../BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "../EngineConfig.ts";
 import { EngineState } from "../EngineState.ts";
 import type { LoreFile } from "../Genesis.ts";
+import { NpcActors } from "../NpcActors.ts";
 import { Routes } from "../Routes.ts";
 import { retrievalDossiers } from "../retrievalDossiers.ts";
 import type { DossierSource, TickContext } from "../TickContext.ts";
@@ -75,6 +76,8 @@ export interface TalkWorldSpec {
 
 export class TalkWriter {
   state = new EngineState();
+  /** The NPCs' own facts; a talk runs no actors, so they rest in the host. */
+  actors = new NpcActors();
   private known = 0;
   private tail: Promise<unknown> = Promise.resolve();
   readonly queries: TalkQueries;
@@ -116,13 +119,16 @@ export class TalkWriter {
   catchUp(): void {
     const head = this.spec.log.head(this.spec.saveId);
     if (head === this.known) return;
-    for (const e of this.spec.log.read(this.spec.saveId, { fromSeq: this.known + 1 }))
+    for (const e of this.spec.log.read(this.spec.saveId, { fromSeq: this.known + 1 })) {
       this.state.apply(e, e.seq);
+      this.actors.apply(e);
+    }
     this.known = head;
   }
 
   private refold(): void {
     this.state = new EngineState();
+    this.actors = new NpcActors();
     this.known = 0;
     this.catchUp();
   }
@@ -157,7 +163,7 @@ export class TalkWriter {
     signal?: AbortSignal,
   ): Promise<A> {
     return this.change(async () => {
-      const writer = new TickWriter(this.state, this.state.t, this.known);
+      const writer = new TickWriter(this.state, this.actors, this.state.t, this.known);
       writer.emit("PlayerInput", { input, talk: this.settings, events: 0 });
       const value = await f(this.context(writer));
       if (signal?.aborted) throw new TurnAbandoned({ npcId: "-" });
@@ -212,7 +218,7 @@ export class TalkWriter {
       writer,
       brain: this.runner,
       dossiers: this.dossiers,
-      actors: undefined as never,
+      actors: this.actors,
       from: this.state.t,
       t: this.state.t,
       names: this.names,
@@ -226,7 +232,7 @@ export class TalkWriter {
    */
   skipDays(days: number): Promise<GameTime> {
     return this.change(async () => {
-      const writer = new TickWriter(this.state, this.state.t, this.known);
+      const writer = new TickWriter(this.state, this.actors, this.state.t, this.known);
       writer.emit("PlayerInput", { input: { kind: "skip", days }, talk: this.settings, events: 0 });
       this.known = this.spec.log.append(this.spec.saveId, this.known, writer.drain()).head;
       await skipWorldDays(this, days);

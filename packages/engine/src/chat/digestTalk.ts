@@ -50,7 +50,7 @@ export interface DigestResult {
 
 /** The NPC's regard for the player now (neutral if they never met). */
 export const regardOf = (ctx: TickContext, npcId: NpcId): PlayerRegard => {
-  const e = ctx.state.edge(npcId, PLAYER_ID);
+  const e = ctx.actors.regard(npcId, PLAYER_ID);
   return e ?? { trust: 0, respect: 0, suspicion: 0, summary: "" };
 };
 
@@ -169,7 +169,7 @@ export const applyDigest = (
         summary: out.summary,
       });
       summary = out.summary;
-      const prior = ctx.state.edge(f.npcId, PLAYER_ID);
+      const prior = ctx.actors.regard(f.npcId, PLAYER_ID);
       regard = {
         trust: out.trust,
         respect: out.respect,

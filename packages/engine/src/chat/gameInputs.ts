@@ -149,7 +149,7 @@ export const applyActionResult = (
   talk.write(
     { kind: "action_result", taskId: r.taskId, outcome: r.outcome, note: r.note },
     (ctx) => {
-      const task = ctx.state.tasks.get(r.taskId as TaskId);
+      const task = ctx.actors.task(r.taskId as TaskId);
       if (task === undefined) throw new TaskNotFound({ saveId: talk.saveId, taskId: r.taskId });
       const move = moves[r.outcome];
       if (!move.from.includes(task.status))
@@ -176,7 +176,7 @@ export const applyActionResult = (
           about: { kind: "player", id: PLAYER_ID },
           locationId: task.locationId,
         });
-        const prior = ctx.state.edge(by, PLAYER_ID) ?? {
+        const prior = ctx.actors.regard(by, PLAYER_ID) ?? {
           trust: 0,
           respect: 0,
           suspicion: 0,

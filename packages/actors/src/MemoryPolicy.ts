@@ -1,0 +1,102 @@
+/**
+ * What an NPC forgets, decided from its live memories alone: memories whose lifetime has
+ * ended, and — beyond its cap — the least important, oldest first (then by id, so the
+ * choice never depends on the order they are held in). Identity memories are pinned:
+ * neither a cap nor anything else here drops who an NPC is.
+ */
+import type { GameTime, MemoryId } from "@hearsay/core";
+import type { LiveMemory, NpcFacts } from "./NpcFacts.ts";
+
+/** Why a memory goes: the `reason` of the MemoryExpired it is logged as. */
+export type ForgetReason = "expired" | "capped";
+
+/** Memories whose lifetime ended at or before `t`, in id order. */
+export const expiredBy = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  t: GameTime,
+): Array<MemoryId> => {
+  const out: Array<MemoryId> = [];
+  for (const [id, m] of memories) if (m.expiresAt !== null && m.expiresAt <= t) out.push(id);
+  return out.sort();
+};
+
+/** The first time after `t` one of `memories` expires, or null when none will. */
+export const nextExpiryAfter = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  t: GameTime,
+): GameTime | null => {
+  let next: GameTime | null = null;
+  for (const m of memories.values())
+    if (m.expiresAt !== null && m.expiresAt > t && (next === null || m.expiresAt < next))
+      next = m.expiresAt;
+  return next;
+};
+
+/** The memories a cap of `cap` drops: lowest importance first, then oldest, then id. */
+export const cappedOut = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  cap: number,
+): Array<MemoryId> => {
+  const excess = memories.size - cap;
+  if (excess <= 0) return [];
+  const order: Array<[MemoryId, LiveMemory]> = [];
+  for (const entry of memories) if (!entry[1].pinned) order.push(entry);
+  order.sort(
+    ([ida, a], [idb, b]) =>
+      a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
+  );
+  return order.slice(0, excess).map(([id]) => id);
+};
+
+/**
+ * Whether a memory of `importance` arriving now would be the first a cap drops, so
+ * recording it changes nothing that survives the cap. True when the NPC holds at least
+ * its cap and the newcomer matters strictly less than every memory a cap may drop; then,
+ * however many memories arrive after it before the cap, the cap's excess reaches it (it
+ * is the newest, and only later arrivals can rank below it). An NPC over its cap must
+ * already be due a cap (`dueACap`), or a lowered cap would first trim it when the memory
+ * arrives. Pinned memories are always recorded.
+ */
+export const droppedOnArrival = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  cap: number,
+  dueACap: boolean,
+  arriving: { readonly pinned: boolean; readonly importance: number },
+): boolean => {
+  if (arriving.pinned) return false;
+  const size = memories.size;
+  if (size < cap || (size > cap && !dueACap)) return false;
+  for (const m of memories.values())
+    if (!m.pinned && m.importance <= arriving.importance) return false;
+  return true;
+};
+
+/** What an NPC forgets on being asked: what ran out by `t`, or what a cap of `cap` drops. */
+export type ForgetAsk =
+  | { readonly type: "EXPIRE"; readonly t: GameTime }
+  | { readonly type: "CAP"; readonly t: GameTime; readonly cap: number };
+
+export interface Forgetting {
+  readonly type: "forget";
+  readonly reason: ForgetReason;
+  /** In id order (expired) or drop order (capped). */
+  readonly memoryIds: ReadonlyArray<MemoryId>;
+  /** After an EXPIRE: when its next memory runs out (null: none will, or a CAP). */
+  readonly nextExpiry: GameTime | null;
+}
+
+/** The answer to a `ForgetAsk`: the npc machine's, and the same for an NPC with no actor. */
+export const forgetting = (facts: NpcFacts, ask: ForgetAsk): Forgetting =>
+  ask.type === "EXPIRE"
+    ? {
+        type: "forget",
+        reason: "expired",
+        memoryIds: expiredBy(facts.memories, ask.t),
+        nextExpiry: nextExpiryAfter(facts.memories, ask.t),
+      }
+    : {
+        type: "forget",
+        reason: "capped",
+        memoryIds: cappedOut(facts.memories, ask.cap),
+        nextExpiry: null,
+      };

@@ -1,0 +1,220 @@
+/**
+ * What one NPC knows of itself: its profile (once generated), its live memories, the
+ * rumours it could pass on, how much it has learnt since it last changed activity, how
+ * it regards others (its outgoing edges) and the tasks it holds. The npc actor owns
+ * this; nothing else in a run keeps a copy.
+ *
+ * It is a fold over the log: `foldNpcFacts` applies one event to the facts of the NPC it
+ * concerns (`concernedNpc` names it; a task's events go to the NPC holding the task,
+ * `taskHolder`). The live engine applies each event as it emits it
+ * and a resumed one as it reads it back, through this one function, so a resumed actor
+ * holds exactly what the live one did.
+ *
+ * The structure is mutable and changed only here: an NPC's memories change on most
+ * events that reach it, and copying a map per event (`assign`) costs more than the rest
+ * of its bookkeeping.
+ */
+import type {
+  Event,
+  GameTime,
+  LocationId,
+  MemoryCategory,
+  MemoryId,
+  NpcId,
+  NpcProfile,
+  TaskId,
+  TaskStatus,
+  WorldEventId,
+} from "@hearsay/core";
+
+/** Identity memories are who the NPC is: no cap ever drops them. */
+export const isPinned = (category: MemoryCategory): boolean => category === "identity";
+
+/** A memory an NPC holds, with what its cap and expiry are decided by. */
+export interface LiveMemory {
+  readonly category: MemoryCategory;
+  /** Identity memories are who the NPC is: no cap ever drops them. */
+  readonly pinned: boolean;
+  readonly importance: number;
+  readonly recordedAt: GameTime;
+  readonly expiresAt: GameTime | null;
+  readonly about: { readonly kind: string; readonly id: string } | null;
+}
+
+/** How an NPC regards another (its outgoing edge). */
+export interface Regard {
+  readonly trust: number;
+  readonly respect: number;
+  readonly suspicion: number;
+  readonly summary: string;
+}
+
+/**
+ * A task as its holder keeps it. Its assignee holds it; a task given to someone who is
+ * not an NPC (the player) is held by the NPC who proposed it.
+ */
+export interface HeldTask {
+  readonly id: TaskId;
+  readonly title: string;
+  readonly proposedBy: NpcId | null;
+  readonly assignee: NpcId | null;
+  readonly locationId: LocationId | null;
+  readonly deadline: GameTime | null;
+  status: TaskStatus;
+  /** Work sessions finished on it. */
+  sessions: number;
+}
+
+/** Whether a task can still be worked on (and expire). */
+export const isOpen = (status: TaskStatus): boolean => status === "proposed" || status === "active";
+
+export interface NpcFacts {
+  readonly npcId: NpcId;
+  /** Its first-meeting profile, null until one is generated. */
+  profile: NpcProfile | null;
+  /** Live memories, in the order they were recorded. */
+  readonly memories: Map<MemoryId, LiveMemory>;
+  /** Items it could pass on as rumours: world event id → the confidence it holds. */
+  readonly rumours: Map<WorldEventId, number>;
+  /** Things learnt since it last changed activity: what makes a wake-up significant. */
+  concerns: number;
+  /** Its regard for others, by whom it regards. */
+  readonly regard: Map<string, Regard>;
+  /** Tasks it holds (open or ended), by id. */
+  readonly tasks: Map<TaskId, HeldTask>;
+  /** The task it is working on now: its session ends when its activity next changes. */
+  workingOn: TaskId | null;
+}
+
+export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
+  npcId,
+  profile: null,
+  memories: new Map(),
+  rumours: new Map(),
+  concerns: 0,
+  regard: new Map(),
+  tasks: new Map(),
+  workingOn: null,
+});
+
+/** The open tasks assigned to the NPC, in id order: what it could work on. */
+export const openTasksOf = (facts: NpcFacts): Array<HeldTask> => {
+  const out: Array<HeldTask> = [];
+  if (facts.tasks.size === 0) return out;
+  for (const task of facts.tasks.values())
+    if (task.assignee === facts.npcId && isOpen(task.status)) out.push(task);
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+};
+
+/**
+ * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
+ * that is one (`isNpc` says who is), else nobody — a task between no NPCs is the world's.
+ */
+export const taskHolder = (
+  event: Extract<Event, { type: "TaskProposed" }>,
+  isNpc: (id: NpcId) => boolean,
+): NpcId | null => {
+  const { assignee, proposedBy } = event.payload;
+  if (assignee !== null && isNpc(assignee)) return assignee;
+  if (proposedBy !== null && isNpc(proposedBy)) return proposedBy;
+  return null;
+};
+
+/** Applies a task's own events to the tasks that hold it (an NPC's, or the world's). */
+export const foldTasks = (tasks: Map<TaskId, HeldTask>, event: Event): void => {
+  if (event.type === "TaskProposed") {
+    const p = event.payload;
+    tasks.set(p.taskId, {
+      id: p.taskId,
+      title: p.title,
+      proposedBy: p.proposedBy,
+      assignee: p.assignee,
+      locationId: p.locationId,
+      deadline: p.deadline,
+      status: "proposed",
+      sessions: 0,
+    });
+  } else if (event.type === "TaskStatusChanged") {
+    const task = tasks.get(event.payload.taskId);
+    if (task) task.status = event.payload.to;
+  }
+};
+
+/** The NPC whose facts `event` changes, or null when it changes no NPC's facts. */
+export const concernedNpc = (event: Event): NpcId | null => {
+  switch (event.type) {
+    case "NpcRegistered":
+    case "ProfileGenerated":
+    case "KnowledgeGained":
+    case "NpcActivityChanged":
+      return event.payload.npcId;
+    case "MemoryRecorded":
+    case "MemoryExpired":
+      return event.payload.ownerNpcId;
+    case "RelationshipChanged":
+      return event.payload.fromId;
+    default:
+      return null;
+  }
+};
+
+/** Applies `event` to the facts of the NPC it concerns (`concernedNpc`). */
+export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
+  switch (event.type) {
+    case "ProfileGenerated":
+      facts.profile = event.payload.profile;
+      return;
+    case "NpcActivityChanged": {
+      const p = event.payload;
+      facts.concerns = 0;
+      // A work session ends whenever a working NPC changes activity; it counts on the
+      // task it worked on (always its own: it is offered only tasks assigned to it).
+      if (facts.workingOn !== null) {
+        const task = facts.tasks.get(facts.workingOn);
+        if (task) task.sessions += 1;
+      }
+      facts.workingOn = p.activity === "working" ? p.taskId : null;
+      return;
+    }
+    case "TaskProposed":
+    case "TaskStatusChanged":
+      foldTasks(facts.tasks, event);
+      return;
+    case "KnowledgeGained": {
+      const p = event.payload;
+      facts.concerns += 1;
+      if (p.itemKind === "world_event") {
+        const id = p.itemId as WorldEventId;
+        if (p.confidence > (facts.rumours.get(id) ?? 0)) facts.rumours.set(id, p.confidence);
+      }
+      return;
+    }
+    case "MemoryRecorded": {
+      const p = event.payload;
+      facts.memories.set(p.memoryId, {
+        category: p.category,
+        pinned: isPinned(p.category),
+        importance: p.importance,
+        recordedAt: event.t,
+        expiresAt: p.expiresAt,
+        about: p.about,
+      });
+      return;
+    }
+    case "MemoryExpired":
+      facts.memories.delete(event.payload.memoryId);
+      return;
+    case "RelationshipChanged": {
+      const p = event.payload;
+      facts.regard.set(p.toId, {
+        trust: p.trust,
+        respect: p.respect,
+        suspicion: p.suspicion,
+        summary: p.summary,
+      });
+      return;
+    }
+    default:
+      return;
+  }
+};

@@ -1,0 +1,197 @@
+import {
+  cappedOut,
+  droppedOnArrival,
+  emptyNpcFacts,
+  expiredBy,
+  forgetting,
+  type LiveMemory,
+  type NpcEmitted,
+  type NpcInput,
+  nextExpiryAfter,
+  npcMachine,
+} from "@hearsay/actors";
+import { type GameTime, gameTime, ids, type MemoryCategory, type MemoryId } from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createActor } from "xstate";
+
+const categories: ReadonlyArray<MemoryCategory> = ["identity", "scene", "observation", "task"];
+
+const memoryArb: fc.Arbitrary<LiveMemory> = fc
+  .record({
+    category: fc.constantFrom(...categories),
+    importance: fc.constantFrom(0, 0.2, 0.5, 0.7, 1),
+    recordedAt: fc.integer({ min: 0, max: 20 }),
+    lifetime: fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }),
+  })
+  .map((m) => ({
+    category: m.category,
+    pinned: m.category === "identity",
+    importance: m.importance,
+    recordedAt: m.recordedAt as GameTime,
+    expiresAt: m.lifetime === null ? null : ((m.recordedAt + m.lifetime) as GameTime),
+    about: null,
+  }));
+
+/** Memories with distinct ids (`m0`, `m1`, …, some sharing every other field). */
+const memoriesArb = fc
+  .array(memoryArb, { maxLength: 30 })
+  .map((ms) => new Map(ms.map((m, i) => [`m${i}` as MemoryId, m])));
+
+const shuffled = <K, V>(m: ReadonlyMap<K, V>, seed: number): Map<K, V> => {
+  const entries = [...m.entries()];
+  let s = seed;
+  for (let i = entries.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [entries[i], entries[j]] = [entries[j]!, entries[i]!];
+  }
+  return new Map(entries);
+};
+
+const rank = (id: MemoryId, m: LiveMemory) => [m.importance, m.recordedAt, id] as const;
+const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) =>
+  a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+
+describe("the cap", () => {
+  it("drops the least important first, then the oldest, never an identity memory", () => {
+    const m = (category: MemoryCategory, importance: number, recordedAt: number): LiveMemory => ({
+      category,
+      pinned: category === "identity",
+      importance,
+      recordedAt: recordedAt as GameTime,
+      expiresAt: null,
+      about: null,
+    });
+    const memories = new Map<MemoryId, LiveMemory>([
+      ["who" as MemoryId, m("identity", 0, 0)],
+      ["old" as MemoryId, m("scene", 0.2, 1)],
+      ["new" as MemoryId, m("scene", 0.2, 5)],
+      ["big" as MemoryId, m("scene", 0.9, 0)],
+    ]);
+    expect(cappedOut(memories, 4)).toEqual([]);
+    expect(cappedOut(memories, 3)).toEqual(["old"]);
+    expect(cappedOut(memories, 2)).toEqual(["old", "new"]);
+    // Under the pinned count the cap drops everything else and keeps who it is.
+    expect(cappedOut(memories, 0)).toEqual(["old", "new", "big"]);
+  });
+
+  it("property: respects the cap, never drops a pinned memory, drops only ranks below what it keeps", () => {
+    fc.assert(
+      fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), (memories, cap) => {
+        const dropped = cappedOut(memories, cap);
+        const gone = new Set(dropped);
+        expect(gone.size).toBe(dropped.length);
+        for (const id of dropped) expect(memories.get(id)!.pinned).toBe(false);
+        const kept = [...memories].filter(([id]) => !gone.has(id));
+        const pinned = kept.filter(([, m]) => m.pinned).length;
+        expect(kept.length).toBe(Math.max(Math.min(memories.size, cap), pinned));
+        for (const id of dropped)
+          for (const [kid, k] of kept)
+            if (!k.pinned) expect(before(rank(id, memories.get(id)!), rank(kid, k))).toBe(true);
+      }),
+    );
+  });
+
+  it("property: the choice does not depend on the order memories are held in", () => {
+    fc.assert(
+      fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), fc.nat(), (memories, cap, seed) => {
+        expect(cappedOut(shuffled(memories, seed), cap)).toEqual(cappedOut(memories, cap));
+      }),
+    );
+  });
+
+  it("property: a memory dropped on arrival is what the next cap would drop", () => {
+    fc.assert(
+      fc.property(
+        memoriesArb,
+        fc.integer({ min: 0, max: 30 }),
+        memoryArb,
+        (memories, cap, arriving) => {
+          // The newcomer is the newest memory, with the highest id.
+          const newcomer = { ...arriving, recordedAt: 21 as GameTime };
+          const skip = droppedOnArrival(memories, cap, true, newcomer);
+          const after = new Map(memories).set("z" as MemoryId, newcomer);
+          if (skip) expect(cappedOut(after, cap)).toContain("z");
+          if (newcomer.pinned) expect(skip).toBe(false);
+        },
+      ),
+    );
+  });
+});
+
+describe("expiry", () => {
+  it("property: exactly the memories whose lifetime ended, in id order; then the next to end", () => {
+    fc.assert(
+      fc.property(memoriesArb, fc.integer({ min: 0, max: 50 }), (memories, now) => {
+        const t = now as GameTime;
+        const expected = [...memories]
+          .filter(([, m]) => m.expiresAt !== null && m.expiresAt <= t)
+          .map(([id]) => id)
+          .sort();
+        expect(expiredBy(memories, t)).toEqual(expected);
+        const later = [...memories.values()]
+          .map((m) => m.expiresAt)
+          .filter((e): e is GameTime => e !== null && e > t);
+        expect(nextExpiryAfter(memories, t)).toBe(later.length === 0 ? null : Math.min(...later));
+      }),
+    );
+  });
+});
+
+describe("the npc machine", () => {
+  const input = (): NpcInput => ({
+    npcId: ids.npc("smith"),
+    schedule: { wakeHour: 6, sleepHour: 22, home: ids.location("home"), workplace: null },
+    routes: { travelMinutes: () => 30 },
+    tickMinutes: 60,
+    t: gameTime(0, 1),
+    state: {
+      activity: "asleep",
+      locationId: ids.location("home"),
+      destination: null,
+      until: gameTime(0, 6),
+      taskId: null,
+      attendingTo: [],
+    },
+    facts: emptyNpcFacts(ids.npc("smith")),
+  });
+
+  it("property: answers EXPIRE and CAP with the pure rule on the facts it owns, in any state", () => {
+    fc.assert(
+      fc.property(
+        memoriesArb,
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.boolean(),
+        (memories, now, cap, awake) => {
+          const i = input();
+          for (const [id, m] of memories) i.facts.memories.set(id, m);
+          const actor = createActor(npcMachine, { input: i });
+          const seen: Array<NpcEmitted> = [];
+          actor.on("*", (e) => seen.push(e as NpcEmitted));
+          actor.start();
+          if (awake)
+            actor.send({
+              type: "WAKE",
+              t: gameTime(0, 7),
+              company: 0,
+              roll: 0.99,
+            });
+          const stateBefore = actor.getSnapshot().value;
+          seen.length = 0;
+          const expire = { type: "EXPIRE", t: now as GameTime } as const;
+          const capAsk = { type: "CAP", t: now as GameTime, cap } as const;
+          actor.send(expire);
+          actor.send(capAsk);
+          expect(seen).toEqual([forgetting(i.facts, expire), forgetting(i.facts, capAsk)]);
+          // Forgetting is bookkeeping: the activity does not move.
+          expect(actor.getSnapshot().value).toEqual(stateBefore);
+          expect(actor.getSnapshot().context.facts).toBe(i.facts);
+          actor.stop();
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
