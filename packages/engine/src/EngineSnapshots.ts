@@ -6,8 +6,11 @@
  */
 import type { StoredEvent } from "@hearsay/core";
 import { EngineSnapshotStore, type SaveInfo, type SqliteEventLog } from "@hearsay/store";
-import type { EngineState } from "./EngineState.ts";
-import { decodeState, encodeState, stateFingerprint } from "./EngineStateCodec.ts";
+import { decodeRoots, encodeRoots, snapshotFingerprint } from "./EngineStateCodec.ts";
+import { emptyRunFold, type RunFold } from "./RunFold.ts";
+
+/** This build's snapshot format: the codec's and the shape of a run's fold. */
+export const runFoldFormat = (): string => snapshotFingerprint(emptyRunFold());
 
 export interface SnapshotCadence {
   /** A snapshot whenever the log's head crosses a multiple of this many events (0: never). */
@@ -18,7 +21,7 @@ export interface SnapshotCadence {
 
 export class EngineSnapshots {
   private readonly store: EngineSnapshotStore;
-  private readonly format = stateFingerprint();
+  private readonly format = runFoldFormat();
 
   constructor(
     private readonly log: SqliteEventLog,
@@ -29,11 +32,11 @@ export class EngineSnapshots {
   }
 
   /**
-   * Fills `state` from the newest usable snapshot at or before `head` and returns its
-   * seq (0 when there is none: fold from the start). A snapshot whose seq no longer
-   * holds the event it was taken after is not used.
+   * The newest usable snapshot at or before `head` as a fold, with its seq (null when
+   * there is none: fold from the start). A snapshot whose seq no longer holds the event
+   * it was taken after, or that does not decode into this build's fold, is not used.
    */
-  restore(state: EngineState, head: number): number {
+  restore(head: number): { readonly seq: number; readonly fold: RunFold } | null {
     // A branch shares its parent's history up to where it branched: a snapshot the
     // parent (or its parent) took by then is one of the branch's too.
     let snap: { readonly seq: number; readonly text: string } | undefined;
@@ -45,21 +48,27 @@ export class EngineSnapshots {
       upTo = Math.min(upTo, save.parent.seq);
       save = this.log.save(save.parent.saveId);
     }
-    if (snap === undefined) return 0;
+    if (snap === undefined) return null;
     // The text is the id of the event at its seq, a line break, and the state.
     const cut = snap.text.indexOf("\n");
     const [at] = this.log.read(this.saveId, { fromSeq: snap.seq, toSeq: snap.seq });
-    if (at === undefined || at.id !== snap.text.slice(0, cut)) return 0;
-    decodeState(snap.text.slice(cut + 1), state);
-    return snap.seq;
+    if (at === undefined || at.id !== snap.text.slice(0, cut)) return null;
+    try {
+      return { seq: snap.seq, fold: decodeRoots(snap.text.slice(cut + 1), emptyRunFold()) };
+    } catch {
+      // A cache that does not fit is no cache: the log is folded instead.
+      return null;
+    }
   }
 
   /** After an append ending with `last`, from head `before`: a snapshot if it crossed the cadence. */
-  afterAppend(state: EngineState, before: number, last: StoredEvent | undefined): void {
+  afterAppend(fold: () => RunFold, before: number, last: StoredEvent | undefined): void {
     const n = this.cadence.everyEvents;
-    if (n <= 0 || last === undefined || state.seq !== last.seq) return;
+    if (n <= 0 || last === undefined) return;
     if (Math.floor(before / n) === Math.floor(last.seq / n)) return;
-    const text = `${last.id}\n${encodeState(state)}`;
+    const now = fold();
+    if (now.engine.seq !== last.seq) return;
+    const text = `${last.id}\n${encodeRoots(now)}`;
     this.store.write(this.saveId, last.seq, this.format, text, this.cadence.kept);
   }
 }

@@ -14,7 +14,7 @@
 import { sha256 } from "@hearsay/core";
 import { EngineState } from "./EngineState.ts";
 
-export const SNAPSHOT_FORMAT = "engine-state/1";
+export const SNAPSHOT_FORMAT = "engine-state/2";
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [k: string]: Json };
 
@@ -122,53 +122,96 @@ class Decoder {
   }
 }
 
-/** The state's own fields: a book built in the constructor is its fields; others, values. */
-const parts = (state: EngineState): Array<[string, unknown, boolean]> =>
-  Object.entries(state).map(([k, v]) => [
-    k,
-    v,
-    typeof v === "object" && v !== null && !isContainer(v),
-  ]);
+/** Whether a field's value is a book: a class instance, filled in place on decode. */
+const isBook = (v: unknown): v is object => typeof v === "object" && v !== null && !isContainer(v);
 
-/**
- * The shape of this build's `EngineState` — its fields, and each book's — with the
- * format: two builds with the same fingerprint read each other's snapshots.
- */
-export const stateFingerprint = (): string => {
-  const shape = parts(new EngineState()).map(([k, v, book]) =>
-    book
-      ? `${k}:${(v as object).constructor.name}(${Object.keys(v as object).join(",")})`
-      : `${k}:${Array.isArray(v) ? "array" : v instanceof Map ? "map" : v instanceof Set ? "set" : typeof v}`,
-  );
-  return `${SNAPSHOT_FORMAT} ${sha256(shape.join(";")).slice(0, 16)}`;
+/** Counts shared containers under a book's fields, books within it included. */
+const countBook = (book: object, refs: Map<object, number>): void => {
+  for (const x of Object.values(book)) {
+    if (isBook(x)) countBook(x, refs);
+    else countRefs(x, refs);
+  }
 };
 
-/** The state as text. @throws Error naming a field no snapshot can hold. */
-export const encodeState = (state: EngineState): string => {
-  const refs = new Map<object, number>();
-  const all = parts(state);
-  for (const [, v, book] of all) {
-    if (book) for (const x of Object.values(v as object)) countRefs(x, refs);
-    else countRefs(v, refs);
+const encodeBook = (enc: Encoder, book: object, path: string): Record<string, Json> => {
+  const out: Record<string, Json> = {};
+  for (const [k, x] of Object.entries(book)) {
+    out[k] = isBook(x) ? { $b: encodeBook(enc, x, `${path}.${k}`) } : enc.value(x, `${path}.${k}`);
   }
+  return out;
+};
+
+const fillBook = (
+  dec: Decoder,
+  target: Record<string, unknown>,
+  fields: Record<string, Json>,
+  path: string,
+): void => {
+  for (const [k, j] of Object.entries(fields)) {
+    const o = j as Readonly<Record<string, Json>> | null;
+    if (o !== null && typeof o === "object" && "$b" in o) {
+      const book = target[k];
+      if (!isBook(book))
+        throw new Error(`the snapshot has a book at ${path}.${k} this build has not`);
+      fillBook(dec, book as Record<string, unknown>, o.$b as Record<string, Json>, `${path}.${k}`);
+    } else target[k] = dec.value(j);
+  }
+};
+
+const shapeOf = (book: object): string =>
+  Object.entries(book)
+    .map(([k, v]) =>
+      isBook(v)
+        ? `${k}:${v.constructor.name}(${shapeOf(v)})`
+        : `${k}:${Array.isArray(v) ? "array" : v instanceof Map ? "map" : v instanceof Set ? "set" : v === null ? "null" : typeof v}`,
+    )
+    .join(",");
+
+/**
+ * The roots a snapshot holds, by name: each is filled in place on decode, and so is every
+ * class instance reachable from one through fields alone (a book such as a `DueIndex`).
+ */
+export type SnapshotRoots = Readonly<Record<string, object>>;
+
+/**
+ * The shape of `fresh` roots — their fields, and each book's, recursively — with the
+ * format: two builds with the same fingerprint read each other's snapshots.
+ */
+export const snapshotFingerprint = (fresh: SnapshotRoots): string =>
+  `${SNAPSHOT_FORMAT} ${sha256(
+    Object.entries(fresh)
+      .map(([k, v]) => `${k}{${shapeOf(v)}}`)
+      .join(";"),
+  ).slice(0, 16)}`;
+
+/** The roots as text. @throws Error naming a field no snapshot can hold. */
+export const encodeRoots = (roots: SnapshotRoots): string => {
+  const refs = new Map<object, number>();
+  for (const root of Object.values(roots)) countBook(root, refs);
   const enc = new Encoder(refs);
   const out: Record<string, Json> = {};
-  for (const [k, v, book] of all) {
-    out[k] = book ? { $b: enc.fields(v as object, k) } : enc.value(v, k);
-  }
+  for (const [k, root] of Object.entries(roots)) out[k] = { $b: encodeBook(enc, root, k) };
   return JSON.stringify(out);
 };
 
-/** Fills a fresh `state` from `text` (what `encodeState` wrote with this fingerprint). */
-export const decodeState = (text: string, state: EngineState = new EngineState()): EngineState => {
+/**
+ * Fills fresh `roots` from `text` (what `encodeRoots` wrote with this fingerprint).
+ * @throws Error when the text holds a root or book the roots have not.
+ */
+export const decodeRoots = <R extends SnapshotRoots>(text: string, roots: R): R => {
   const dec = new Decoder();
-  const target = state as unknown as Record<string, unknown>;
-  for (const [k, j] of Object.entries(JSON.parse(text) as Record<string, Json>)) {
-    const o = j as Readonly<Record<string, Json>> | null;
-    if (o !== null && typeof o === "object" && "$b" in o) {
-      const book = target[k] as Record<string, unknown>;
-      for (const [f, x] of Object.entries(o.$b as Record<string, Json>)) book[f] = dec.value(x);
-    } else target[k] = dec.value(j);
+  for (const [k, j] of Object.entries(
+    JSON.parse(text) as Record<string, { $b: Record<string, Json> }>,
+  )) {
+    const root = roots[k];
+    if (root === undefined) throw new Error(`the snapshot has a root ${k} this build has not`);
+    fillBook(dec, root as Record<string, unknown>, j.$b, k);
   }
-  return state;
+  return roots;
 };
+
+/** `EngineState` alone as text (its books filled in place), and back. */
+export const encodeState = (state: EngineState): string => encodeRoots({ engine: state });
+
+export const decodeState = (text: string, state: EngineState = new EngineState()): EngineState =>
+  decodeRoots(text, { engine: state }).engine;

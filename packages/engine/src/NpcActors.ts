@@ -57,24 +57,66 @@ export interface Forgotten {
   readonly owner: NpcId;
 }
 
+/**
+ * What the host folds from the log, as a snapshot keeps it: every NPC's facts (from its
+ * actor or resting) and the schedules and routing kept beside them.
+ */
+export interface NpcFold {
+  readonly facts: Map<NpcId, NpcFacts>;
+  readonly expiries: DueIndex<NpcId>;
+  readonly holders: Map<TaskId, NpcId | null>;
+  readonly worldTasks: Map<TaskId, HeldTask>;
+  readonly deadlines: DueIndex<TaskId>;
+}
+
+export const emptyNpcFold = (): NpcFold => ({
+  facts: new Map(),
+  expiries: new DueIndex(),
+  holders: new Map(),
+  worldTasks: new Map(),
+  deadlines: new DueIndex(),
+});
+
 export class NpcActors {
   private clockRef: WorldClock | null = null;
   private readonly npcs = new Map<NpcId, Actor<typeof npcMachine>>();
   /** Facts of NPCs with no running actor: before `spawn`, and after `stop`. */
-  private readonly resting = new Map<NpcId, NpcFacts>();
+  private resting = new Map<NpcId, NpcFacts>();
   /** When each NPC's next memory runs out: a schedule (like wake-ups), not its facts. */
-  private readonly expiries = new DueIndex<NpcId>();
+  private expiries = new DueIndex<NpcId>();
   /** Who holds each task (null: the world), so a task's events reach its holder. */
-  private readonly holders = new Map<TaskId, NpcId | null>();
+  private holders = new Map<TaskId, NpcId | null>();
   /** Tasks between no NPCs: the world's, not any NPC's. */
-  private readonly worldTasks = new Map<TaskId, HeldTask>();
+  private worldTasks = new Map<TaskId, HeldTask>();
   /** When each open task's deadline passes: a schedule. */
-  private readonly deadlines = new DueIndex<TaskId>();
+  private deadlines = new DueIndex<TaskId>();
   private readonly npcOut: Array<NpcEmitted> = [];
 
   get clock(): WorldClock {
     if (this.clockRef === null) throw new Error("the world clock was not started");
     return this.clockRef;
+  }
+
+  /** What this host has folded, for a snapshot (the structures themselves, not copies). */
+  folded(): NpcFold {
+    return {
+      facts: new Map(this.allFacts().map((f) => [f.npcId, f])),
+      expiries: this.expiries,
+      holders: this.holders,
+      worldTasks: this.worldTasks,
+      deadlines: this.deadlines,
+    };
+  }
+
+  /** Takes over a fold restored from a snapshot: only before any actor or the clock starts. */
+  restore(fold: NpcFold): void {
+    if (this.npcs.size > 0 || this.clockRef !== null)
+      throw new Error("actors are restored before they start");
+    this.resting = new Map(fold.facts);
+    this.expiries = fold.expiries;
+    this.holders = fold.holders;
+    this.worldTasks = fold.worldTasks;
+    this.deadlines = fold.deadlines;
   }
 
   /** Starts the world clock: the run's ticks begin. */

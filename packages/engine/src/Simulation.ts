@@ -24,10 +24,11 @@ import { BrainRunner } from "./BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
 import { EngineSnapshots } from "./EngineSnapshots.ts";
-import { EngineState } from "./EngineState.ts";
+import type { EngineState } from "./EngineState.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
+import { emptyRunFold } from "./RunFold.ts";
 import { historyEvents } from "./replay/readHistory.ts";
 import { runSkip, type SkipMode } from "./Skips.ts";
 import { runTick } from "./Tick.ts";
@@ -112,13 +113,6 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const { world, log, saveId } = spec;
   const startDay = world.meta.start.day;
   const t0 = gameTime(startDay, world.meta.start.hour);
-  const state = new EngineState();
-  // The clock's schedule, folded from the log until the clock starts; then it folds
-  // what each tick writes itself.
-  const schedule = emptySchedule();
-  let clockRunning = false;
-  // Created before the log is read or written: every event reaches the NPC it concerns.
-  const actors = new NpcActors();
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
   let head = existing ? log.head(saveId) : 0;
@@ -135,10 +129,21 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     everyEvents: config.snapshotEveryEvents,
     kept: config.snapshotsKept,
   });
+  // What the log folds into (from the newest engine snapshot, if any): the engine's
+  // books, the clock's schedule — folded here until the clock starts, then by the clock
+  // from what each tick writes — and the NPCs' facts, held by their actors' host.
+  const restored = head > 0 ? snapshots.restore(head) : null;
+  const fold = restored?.fold ?? emptyRunFold();
+  const state = fold.engine;
+  const schedule = fold.clock;
+  let clockRunning = false;
+  // Created before the log is read or written: every event reaches the NPC it concerns.
+  const actors = new NpcActors();
+  if (restored !== null) actors.restore(fold.npcs);
   if (head > 0) {
-    // From the newest engine snapshot, if any, then page by page: a long run of a large
-    // world has millions of events, which as one array do not fit Node's default heap.
-    const fromSeq = snapshots.restore(state, head) + 1;
+    // Page by page: a long run of a large world has millions of events, which as one
+    // array do not fit Node's default heap.
+    const fromSeq = (restored?.seq ?? 0) + 1;
     for (const e of historyEvents({ log, saveId, fromSeq, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
       actors.apply(e);
@@ -199,13 +204,21 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     const before = head;
     const result = log.append(saveId, head, events);
     head = result.head;
-    snapshots.afterAppend(state, before, result.appended[result.appended.length - 1]);
-    dossiers.refresh?.();
-    spec.onAppend?.(result.appended);
     for (const e of events) {
       counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
       if (!clockRunning) foldSchedule(schedule, e);
     }
+    snapshots.afterAppend(
+      () => ({
+        engine: state,
+        clock: clockRunning ? actors.clock.schedule() : schedule,
+        npcs: actors.folded(),
+      }),
+      before,
+      result.appended[result.appended.length - 1],
+    );
+    dossiers.refresh?.();
+    spec.onAppend?.(result.appended);
   };
 
   const context = (writer: TickWriter, from: GameTime, t: GameTime): TickContext => ({
@@ -349,9 +362,20 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     dossiers.flush?.();
   }
 
-  return summarise(spec, existing !== undefined, state, actors, endDay, head, ticks, counts, brain, {
-    debates: actors.clock.debatesHeld,
-  });
+  return summarise(
+    spec,
+    existing !== undefined,
+    state,
+    actors,
+    endDay,
+    head,
+    ticks,
+    counts,
+    brain,
+    {
+      debates: actors.clock.debatesHeld,
+    },
+  );
 };
 
 const summarise = (

@@ -6,6 +6,7 @@
  * the log (`foldSchedule`).
  */
 import {
+  type ClockSchedule,
   childrenHear,
   type DueDebate,
   type SkipMode,
@@ -95,6 +96,12 @@ export class WorldClock {
   /** Ends the skip (its world steps and its NPCs' catching up are written). */
   skipDone(): void {
     this.ask({ type: "SKIP_DONE" }, "tick");
+  }
+
+  /** The clock's schedule with everything written so far folded in (a snapshot takes it). */
+  schedule(): ClockSchedule {
+    this.flush();
+    return this.actor.getSnapshot().context.schedule;
   }
 
   /** How many debates the run has held. */

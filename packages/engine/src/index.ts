@@ -36,13 +36,16 @@ export {
 export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
-export { EngineSnapshots, type SnapshotCadence } from "./EngineSnapshots.ts";
+export { EngineSnapshots, runFoldFormat, type SnapshotCadence } from "./EngineSnapshots.ts";
 export { EngineState } from "./EngineState.ts";
 export {
+  decodeRoots,
   decodeState,
+  encodeRoots,
   encodeState,
   SNAPSHOT_FORMAT,
-  stateFingerprint,
+  type SnapshotRoots,
+  snapshotFingerprint,
 } from "./EngineStateCodec.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
 export {
@@ -53,8 +56,9 @@ export {
   workspaceRoot,
 } from "./loadSimulation.ts";
 export { NameFinder } from "./NameFinder.ts";
-export { type Forgotten, NpcActors } from "./NpcActors.ts";
+export { emptyNpcFold, type Forgotten, NpcActors, type NpcFold } from "./NpcActors.ts";
 export { Routes } from "./Routes.ts";
+export { emptyRunFold, type RunFold } from "./RunFold.ts";
 export {
   type BranchPoint,
   type BranchResult,
