@@ -16,11 +16,10 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ids } from "@hearsay/core";
-import { loadSimulation, runSimulation } from "@hearsay/engine";
+import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { startInspector } from "@hearsay/inspector";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { scaleWorld } from "@hearsay/testkit";
 import Database from "better-sqlite3";
 import { summarise } from "./lib/measure.ts";
 import { printTable } from "./lib/printTable.ts";

@@ -24,10 +24,9 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node
 import { loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ids, MINUTES_PER_DAY } from "@hearsay/core";
-import { loadSimulation, runSimulation } from "@hearsay/engine";
+import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { scaleWorld } from "@hearsay/testkit";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
 import { tickBatches } from "./lib/tickBatches.ts";

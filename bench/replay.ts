@@ -34,11 +34,11 @@ import {
   refoldLog,
   retrievalDossiers,
   runSimulation,
+  scaleWorld,
   verifyLog,
 } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { DIGEST_FN, openDatabase, SCHEMA_VERSION, SqliteEventLog } from "@hearsay/store";
-import { scaleWorld } from "@hearsay/testkit";
 import Database from "better-sqlite3";
 import { printTable } from "./lib/printTable.ts";
 import { writeResults } from "./lib/writeResults.ts";

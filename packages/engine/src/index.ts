@@ -137,4 +137,5 @@ export {
   type SkipSummary,
   skipSave,
 } from "./skipSave.ts";
+export { scaleSimulation, scaleWorld } from "./scaleWorld.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";

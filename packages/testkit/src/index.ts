@@ -48,4 +48,3 @@ export {
   loadOllamaFixtures,
   type OllamaFixtures,
 } from "./ollama/OllamaFixtures.ts";
-export { scaleWorld } from "./world/scaleWorld.ts";

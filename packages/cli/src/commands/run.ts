@@ -1,8 +1,10 @@
 /**
- * `hearsay run [simulation] --days N --seed S --db PATH [--brain scripted] [--resume]`:
- * advances a world headless, with a progress bar (game day, ticks/s, events/s, ETA) and
- * an end summary. `--days` is the length of the whole run; `--resume` continues from the
- * last committed tick and stops where an uninterrupted run would.
+ * `hearsay run [simulation] --days N --seed S --db PATH [--brain scripted] [--resume]
+ * [--scale N]`: advances a world headless, with a progress bar (game day, ticks/s,
+ * events/s, ETA) and an end summary with the run's own time (wall, ticks/s, µs per
+ * NPC-day). `--days` is the length of the whole run; `--resume` continues from the last
+ * committed tick and stops where an uninterrupted run would. `--scale N` runs the world
+ * grown (or cut) to N NPCs, for stress runs; a resume must be scaled the same way.
  */
 import { ids } from "@hearsay/core";
 import {
@@ -10,6 +12,7 @@ import {
   type RunSummary,
   retrievalDossiersWith,
   runSimulation,
+  scaleSimulation,
 } from "@hearsay/engine";
 import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
@@ -24,6 +27,7 @@ import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 const Days = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36_500 }));
+const Scale = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000 }));
 
 export const runCommand = Command.make(
   "run",
@@ -61,6 +65,13 @@ export const runCommand = Command.make(
       ),
       Flag.optional,
     ),
+    scale: Flag.Int("scale").pipe(
+      Flag.withSchema(Scale),
+      Flag.withDescription(
+        "Run the world scaled to N NPCs (its places and people copied into districts), for stress runs",
+      ),
+      Flag.optional,
+    ),
     quiet: Flag.Boolean("quiet").pipe(
       Flag.withDescription("No progress output"),
       Flag.withDefault(false),
@@ -73,7 +84,8 @@ export const runCommand = Command.make(
           new CliFailure({ message: "--resume and --replace contradict each other: pick one" }),
         );
       }
-      const sim = yield* attempt(() => loadSimulation(Option.getOrUndefined(args.simulation)));
+      const loaded = yield* attempt(() => loadSimulation(Option.getOrUndefined(args.simulation)));
+      const sim = Option.isSome(args.scale) ? scaleSimulation(loaded, args.scale.value) : loaded;
       const chosen = yield* chooseBrain({
         brain: args.brain,
         model: Option.getOrUndefined(args.model),
@@ -162,6 +174,7 @@ export const runCommand = Command.make(
       );
       const secs = (performance.now() - began) / 1000;
       yield* Console.log(formatSummary(summary, args.db, secs));
+      yield* Console.log(formatTime(summary, secs, sim.world));
     },
     (effect, args) => onDatabase(args.db)(effect),
   ),
@@ -179,6 +192,17 @@ const resumeRefusal = (log: SqliteEventLog, save: string, db: string): string | 
     return `${db}: save "${save}" never started (it was stopped before its first event), so there is no seed or length to continue; start it again without --resume, with --days and --seed`;
   }
   return null;
+};
+
+/** The run's own time: wall seconds, ticks per second and wall µs per simulated NPC-day. */
+const formatTime = (
+  s: RunSummary,
+  secs: number,
+  world: { readonly npcs: ReadonlyArray<unknown>; readonly meta: { readonly tickMinutes: number } },
+): string => {
+  const npcDays = (world.npcs.length * s.ticks * world.meta.tickMinutes) / 1440;
+  const perNpcDay = npcDays > 0 ? `${((secs * 1e6) / npcDays).toFixed(0)} µs` : "n/a";
+  return `time:     ${secs.toFixed(1)} s wall, ${(s.ticks / Math.max(secs, 1e-9)).toFixed(1)} ticks/s, ${perNpcDay} per NPC-day (${world.npcs.length} NPCs × ${(npcDays / Math.max(1, world.npcs.length)).toFixed(1)} days)`;
 };
 
 const formatSummary = (s: RunSummary, db: string, secs: number): string => {

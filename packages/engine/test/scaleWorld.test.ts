@@ -5,7 +5,7 @@
  * copy per district.
  */
 import type { World } from "@hearsay/core";
-import { scaleWorld } from "@hearsay/testkit";
+import { scaleWorld } from "@hearsay/engine";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

@@ -1,12 +1,21 @@
 /**
- * Grows a world to any number of NPCs for benchmarks: the world is copied into
+ * Grows a world to any number of NPCs, for stress runs (`hearsay run --scale N`) and
+ * benchmarks: the world is copied into
  * "districts" — each a copy of every location, NPC, relationship, local scheduled event,
  * debate topic and task seed, with ids suffixed `~k` — joined into one travel graph, and
  * cut to exactly `npcs` NPCs. Factions, lore and the global and faction-wide scheduled
  * events are shared (held once). The result keeps the original's density (NPCs per
  * place, events each NPC learns), so time per NPC-day stays comparable.
  */
-import type { LocationId, NpcId, TaskId, World, WorldEventId } from "@hearsay/core";
+import {
+  type LocationId,
+  type NpcId,
+  stateHash,
+  type TaskId,
+  type World,
+  type WorldEventId,
+} from "@hearsay/core";
+import type { LoadedSimulation } from "./loadSimulation.ts";
 
 const tag = <S extends string>(id: S, k: number): S => (k === 0 ? id : (`${id}~${k}` as S));
 
@@ -104,5 +113,18 @@ export const scaleWorld = (world: World, npcs: number): World => {
     meta: { ...world.meta, name: `${world.meta.name}-x${npcs}` },
     ...out,
     plannedHappenings: [],
+  };
+};
+
+/**
+ * A loaded simulation with its world scaled to `npcs` NPCs and its hash taken again, so a
+ * resumed or replayed scaled run must be scaled the same way.
+ */
+export const scaleSimulation = (sim: LoadedSimulation, npcs: number): LoadedSimulation => {
+  const world = scaleWorld(sim.world, npcs);
+  return {
+    ...sim,
+    world,
+    worldHash: stateHash({ world, lore: sim.lore.map((l) => l.contentHash) }),
   };
 };
