@@ -5,7 +5,7 @@
  * each append, and everything else (the engine). `instrument` wraps a log's `append` and
  * hands back a dossier source factory whose builds and catch-ups are timed and counted.
  */
-import type { DeferredDossier, DossierSectionName, SaveId } from "@hearsay/core";
+import type { DeferredDossier, DossierSectionName, SaveId, StoredEvent } from "@hearsay/core";
 import { type DossierAsk, type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import type { SqliteEventLog } from "@hearsay/store";
 
@@ -60,7 +60,9 @@ export const instrument = (log: SqliteEventLog): CpuParts => {
         seal: () => d.seal(),
       };
     };
-    const refresh = timed("refresh", () => inner.refresh?.());
+    const refresh = timed("refresh", (appended?: ReadonlyArray<StoredEvent>) =>
+      inner.refresh?.(appended),
+    );
     return {
       dossier: (r) => {
         dossiers += 1;

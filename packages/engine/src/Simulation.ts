@@ -217,7 +217,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       before,
       result.appended[result.appended.length - 1],
     );
-    dossiers.refresh?.();
+    dossiers.refresh?.(result.appended);
     spec.onAppend?.(result.appended);
   };
 

@@ -3,7 +3,15 @@
  * the log), the tick's writer, the brain, dossiers and the NPC actors. Steps are plain
  * functions of this context, run in a fixed order by `runTick`.
  */
-import type { DeferredDossier, Dossier, GameTime, LocationId, NpcId, World } from "@hearsay/core";
+import type {
+  DeferredDossier,
+  Dossier,
+  GameTime,
+  LocationId,
+  NpcId,
+  StoredEvent,
+  World,
+} from "@hearsay/core";
 import type { BrainRunner } from "./BrainRunner.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
@@ -47,10 +55,11 @@ export interface DossierSource {
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
   /**
-   * Catches up with the log now; the engine calls it after each append, so the next
-   * tick's first turn does not pay for folding in (and embedding) the last tick's events.
+   * Catches up with the log now; the engine calls it after each append, with the events
+   * the append stored (so the source need not read them back), so the next tick's first
+   * turn does not pay for folding in (and embedding) the last tick's events.
    */
-  refresh?(): void;
+  refresh?(appended?: ReadonlyArray<StoredEvent>): void;
   /**
    * Forgets everything it folded in: appends it saw were rolled back (a talk change that
    * failed part way), so it must read the log afresh.

@@ -139,8 +139,8 @@ export const retrievalDossiers = (
       engine.engine.view(saveId);
       engine.index.save();
     },
-    refresh: () => {
-      engine.engine.view(saveId);
+    refresh: (appended) => {
+      engine.engine.view(saveId, appended);
       warmUp();
     },
     // The view and the in-memory vectors may hold rows that were rolled back: start over.

@@ -144,14 +144,22 @@ export class RetrievalEngine {
     }
   }
 
-  /** The save's view, loaded on first use and caught up with the log. */
-  view(saveId: string): SaveView {
+  /**
+   * The save's view, loaded on first use and caught up with the log. `appended` are
+   * events its writer has just appended, as the append returned them: when they follow
+   * on from the view they are folded in as they are, rather than read back from the log
+   * (whatever else the log holds after them still is).
+   */
+  view(saveId: string, appended: ReadonlyArray<StoredEvent> = []): SaveView {
     let view = this.views.get(saveId);
     if (!view) {
       view = SaveView.load(this.db, saveId);
       this.views.set(saveId, view);
       this.queue({});
       return view;
+    }
+    if (appended.length > 0 && appended[0]!.seq === view.seq + 1) {
+      this.queue(view.catchUp(appended));
     }
     if (view.headSeq() > view.seq)
       this.queue(view.catchUp(this.options.log.read(saveId, { fromSeq: view.seq + 1 })));
