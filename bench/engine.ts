@@ -20,7 +20,7 @@ import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { bareLog } from "./lib/bareLog.ts";
+import { bareLog, storeLogOnly } from "./lib/bareLog.ts";
 import { instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
@@ -58,6 +58,12 @@ interface Row {
   readonly bareLogSeconds: number;
   readonly bareLogCpuSeconds: number;
   readonly bareLogUsPerNpcDay: number;
+  /**
+   * The store's log table alone (its keys and indexes; no decoding, read models or
+   * digest): between the bare log and the store, what the log's shape costs.
+   */
+  readonly logTableSeconds: number;
+  readonly logTableUsPerNpcDay: number;
   /** The run's wall time over the bare log's (the target: ~3). */
   readonly runOverBareLog: number;
   /** The same ratio in CPU time (steadier on a shared machine). */
@@ -125,6 +131,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   for (const b of batches) head = fresh.append(ids.save("bench"), head, b).head;
   const baselineAppendSeconds = (performance.now() - baseStart) / 1000;
   const bare = bareLog(batches);
+  const logTable = storeLogOnly(batches);
   const usPerNpcDay = (seconds * 1e6) / (npcs * days);
 
   return {
@@ -154,6 +161,8 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     bareLogSeconds: bare.seconds,
     bareLogCpuSeconds: bare.cpuSeconds,
     bareLogUsPerNpcDay: (bare.seconds * 1e6) / (npcs * days),
+    logTableSeconds: logTable.seconds,
+    logTableUsPerNpcDay: (logTable.seconds * 1e6) / (npcs * days),
     runOverBareLog: seconds / Math.max(1e-9, bare.seconds),
     runCpuOverBareLogCpu: cpuSeconds / Math.max(1e-9, bare.cpuSeconds),
     yearSecondsAtThisRate: (usPerNpcDay * TARGET_NPC_DAYS) / 1e6,
@@ -190,6 +199,7 @@ export default async (): Promise<void> => {
       "store s",
       "store µs/NPC-day",
       "× store",
+      "log table µs/NPC-day",
       "bare log s",
       "bare log µs/NPC-day",
       "× bare log",
@@ -218,6 +228,7 @@ export default async (): Promise<void> => {
       r.baselineAppendSeconds,
       r.baselineUsPerNpcDay,
       r.engineOverStorage,
+      r.logTableUsPerNpcDay,
       r.bareLogSeconds,
       r.bareLogUsPerNpcDay,
       r.runOverBareLog,
@@ -232,6 +243,10 @@ export default async (): Promise<void> => {
         `per NPC-day ${r.usPerNpcDay.toFixed(0)} µs wall, CPU: append+projection ${r.appendCpuUsPerNpcDay.toFixed(0)}, ` +
         `dossiers ${r.dossierCpuUsPerNpcDay.toFixed(0)}, view catch-up ${r.refreshCpuUsPerNpcDay.toFixed(0)}, engine ${r.engineCpuUsPerNpcDay.toFixed(0)}; ` +
         `year at this rate ${r.yearSecondsAtThisRate.toFixed(0)} s wall, ${r.yearCpuSecondsAtThisRate.toFixed(0)} s CPU (target 120)`,
+    );
+    console.log(
+      `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +
+        `the store's log table ${r.logTableUsPerNpcDay.toFixed(0)} µs, the store with its read models ${r.baselineUsPerNpcDay.toFixed(0)} µs`,
     );
   }
   const target = rows.find((r) => r.npcs === 1000 && r.days === 365);

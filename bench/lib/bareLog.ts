@@ -3,8 +3,10 @@
  * SQLite table with nothing but a primary key, one transaction per tick — what merely
  * logging the run costs, with no read model, index or decoding. The engine bench sets a
  * whole run's wall time against it (the target: a run within ~3× of its bare log).
+ * `storeLogOnly` is the step between: the store's own log table, without read models.
  */
 import type { StoredEvent } from "@hearsay/core";
+import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import Database from "better-sqlite3";
 import { cpuNow } from "./cpuParts.ts";
 
@@ -38,6 +40,56 @@ export const bareLog = (
     const seconds = (performance.now() - t0) / 1000;
     const cpuSeconds = (cpuNow() - c0) / 1e6;
     const rows = Number(db.prepare("SELECT count(*) FROM bare_log").pluck().get());
+    return { seconds, cpuSeconds, rows };
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * The store's own log without its read models: the same batches inserted into a fresh
+ * store's `events` table (its keys, its three indexes, the save's foreign key) with the
+ * statement the store's append uses, the head moved, one transaction per batch — no
+ * decoding, no projection, no digest. Between the bare log and the whole store append, it
+ * tells what the log's shape costs and what the read models do.
+ */
+export const storeLogOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>): BareLog => {
+  const db = openDatabase(":memory:");
+  try {
+    const first = batches[0]?.[0];
+    if (first === undefined) return { seconds: 0, cpuSeconds: 0, rows: 0 };
+    new SqliteEventLog(db).createSave({
+      saveId: first.saveId,
+      campaignId: first.campaignId,
+      name: "log only",
+    });
+    const insert = db.prepare(
+      "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, event_id) DO NOTHING",
+    );
+    const head = db.prepare("UPDATE saves SET head_seq = ? WHERE save_id = ?");
+    const tick = db.transaction((events: ReadonlyArray<StoredEvent>) => {
+      for (const e of events) {
+        insert.run(
+          e.saveId,
+          e.seq,
+          e.campaignId,
+          e.id,
+          e.t,
+          Math.floor(e.t / 1440),
+          e.type,
+          e.version,
+          JSON.stringify(e.payload),
+        );
+      }
+      const last = events[events.length - 1];
+      if (last !== undefined) head.run(last.seq, last.saveId);
+    });
+    const c0 = cpuNow();
+    const t0 = performance.now();
+    for (const b of batches) tick(b);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpuSeconds = (cpuNow() - c0) / 1e6;
+    const rows = Number(db.prepare("SELECT count(*) FROM events").pluck().get());
     return { seconds, cpuSeconds, rows };
   } finally {
     db.close();
