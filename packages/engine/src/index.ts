@@ -130,6 +130,7 @@ export {
   type SimulationSpec,
 } from "./Simulation.ts";
 export type { SkipMode } from "./Skips.ts";
+export { scaleSimulation, scaleWorld } from "./scaleWorld.ts";
 export {
   ELISION_STEP_MINUTES,
   planSkip,
@@ -137,5 +138,4 @@ export {
   type SkipSummary,
   skipSave,
 } from "./skipSave.ts";
-export { scaleSimulation, scaleWorld } from "./scaleWorld.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
