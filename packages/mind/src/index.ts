@@ -68,7 +68,6 @@ export {
   ensureModel,
   type PullProgress,
 } from "./ollama/ensureModel.ts";
-export { FairQueue, type FairQueueStats, type FairQueueTicket } from "./ollama/FairQueue.ts";
 export {
   HostPool,
   type HostPoolOptions,

@@ -1,7 +1,7 @@
 /**
  * Chat calls spread over several model servers. Each host runs at most its own
  * `concurrency` calls; a call waits in a lane (one per NPC, or per purpose), lanes served
- * round-robin and FIFO within a lane as in FairQueue, and is granted the host serving
+ * round-robin and FIFO within a lane, and is granted the host serving
  * its model that has the most free slots. A host whose call fails as a host fails —
  * refused, dropped, an HTTP 5xx, a timeout — is drained: while another host serving the
  * model is up it gets no new calls until its backoff (doubling per failure in a row,
