@@ -10,7 +10,8 @@
  * makes, at once, inside a transaction as well). And the FTS index's structure record
  * (`<fts>_data`, id 10), which FTS5 rewrites whenever it writes a segment: it sees
  * writes to the FTS table alone, and other connections' commits. A connection where the
- * triggers cannot be made (no such table) gets no marks: nothing is cached on it.
+ * triggers cannot be made (no such table, or a transaction is open) gets no marks, and a
+ * searcher on it falls back to the connection's `total_changes()`.
  */
 import type { SqliteDatabase } from "@hearsay/store";
 import { type CollectionName, collectionNames, collections } from "./collections.ts";
@@ -54,6 +55,8 @@ export class CollectionChanges {
   static of(db: SqliteDatabase): CollectionChanges | null {
     const known = trackers.get(db);
     if (known !== undefined) return known;
+    // Triggers made inside a transaction would go if it rolled back, silently: none then.
+    if (db.inTransaction) return null;
     let made: CollectionChanges | null;
     try {
       made = new CollectionChanges(db);
