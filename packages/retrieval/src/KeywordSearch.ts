@@ -4,15 +4,19 @@
  * table (slow on a large one), so each query term is first probed: a term that
  * matches more than `maxDf` rows is dropped (its IDF is near zero anyway; the vector
  * path still sees it). Only the rarer terms — names, unusual words, which is where
- * keywords beat vectors — are matched and ranked. Probe verdicts are cached only while
- * the database is unchanged (SQLite's `total_changes()` of the connection), so a search's
- * result is a function of the stored rows alone, never of which searches ran before it:
- * a run and the same run resumed (with a fresh cache) see the same hits.
+ * keywords beat vectors — are matched and ranked. Probe verdicts and ranked hits are
+ * cached only while the collection searched is unchanged (`CollectionChanges`; without its
+ * marks, while the connection's `total_changes()` is), so a search's result is a function
+ * of the stored rows alone, never of which searches ran before it: a run and the same run
+ * resumed (with a fresh cache) see the same hits. Keyed on the collection rather than the
+ * whole database, the cache of world events, lore and debates outlives the ticks that
+ * write only memories and activities.
  *
  * Hits are candidates, never results: the caller keeps only rows of its save that the
  * NPC knows.
  */
 import type { SqliteDatabase } from "@hearsay/store";
+import { CollectionChanges, type CollectionMark } from "./CollectionChanges.ts";
 import { type CollectionName, collections } from "./collections.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import { contentWords } from "./words.ts";
@@ -42,18 +46,25 @@ export interface KeywordOptions {
   readonly maxDf?: number;
 }
 
-interface Verdict {
-  readonly common: boolean;
-  /** `total_changes()` when it was probed: the verdict holds while that is unchanged. */
-  readonly at: number;
+/** What is cached of one collection, valid while its mark is unchanged. */
+interface Generation {
+  readonly mark: CollectionMark | number;
+  /** Per quoted term: does it match more than `maxDf` rows? */
+  readonly common: Map<string, boolean>;
+  /** Per match expression and limit: the ranked hits. */
+  readonly hits: Map<string, ReadonlyArray<KeywordHit>>;
 }
+
+/** Cached entries per collection before the cache is emptied (a bound on memory). */
+const MAX_CACHED = 50_000;
 
 export class KeywordSearch {
   private readonly rank = new Map<CollectionName, Statement>();
   private readonly probe = new Map<CollectionName, Statement>();
-  private readonly verdicts = new Map<string, Verdict>();
+  private readonly generations = new Map<CollectionName, Generation>();
   private readonly maxDf: number;
   private readonly changes: Statement;
+  private readonly marks: CollectionChanges | null;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -61,6 +72,22 @@ export class KeywordSearch {
   ) {
     this.maxDf = options.maxDf ?? 64;
     this.changes = prepare(db, "SELECT total_changes()").pluck();
+    this.marks = CollectionChanges.of(db);
+  }
+
+  /** The collection's cache, emptied when the collection changed since it was filled. */
+  private generation(c: CollectionName): Generation {
+    const mark = this.marks ? this.marks.mark(c) : Number(this.changes.get());
+    const g = this.generations.get(c);
+    const same =
+      g !== undefined &&
+      (typeof mark === "number" || typeof g.mark === "number"
+        ? g.mark === mark
+        : CollectionChanges.same(g.mark, mark));
+    if (same && g.common.size + g.hits.size < MAX_CACHED) return g;
+    const fresh: Generation = { mark, common: new Map(), hits: new Map() };
+    this.generations.set(c, fresh);
+    return fresh;
   }
 
   private stmt(c: CollectionName, kind: "rank" | "probe"): Statement {
@@ -81,24 +108,28 @@ export class KeywordSearch {
   }
 
   /** True when a quoted term matches more than `maxDf` rows of the collection. */
-  private isCommon(c: CollectionName, term: string, at: number): boolean {
-    const key = `${c}\u0000${term}`;
-    const v = this.verdicts.get(key);
-    if (v && v.at === at) return v.common;
+  private isCommon(c: CollectionName, term: string, g: Generation): boolean {
+    const known = g.common.get(term);
+    if (known !== undefined) return known;
     const common = this.stmt(c, "probe").all(term, this.maxDf + 1).length > this.maxDf;
-    if (this.verdicts.size > 50_000) this.verdicts.clear();
-    this.verdicts.set(key, { common, at });
+    g.common.set(term, common);
     return common;
   }
 
   /** Up to `limit` rows of the collection matching the rarer words of `text`, best first. */
   search(c: CollectionName, text: string, limit: number): Array<KeywordHit> {
-    const at = Number(this.changes.get());
-    const terms = ftsTerms(text).filter((t) => !this.isCommon(c, t, at));
+    const g = this.generation(c);
+    const terms = ftsTerms(text).filter((t) => !this.isCommon(c, t, g));
     if (terms.length === 0) return [];
-    const rows = this.stmt(c, "rank").all(terms.join(" OR "), limit) as Array<[number, number]>;
-    if (rows.length === 0) return [];
-    const best = Math.min(...rows.map((r) => r[1]));
-    return rows.map(([rowid, rank]) => ({ rowid, relevance: best < 0 ? rank / best : 1 }));
+    const match = terms.join(" OR ");
+    const key = `${limit}\u0000${match}`;
+    let hits = g.hits.get(key);
+    if (hits === undefined) {
+      const rows = this.stmt(c, "rank").all(match, limit) as Array<[number, number]>;
+      const best = rows.length === 0 ? 0 : Math.min(...rows.map((r) => r[1]));
+      hits = rows.map(([rowid, rank]) => ({ rowid, relevance: best < 0 ? rank / best : 1 }));
+      g.hits.set(key, hits);
+    }
+    return [...hits];
   }
 }

@@ -67,6 +67,41 @@ describe("KeywordSearch", () => {
     );
   });
 
+  it("inside one transaction, with rows written as the projector writes them, a warm searcher agrees with a fresh one", () => {
+    // The projector writes a base row and its FTS entry together, and searches run
+    // between appends of one transaction (a talk): FTS5 has not written a segment yet,
+    // so only the base table's change can tell the cache it is stale.
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), words), { minLength: 1, maxLength: 40 }),
+        (steps) => {
+          const db = openDatabase(":memory:");
+          const base = db.prepare(
+            "INSERT INTO memories (save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at, entities) VALUES ('s', 'c', ?, 'n', ?, 'observation', 0.5, 0, '')",
+          );
+          const fts = db.prepare(
+            "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, '')",
+          );
+          const warm = new KeywordSearch(db, { maxDf: MAX_DF });
+          db.exec("BEGIN");
+          let n = 0;
+          for (const [write, text] of steps) {
+            if (write) {
+              const r = base.run(`m${++n}`, text);
+              fts.run(r.lastInsertRowid, text);
+            } else {
+              const fresh = new KeywordSearch(db, { maxDf: MAX_DF });
+              expect(warm.search("memories", text, 10)).toEqual(fresh.search("memories", text, 10));
+            }
+          }
+          db.exec("COMMIT");
+          db.close();
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
   it("drops a term once it matches more than maxDf rows, and keeps the rarer ones", () => {
     const db = openDatabase(":memory:");
     const insert = db.prepare("INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, '')");
