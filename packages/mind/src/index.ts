@@ -158,6 +158,10 @@ export {
   ReplyOutput,
 } from "./purposes/ReplyPurpose.ts";
 export {
+  ReviseProfileInput,
+  ReviseProfileOutput,
+} from "./purposes/ReviseProfilePurpose.ts";
+export {
   SceneDebate,
   SceneLine,
   SummarizeSceneInput,
