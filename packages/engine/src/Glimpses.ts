@@ -111,6 +111,15 @@ export const profileInputOf = (ctx: TickContext, id: NpcId): ProfileInput => {
   };
 };
 
+/** Where the NPC is and who is there awake: the scene a dossier is built for. */
+export const sceneOf = (
+  ctx: TickContext,
+  id: NpcId,
+): { readonly locationId: LocationId; readonly present: ReadonlyArray<NpcId> } => {
+  const locationId = ctx.state.npcs.get(id)!.locationId;
+  return { locationId, present: companyOf(ctx, id, locationId) };
+};
+
 /** What a first profile's dossier searches for: who the NPC is, where, and with whom. */
 export const profileQuery = (ctx: TickContext, id: NpcId): string => {
   const npc = ctx.state.npcs.get(id)!;

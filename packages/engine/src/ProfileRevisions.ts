@@ -18,7 +18,7 @@ import {
 } from "@hearsay/core";
 import type { BrainRequest } from "@hearsay/mind";
 import type { EngineConfig } from "./EngineConfig.ts";
-import { reviseInputOf, revisionQuery } from "./Glimpses.ts";
+import { reviseInputOf, revisionQuery, sceneOf } from "./Glimpses.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
 
@@ -72,7 +72,7 @@ export const reviseProfiles = async (
         npcId: facts.npcId,
         t: ctx.t,
         query: revisionQuery(ctx, facts),
-        scene: null,
+        scene: sceneOf(ctx, facts.npcId),
       }),
     }),
   );

@@ -9,7 +9,14 @@
 import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
-import { actInputOf, companyCount, companyOf, profileInputOf, profileQuery } from "./Glimpses.ts";
+import {
+  actInputOf,
+  companyCount,
+  companyOf,
+  profileInputOf,
+  profileQuery,
+  sceneOf,
+} from "./Glimpses.ts";
 import { reviseProfiles } from "./ProfileRevisions.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -50,7 +57,7 @@ export const ensureProfiles = async (
         npcId: id,
         t: ctx.t,
         query: profileQuery(ctx, id),
-        scene: null,
+        scene: sceneOf(ctx, id),
       }),
       input: profileInputOf(ctx, id),
     }),
