@@ -14,6 +14,7 @@ import {
   type RunFold,
   revisionDue,
 } from "@hearsay/engine";
+import { type BrainShape, ScriptedBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { describe, expect, it } from "vitest";
 import { MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
@@ -77,6 +78,32 @@ describe("profile revisions", () => {
       expect(folded.get(id)).toEqual(profile);
       expect(readModel(log).get(id)).toEqual(profile);
     }
+  }, 120_000);
+
+  it("first profiles and revisions are asked with the NPC's dossier: lore and what it knows", async () => {
+    const scripted = ScriptedBrain.make();
+    const seen: Array<{ purpose: string; sections: Array<string> }> = [];
+    const brain: BrainShape = {
+      name: "scripted",
+      decide: (request) => {
+        if (request.purpose === "profile" || request.purpose === "revise_profile") {
+          const d = request.dossier?.whole() ?? null;
+          seen.push({
+            purpose: request.purpose,
+            sections: (d?.sections ?? []).filter((x) => x.items.length > 0).map((x) => x.name),
+          });
+        }
+        return scripted.decide(request);
+      },
+    };
+    await runHamlet(memoryLog(), { days: 3, brain, config: often });
+    const profiles = seen.filter((x) => x.purpose === "profile");
+    const revisions = seen.filter((x) => x.purpose === "revise_profile");
+    expect(profiles.length).toBeGreaterThan(0);
+    expect(revisions.length).toBeGreaterThan(0);
+    for (const x of profiles) expect(x.sections).toContain("lore");
+    for (const x of revisions)
+      expect(x.sections).toEqual(expect.arrayContaining(["profile", "memories"]));
   }, 120_000);
 
   it("with no triggers and no busy stretches nothing is revised", async () => {
