@@ -14,6 +14,7 @@
  * events that reach it, and copying a map per event (`assign`) costs more than the rest
  * of its bookkeeping.
  */
+
 import type {
   Event,
   GameTime,
@@ -22,10 +23,12 @@ import type {
   MemoryId,
   NpcId,
   NpcProfile,
+  ProfileTrigger,
   TaskId,
   TaskStatus,
   WorldEventId,
 } from "@hearsay/core";
+import { reviseProfile } from "@hearsay/core";
 
 /** Identity memories are who the NPC is: no cap ever drops them. */
 export const isPinned = (category: MemoryCategory): boolean => category === "identity";
@@ -68,10 +71,54 @@ export interface HeldTask {
 /** Whether a task can still be worked on (and expire). */
 export const isOpen = (status: TaskStatus): boolean => status === "proposed" || status === "active";
 
+/** How many of each kind a profile's record keeps (the newest). */
+const KEPT_PER_KIND = 4;
+
+/**
+ * What happened to an NPC since its profile last changed: what makes a revision due
+ * (the engine decides with its config) and what a revision is about.
+ */
+export interface SinceProfile {
+  /** When the profile was generated or last revised (null: no profile yet). */
+  at: GameTime | null;
+  /** Titles of tasks it completed, newest last. */
+  readonly completed: Array<string>;
+  /** Titles of tasks it let lapse or failed: promises broken, newest last. */
+  readonly broken: Array<string>;
+  /** Those it fell into a feud with, newest last. */
+  readonly feuds: Array<NpcId>;
+  /** Memories it recorded: how busy its days were. */
+  memories: number;
+}
+
+export const emptySinceProfile = (): SinceProfile => ({
+  at: null,
+  completed: [],
+  broken: [],
+  feuds: [],
+  memories: 0,
+});
+
+/** The triggers `since` holds evidence of, in a fixed order (heavy activity is the engine's call). */
+export const eventTriggers = (since: SinceProfile): Array<ProfileTrigger> => {
+  const out: Array<ProfileTrigger> = [];
+  if (since.completed.length > 0) out.push("task_completed");
+  if (since.broken.length > 0) out.push("promise_broken");
+  if (since.feuds.length > 0) out.push("feud");
+  return out;
+};
+
+const keepNewest = <T>(list: Array<T>, item: T): void => {
+  list.push(item);
+  if (list.length > KEPT_PER_KIND) list.shift();
+};
+
 export interface NpcFacts {
   readonly npcId: NpcId;
-  /** Its first-meeting profile, null until one is generated. */
+  /** Its current profile (generated, then revised), null until one is generated. */
   profile: NpcProfile | null;
+  /** What happened since the profile last changed. */
+  sinceProfile: SinceProfile;
   /** Live memories, in the order they were recorded. */
   readonly memories: Map<MemoryId, LiveMemory>;
   /** Items it could pass on as rumours: world event id → the confidence it holds. */
@@ -89,6 +136,7 @@ export interface NpcFacts {
 export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   npcId,
   profile: null,
+  sinceProfile: emptySinceProfile(),
   memories: new Map(),
   rumours: new Map(),
   concerns: 0,
@@ -145,6 +193,7 @@ export const concernedNpc = (event: Event): NpcId | null => {
   switch (event.type) {
     case "NpcRegistered":
     case "ProfileGenerated":
+    case "ProfileRevised":
     case "KnowledgeGained":
     case "NpcActivityChanged":
       return event.payload.npcId;
@@ -163,6 +212,18 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
   switch (event.type) {
     case "ProfileGenerated":
       facts.profile = event.payload.profile;
+      facts.sinceProfile = { ...emptySinceProfile(), at: event.t };
+      return;
+    case "ProfileRevised":
+      if (facts.profile !== null)
+        facts.profile = reviseProfile(facts.profile, event.payload.changes);
+      facts.sinceProfile = { ...emptySinceProfile(), at: event.t };
+      return;
+    case "ThreadOpened":
+      // Routed to each NPC it is between; only a feud marks who is in it.
+      if (event.payload.kind === "feud")
+        for (const other of event.payload.npcIds)
+          if (other !== facts.npcId) keepNewest(facts.sinceProfile.feuds, other);
       return;
     case "NpcActivityChanged": {
       const p = event.payload;
@@ -177,9 +238,20 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
       return;
     }
     case "TaskProposed":
-    case "TaskStatusChanged":
       foldTasks(facts.tasks, event);
       return;
+    case "TaskStatusChanged": {
+      foldTasks(facts.tasks, event);
+      const task = facts.tasks.get(event.payload.taskId);
+      // Only what the NPC itself undertook changes who it is.
+      if (task === undefined || task.assignee !== facts.npcId) return;
+      const to = event.payload.to;
+      if (to === "completed") keepNewest(facts.sinceProfile.completed, task.title);
+      // A task it had taken up and then let lapse or failed is a promise broken.
+      else if ((to === "expired" || to === "failed") && event.payload.from === "active")
+        keepNewest(facts.sinceProfile.broken, task.title);
+      return;
+    }
     case "KnowledgeGained": {
       const p = event.payload;
       facts.concerns += 1;
@@ -199,6 +271,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
         expiresAt: p.expiresAt,
         about: p.about,
       });
+      facts.sinceProfile.memories += 1;
       return;
     }
     case "MemoryExpired":

@@ -29,6 +29,8 @@ export type { NpcAction } from "./NpcAction.ts";
 export {
   concernedNpc,
   emptyNpcFacts,
+  emptySinceProfile,
+  eventTriggers,
   foldNpcFacts,
   foldTasks,
   type HeldTask,
@@ -38,6 +40,7 @@ export {
   type NpcFacts,
   openTasksOf,
   type Regard,
+  type SinceProfile,
   taskHolder,
 } from "./NpcFacts.ts";
 export {

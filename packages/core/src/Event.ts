@@ -18,6 +18,7 @@ import {
   NpcMoved,
   NpcRegistered,
   ProfileGenerated,
+  ProfileRevised,
   RelationshipChanged,
 } from "./events/npc.ts";
 import { PlayerInput } from "./events/player.ts";
@@ -39,6 +40,7 @@ export const Event = Schema.Union([
   SimulationStarted,
   NpcRegistered,
   ProfileGenerated,
+  ProfileRevised,
   ClockAdvanced,
   NpcMoved,
   NpcActivityChanged,

@@ -69,8 +69,13 @@ export {
   NpcMoved,
   NpcProfile,
   NpcRegistered,
+  ProfileChanges,
   ProfileGenerated,
+  ProfileRevised,
+  ProfileTrigger,
+  profileChanges,
   RelationshipChanged,
+  reviseProfile,
 } from "./events/npc.ts";
 export {
   ActionResultInput,

@@ -66,6 +66,16 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
       },
     },
   }),
+  ProfileRevised: makeEvent("ProfileRevised", {
+    id: ids.event("ev-3b"),
+    t: gameTime(3),
+    payload: {
+      npcId: mara,
+      changes: { goals: ["keep the wheel turning", "see the bridge task through"] },
+      triggers: ["task_completed"],
+      reason: "finished mending the bridge",
+    },
+  }),
   ClockAdvanced: makeEvent("ClockAdvanced", {
     id: ids.event("ev-4"),
     t,

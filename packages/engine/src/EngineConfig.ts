@@ -43,7 +43,26 @@ export interface EngineConfig {
   readonly snapshotEveryEvents: number;
   /** Engine snapshots kept per save; older ones are deleted as new ones are taken. */
   readonly snapshotsKept: number;
+
+  // Profile revisions: when an NPC's profile is revised (`revise_profile`, `ProfileRevised`).
+  /**
+   * Events that make a profile due for revision when the NPC next decides: a task it saw
+   * through, a task it took up and let lapse or failed (a broken promise), a feud opened
+   * with it. Empty: only busy stretches revise.
+   */
+  readonly profileTriggers: ReadonlyArray<ProfileEventTrigger>;
+  /**
+   * A busy stretch revises too: at least this many game days since the profile last
+   * changed (0: never), with at least `profileBusyMemories` memories recorded in them.
+   */
+  readonly profileBusyDays: number;
+  readonly profileBusyMemories: number;
+  /** Fewest game hours between two revisions of one NPC's profile. */
+  readonly profileMinHours: number;
 }
+
+/** The event triggers of a profile revision (the busy stretch is set by its own keys). */
+export type ProfileEventTrigger = "task_completed" | "promise_broken" | "feud";
 
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
@@ -66,4 +85,9 @@ export const defaultEngineConfig: EngineConfig = {
   resumePageSize: 4096,
   snapshotEveryEvents: 500_000,
   snapshotsKept: 2,
+
+  profileTriggers: ["task_completed", "promise_broken", "feud"],
+  profileBusyDays: 10,
+  profileBusyMemories: 30,
+  profileMinHours: 24,
 };

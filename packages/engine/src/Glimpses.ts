@@ -3,8 +3,21 @@
  * from the world file and the engine state. Only what the NPC could see is included —
  * who is here and awake, where it can go from here, its own open tasks.
  */
-import type { LocationId, NpcId } from "@hearsay/core";
-import type { ActInput, NpcGlimpse, NpcSelf, ProfileInput } from "@hearsay/mind";
+import type { NpcFacts } from "@hearsay/actors";
+import {
+  type GameTime,
+  type LocationId,
+  MINUTES_PER_DAY,
+  type NpcId,
+  type ProfileTrigger,
+} from "@hearsay/core";
+import type {
+  ActInput,
+  NpcGlimpse,
+  NpcSelf,
+  ProfileInput,
+  ReviseProfileInput,
+} from "@hearsay/mind";
 import type { TickContext } from "./TickContext.ts";
 
 const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
@@ -95,5 +108,65 @@ export const profileInputOf = (ctx: TickContext, id: NpcId): ProfileInput => {
     locationName: ctx.names.locationName(npc.locationId),
     factionName: ctx.names.factionName(npc.factionId),
     acquaintances: [...new Set(known)].sort().map((k) => glimpseOf(ctx, id, k)),
+  };
+};
+
+/** Where the NPC is and who is there awake: the scene a dossier is built for. */
+export const sceneOf = (
+  ctx: TickContext,
+  id: NpcId,
+): { readonly locationId: LocationId; readonly present: ReadonlyArray<NpcId> } => {
+  const locationId = ctx.state.npcs.get(id)!.locationId;
+  return { locationId, present: companyOf(ctx, id, locationId) };
+};
+
+/** What a first profile's dossier searches for: who the NPC is, where, and with whom. */
+export const profileQuery = (ctx: TickContext, id: NpcId): string => {
+  const npc = ctx.state.npcs.get(id)!;
+  return [
+    npc.name,
+    npc.role,
+    ctx.names.locationName(npc.locationId),
+    ctx.names.factionName(npc.factionId) ?? "",
+    ...npc.traits,
+  ]
+    .filter((w) => w.length > 0)
+    .join(" ");
+};
+
+/** What a revision's dossier searches for: what made it due. */
+export const revisionQuery = (ctx: TickContext, facts: NpcFacts): string => {
+  const since = facts.sinceProfile;
+  const parts = [
+    ctx.state.npcs.get(facts.npcId)?.name ?? "",
+    ...since.completed,
+    ...since.broken,
+    ...since.feuds.map((f) => ctx.state.npcs.get(f)?.name ?? ""),
+  ];
+  return parts
+    .filter((w) => w.length > 0)
+    .join(" ")
+    .split(/\s+/)
+    .slice(0, 48)
+    .join(" ");
+};
+
+/** A revision's input: the profile as it stands and the evidence for each trigger. */
+export const reviseInputOf = (
+  ctx: TickContext,
+  facts: NpcFacts,
+  triggers: ReadonlyArray<ProfileTrigger>,
+  t: GameTime,
+): ReviseProfileInput => {
+  const since = facts.sinceProfile;
+  const id = facts.npcId;
+  return {
+    self: selfOf(ctx, id),
+    profile: facts.profile!,
+    triggers: [...triggers],
+    completed: [...since.completed],
+    broken: [...since.broken],
+    feuds: since.feuds.filter((f) => ctx.state.npcs.has(f)).map((f) => glimpseOf(ctx, id, f)),
+    days: since.at === null ? 0 : Math.floor((t - since.at) / MINUTES_PER_DAY),
   };
 };

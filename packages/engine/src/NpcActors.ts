@@ -153,6 +153,14 @@ export class NpcActors {
       this.applyTask(event);
       return;
     }
+    if (event.type === "ThreadOpened") {
+      // A thread is between several NPCs: each keeps its own record of it.
+      for (const id of event.payload.npcIds) {
+        const facts = this.facts(id);
+        if (facts !== undefined) foldNpcFacts(facts, event);
+      }
+      return;
+    }
     const id = concernedNpc(event);
     if (id === null) return;
     if (event.type === "NpcRegistered") {

@@ -1,14 +1,23 @@
 /**
  * NPC turns. Only NPCs whose wake-up came due are touched (never a bare tick to all):
  * each gets a WAKE with what it needs for gating; those that ask to decide get, in one
- * batch, a first-meeting profile if they have none, then a dossier and an `act` call;
+ * batch, a first-meeting profile if they have none (or a revised one when what happened
+ * to them calls for it), then a dossier and an `act` call;
  * answers are applied in id order. A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
 import { type NpcId, Prng } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
-import { actInputOf, companyCount, companyOf, profileInputOf } from "./Glimpses.ts";
+import {
+  actInputOf,
+  companyCount,
+  companyOf,
+  profileInputOf,
+  profileQuery,
+  sceneOf,
+} from "./Glimpses.ts";
+import { reviseProfiles } from "./ProfileRevisions.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
@@ -29,7 +38,10 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
   }
 };
 
-/** Generates first-meeting profiles for those who have none yet (once per NPC per save). */
+/**
+ * Generates first-meeting profiles for those who have none yet (once per NPC per save),
+ * each from the NPC's dossier: the lore and events it knows that bear on who it is.
+ */
 export const ensureProfiles = async (
   ctx: TickContext,
   ids: ReadonlyArray<NpcId>,
@@ -41,11 +53,18 @@ export const ensureProfiles = async (
       npcId: id,
       t: ctx.t,
       seed: ctx.seed,
-      dossier: null,
+      dossier: new TurnDossier(ctx.dossiers, {
+        npcId: id,
+        t: ctx.t,
+        query: profileQuery(ctx, id),
+        scene: sceneOf(ctx, id),
+      }),
       input: profileInputOf(ctx, id),
     }),
   );
+  if (requests.length === 0) return;
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  sealDossiers(requests);
   for (const [i, id] of missing.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.ok) {
@@ -65,6 +84,7 @@ export const decide = async (
   const order = [...new Set(ids)].sort();
   if (order.length === 0) return;
   await ensureProfiles(ctx, order);
+  await reviseProfiles(ctx, order);
   const requests = order.map((id): BrainRequest<"act"> => {
     const npc = ctx.state.npcs.get(id)!;
     const present = companyOf(ctx, id, npc.locationId);

@@ -34,7 +34,11 @@ export {
   TalkWriter,
 } from "./chat/TalkWriter.ts";
 export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
-export { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
+export {
+  defaultEngineConfig,
+  type EngineConfig,
+  type ProfileEventTrigger,
+} from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
 export { EngineSnapshots, runFoldFormat, type SnapshotCadence } from "./EngineSnapshots.ts";
 export { EngineState } from "./EngineState.ts";
@@ -57,6 +61,7 @@ export {
 } from "./loadSimulation.ts";
 export { NameFinder } from "./NameFinder.ts";
 export { emptyNpcFold, type Forgotten, NpcActors, type NpcFold } from "./NpcActors.ts";
+export { revisionDue } from "./ProfileRevisions.ts";
 export { Routes } from "./Routes.ts";
 export { emptyRunFold, type RunFold } from "./RunFold.ts";
 export {

@@ -58,12 +58,8 @@ export const npcView = (ctx: ViewContext, params: Params): NpcPage => {
   const { db, saveId, at, index } = ctx;
   const t = ctx.cursor.t;
   const place = index.places.at(c.npcId, at);
-  const profile = db
-    .prepare(
-      "SELECT profile FROM npc_profiles WHERE save_id = ? AND npc_id = ? AND generated_at <= ?",
-    )
-    .pluck()
-    .get(saveId, c.npcId, t) as string | undefined;
+  // As it stood at the cursor: the read model holds only the latest revision.
+  const profile = index.profiles.profileAt(c.npcId, at);
   const edges: Array<Edge> = index.edges.edgesOf(c.npcId, at).map((e) => ({
     from: e.from,
     to: e.to,
@@ -128,7 +124,7 @@ export const npcView = (ctx: ViewContext, params: Params): NpcPage => {
     npc: { ...rowOf(ctx, c), traits: c.traits },
     note: place?.note ?? "",
     destination: place?.destination ?? null,
-    profile: profile === undefined ? null : JSON.parse(profile),
+    profile,
     edges,
     tasks,
     threads: [...threads.values()].reverse(),

@@ -10,6 +10,7 @@
  *          ──▶ KnowledgeIndex  per item: who knew it, how, when, from whom
  *          ──▶ EdgeIndex       per directed edge: trust, respect, suspicion
  *          ──▶ TaskIndex       per task: status
+ *          ──▶ ProfileIndex    per NPC: its profile, generated then revised
  *   llm_calls ─▶ CostIndex     running totals overall, per purpose, per NPC
  */
 import type { SqliteDatabase } from "@hearsay/store";
@@ -18,6 +19,7 @@ import { DayIndex } from "./DayIndex.ts";
 import { EdgeIndex } from "./EdgeIndex.ts";
 import { KnowledgeIndex } from "./KnowledgeIndex.ts";
 import { PlaceIndex } from "./PlaceIndex.ts";
+import { ProfileIndex } from "./ProfileIndex.ts";
 import { segmentsOf } from "./Segments.ts";
 import type { SeqSeries } from "./SeqSeries.ts";
 import { TaskIndex } from "./TaskIndex.ts";
@@ -37,6 +39,7 @@ export class SaveIndex {
   readonly knowledge = new KnowledgeIndex();
   readonly edges = new EdgeIndex();
   readonly tasks = new TaskIndex();
+  readonly profiles = new ProfileIndex();
   readonly cost = new CostIndex();
   /** Running count of memories recorded and not yet expired, forgotten or capped. */
   get liveMemories(): SeqSeries {
@@ -83,6 +86,7 @@ export class SaveIndex {
         this.knowledge.ingest(db, s.saveId, lo, s.toSeq);
         this.edges.ingest(db, s.saveId, lo, s.toSeq);
         this.tasks.ingest(db, s.saveId, lo, s.toSeq);
+        this.profiles.ingest(db, s.saveId, lo, s.toSeq);
       }
       this.cost.ingest(db, this.saveId, head);
       this.characters = (

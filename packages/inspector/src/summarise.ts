@@ -22,6 +22,10 @@ export const summarise = (type: string, payload: unknown, name: (id: string) => 
       return `${s(p.name)}, ${s(p.role)}, at ${s(p.locationId)}`;
     case "ProfileGenerated":
       return `profile of ${n("npcId")}`;
+    case "ProfileRevised": {
+      const changed = Object.keys((p.changes ?? {}) as object);
+      return `profile of ${n("npcId")} revised (${changed.length > 0 ? changed.join(", ") : "no change"}): ${s(p.reason)}`;
+    }
     case "ClockAdvanced":
       return `clock ${s(p.mode)} to ${s(p.to)}`;
     case "NpcMoved":

@@ -29,6 +29,11 @@ import {
 import { ProfileInput, ProfileOutput, profileInstruction } from "./purposes/ProfilePurpose.ts";
 import { ReplyInput, ReplyOutput, replyInstruction } from "./purposes/ReplyPurpose.ts";
 import {
+  ReviseProfileInput,
+  ReviseProfileOutput,
+  reviseProfileInstruction,
+} from "./purposes/ReviseProfilePurpose.ts";
+import {
   SummarizeSceneInput,
   SummarizeSceneOutput,
   summarizeSceneInstruction,
@@ -51,6 +56,7 @@ const spec = <I extends Schema.Top, O extends Schema.Top>(
 export const purposes = {
   act: spec(ActInput, ActOutput, actInstruction),
   profile: spec(ProfileInput, ProfileOutput, profileInstruction),
+  revise_profile: spec(ReviseProfileInput, ReviseProfileOutput, reviseProfileInstruction),
   extract_memories: spec(ExtractMemoriesInput, ExtractMemoriesOutput, extractMemoriesInstruction),
   debate_turn: spec(DebateTurnInput, DebateTurnOutput, debateTurnInstruction),
   summarize_debate: spec(SummarizeDebateInput, SummarizeDebateOutput, summarizeDebateInstruction),
@@ -66,6 +72,7 @@ export type PurposeName = keyof typeof purposes;
 export const purposeNames: ReadonlyArray<PurposeName> = [
   "act",
   "profile",
+  "revise_profile",
   "extract_memories",
   "debate_turn",
   "summarize_debate",

@@ -15,6 +15,7 @@ import { draftProfile } from "./scripted/draftProfile.ts";
 import { extractByRule } from "./scripted/extractByRule.ts";
 import { factsByRule } from "./scripted/factsByRule.ts";
 import { replyByRule } from "./scripted/replyByRule.ts";
+import { reviseProfileByRule } from "./scripted/reviseProfileByRule.ts";
 import { summarizeSceneByRule } from "./scripted/summarizeSceneByRule.ts";
 import { summarizeTalkByRule } from "./scripted/summarizeTalkByRule.ts";
 import { voiceOf } from "./scripted/Voice.ts";
@@ -60,6 +61,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
       const self = request.input.self;
       return draftProfile(request.input, prng, voiceOf(self.traits, self.speechStyle));
     }
+    case "revise_profile":
+      return reviseProfileByRule(request.input);
     case "extract_memories":
       return { memories: extractByRule(request.input) };
     case "debate_turn": {

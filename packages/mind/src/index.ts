@@ -157,6 +157,10 @@ export {
   ReplyOutput,
 } from "./purposes/ReplyPurpose.ts";
 export {
+  ReviseProfileInput,
+  ReviseProfileOutput,
+} from "./purposes/ReviseProfilePurpose.ts";
+export {
   SceneDebate,
   SceneLine,
   SummarizeSceneInput,

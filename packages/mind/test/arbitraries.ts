@@ -229,6 +229,44 @@ export const arbSceneInput = fc
     });
   });
 
+const arbTextList = fc.array(arbText, { maxLength: 4 });
+
+/** A profile as a first meeting or an earlier revision left it. */
+export const arbProfile = fc.record({
+  backstory: fc.oneof(
+    arbText,
+    arbText.map((t) => `${t} Of late, they saw the task "Old" through.`),
+  ),
+  personality: arbText,
+  speechStyle: arbText,
+  goals: arbTextList,
+  fears: arbTextList,
+  loyalties: fc.oneof(arbTextList, fc.subarray(names, { maxLength: 3 })),
+  relationshipSeed: arbText,
+});
+
+/** A revision's input: the triggers it names always have their evidence. */
+export const arbReviseInput = fc
+  .record({
+    self: arbSelf(),
+    profile: arbProfile,
+    completed: fc.array(arbText, { minLength: 1, maxLength: 4 }),
+    broken: fc.array(arbText, { minLength: 1, maxLength: 4 }),
+    feuds: fc
+      .subarray(npcPool, { minLength: 1, maxLength: 3 })
+      .chain((os) => fc.tuple(...os.map(arbGlimpse))),
+    days: fc.integer({ min: 1, max: 90 }),
+    triggers: fc.subarray(["task_completed", "promise_broken", "feud", "heavy_activity"] as const, {
+      minLength: 1,
+    }),
+  })
+  .map((r) => ({
+    ...r,
+    completed: r.triggers.includes("task_completed") ? r.completed : [],
+    broken: r.triggers.includes("promise_broken") ? r.broken : [],
+    feuds: r.triggers.includes("feud") ? r.feuds : [],
+  }));
+
 const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> } = {
   act: arbActInput,
   profile: fc.record({
@@ -237,6 +275,7 @@ const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> }
     factionName: fc.option(fc.constantFrom("the Lantern Guild", "the Watch"), { nil: null }),
     acquaintances: fc.subarray(npcPool).chain((os) => fc.tuple(...os.map(arbGlimpse))),
   }),
+  revise_profile: arbReviseInput,
   extract_memories: fc.record({
     conversationId: fc.constant(ids.conversation("conv-1")),
     self: fc.record({ id: fc.constantFrom(...npcPool), name: fc.constantFrom(...names) }),

@@ -165,6 +165,9 @@ export class Projector {
       case "ProfileGenerated":
         s.profile.run(...ids, e.payload.npcId, json(e.payload.profile), e.t);
         return;
+      case "ProfileRevised":
+        s.profileRevised.run(json(e.payload.changes), saveId, e.payload.npcId);
+        return;
       case "WorldEventOccurred": {
         const p = e.payload;
         const entities = json(p.entities);

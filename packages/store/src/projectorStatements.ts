@@ -33,6 +33,10 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
     profile: p(`INSERT INTO npc_profiles (save_id, campaign_id, npc_id, profile, generated_at)
       VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (save_id, npc_id) DO UPDATE SET profile = excluded.profile, generated_at = excluded.generated_at`),
+    // A revision holds only the changed fields: laid over the profile (arrays replaced
+    // whole), as core's reviseProfile does. `generated_at` stays the first profile's time.
+    profileRevised: p(`UPDATE npc_profiles SET profile = json_patch(profile, ?)
+      WHERE save_id = ? AND npc_id = ?`),
     worldEvent: p(`INSERT INTO world_events
       (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility, importance, participants, entities)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),

@@ -30,6 +30,56 @@ export const ProfileGenerated = defineEvent("ProfileGenerated", 1, {
   profile: NpcProfile,
 });
 
+/** What can make an NPC's profile due for revision. */
+export const ProfileTrigger = Schema.Literals([
+  "task_completed",
+  "promise_broken",
+  "feud",
+  "heavy_activity",
+]);
+export type ProfileTrigger = typeof ProfileTrigger.Type;
+
+/** The fields of a profile a revision changed; a field left out kept its value. */
+export const ProfileChanges = Schema.Struct({
+  backstory: Schema.optionalKey(Text),
+  personality: Schema.optionalKey(Schema.String),
+  speechStyle: Schema.optionalKey(Schema.String),
+  goals: Schema.optionalKey(Schema.Array(Schema.String)),
+  fears: Schema.optionalKey(Schema.Array(Schema.String)),
+  loyalties: Schema.optionalKey(Schema.Array(Schema.String)),
+  relationshipSeed: Schema.optionalKey(Schema.String),
+});
+export type ProfileChanges = typeof ProfileChanges.Type;
+
+/**
+ * An NPC's profile changed after what happened to it: only the changed fields are
+ * stored, so the profile at any moment is its `ProfileGenerated` with every later
+ * revision laid over it (`reviseProfile`), and the history stays in the log.
+ */
+export const ProfileRevised = defineEvent("ProfileRevised", 1, {
+  npcId: NpcId,
+  changes: ProfileChanges,
+  /** What made it due, in the order they were noticed. */
+  triggers: Schema.Array(ProfileTrigger).check(Schema.isMinLength(1)),
+  /** Why, in a line (what happened, as the NPC would put it). */
+  reason: Schema.String.check(Schema.isMaxLength(300)),
+});
+
+/** `profile` with `changes` laid over it: fields the changes leave out keep their values. */
+export const reviseProfile = (profile: NpcProfile, changes: ProfileChanges): NpcProfile => {
+  const out: Record<string, unknown> = { ...profile };
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined) out[key] = value;
+  return out as NpcProfile;
+};
+
+/** The fields of `next` that differ from `profile` (by value): what a revision records. */
+export const profileChanges = (profile: NpcProfile, next: NpcProfile): ProfileChanges => {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(profile) as Array<keyof NpcProfile>)
+    if (JSON.stringify(profile[key]) !== JSON.stringify(next[key])) out[key] = next[key];
+  return out as ProfileChanges;
+};
+
 export const NpcMoved = defineEvent("NpcMoved", 1, {
   npcId: NpcId,
   from: LocationId,

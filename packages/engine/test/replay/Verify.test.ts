@@ -113,12 +113,21 @@ describe("a replay that cannot match its log", () => {
 
   it("reports a recorded answer that is missing (a changed prompt) at its call, never calling a model", async () => {
     const { log } = recordedFixture();
-    const calls = log
-      .read(MAIN)
-      .filter(
-        (e): e is Extract<StoredEvent, { type: "LlmCallRecorded" }> =>
-          e.type === "LlmCallRecorded" && e.payload.purpose === "act" && e.t > 24 * 60,
-      );
+    const all = log.read(MAIN);
+    // An act call whose NPC had no other call with a dossier (a profile) at that moment:
+    // the tamper below changes the first dossier built for the NPC then.
+    const profiled = new Set(
+      all
+        .filter((e) => e.type === "LlmCallRecorded" && e.payload.purpose !== "act")
+        .map((e) => `${(e.payload as { npcId: string | null }).npcId}@${e.t}`),
+    );
+    const calls = all.filter(
+      (e): e is Extract<StoredEvent, { type: "LlmCallRecorded" }> =>
+        e.type === "LlmCallRecorded" &&
+        e.payload.purpose === "act" &&
+        e.t > 24 * 60 &&
+        !profiled.has(`${e.payload.npcId}@${e.t}`),
+    );
     const victim = calls[3]!;
     let tampered = false;
     const dossiers: SimulationSpec["dossiers"] = (l, s) => {

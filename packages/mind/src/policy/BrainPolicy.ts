@@ -29,6 +29,7 @@ export const defaultPurposeClasses: Readonly<Record<PurposeName, PriorityClass>>
   act: "normal",
   debate_turn: "normal",
   profile: "normal",
+  revise_profile: "low",
   extract_memories: "low",
   summarize_scene: "low",
   summarize_debate: "low",
@@ -39,6 +40,7 @@ export const PolicyConfig = Schema.Struct({
   purposes: Schema.Struct({
     act: Schema.optionalKey(PriorityClass),
     profile: Schema.optionalKey(PriorityClass),
+    revise_profile: Schema.optionalKey(PriorityClass),
     extract_memories: Schema.optionalKey(PriorityClass),
     debate_turn: Schema.optionalKey(PriorityClass),
     summarize_debate: Schema.optionalKey(PriorityClass),

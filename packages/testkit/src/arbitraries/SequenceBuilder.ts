@@ -161,6 +161,17 @@ export class SequenceBuilder {
           },
         });
         return this;
+      case "ProfileRevised":
+        this.push("ProfileRevised", {
+          npcId: this.npc(a),
+          changes:
+            b % 2 === 0
+              ? { goals: [at(words, b), at(words, c)] }
+              : { personality: at(words, c), relationshipSeed: this.text(b, c) },
+          triggers: [at(["task_completed", "promise_broken", "feud", "heavy_activity"], c)],
+          reason: at(words, a + b),
+        });
+        return this;
       case "ClockAdvanced": {
         const from = this.t;
         this.t += 60 * (1 + (a % 3));

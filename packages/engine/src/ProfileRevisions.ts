@@ -1,0 +1,103 @@
+/**
+ * Profiles that change. An NPC's facts keep what happened to it since its profile last
+ * changed (`NpcFacts.sinceProfile`: tasks seen through, promises broken, feuds, memories
+ * recorded); when it next decides and the config says that is enough, the brain revises
+ * the profile (`revise_profile`) from the profile as it stands and a dossier searched for
+ * what made it due, and the fields that changed go into a `ProfileRevised` event. The
+ * event resets the record, so one trigger revises once.
+ */
+import { eventTriggers, type NpcFacts } from "@hearsay/actors";
+import {
+  type GameTime,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  type NpcId,
+  type ProfileTrigger,
+  profileChanges,
+  reviseProfile,
+} from "@hearsay/core";
+import type { BrainRequest } from "@hearsay/mind";
+import type { EngineConfig } from "./EngineConfig.ts";
+import { reviseInputOf, revisionQuery, sceneOf } from "./Glimpses.ts";
+import type { TickContext } from "./TickContext.ts";
+import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
+
+type RevisionConfig = Pick<
+  EngineConfig,
+  "profileTriggers" | "profileBusyDays" | "profileBusyMemories" | "profileMinHours"
+>;
+
+/** What makes `facts`' profile due for revision at `t` under `config`, or null when nothing does. */
+export const revisionDue = (
+  facts: NpcFacts,
+  t: GameTime,
+  config: RevisionConfig,
+): Array<ProfileTrigger> | null => {
+  const since = facts.sinceProfile;
+  if (facts.profile === null || since.at === null) return null;
+  const elapsed = t - since.at;
+  if (elapsed < config.profileMinHours * MINUTES_PER_HOUR) return null;
+  const triggers = eventTriggers(since).filter((x) =>
+    (config.profileTriggers as ReadonlyArray<string>).includes(x),
+  );
+  if (
+    config.profileBusyDays > 0 &&
+    elapsed >= config.profileBusyDays * MINUTES_PER_DAY &&
+    since.memories >= config.profileBusyMemories
+  )
+    triggers.push("heavy_activity");
+  return triggers.length === 0 ? null : triggers;
+};
+
+/** Revises the profiles of those among `ids` (deciding now) that are due. */
+export const reviseProfiles = async (
+  ctx: TickContext,
+  ids: ReadonlyArray<NpcId>,
+): Promise<void> => {
+  const due: Array<{ facts: NpcFacts; triggers: Array<ProfileTrigger> }> = [];
+  for (const id of ids) {
+    const facts = ctx.actors.facts(id);
+    const triggers = facts === undefined ? null : revisionDue(facts, ctx.t, ctx.config);
+    if (facts !== undefined && triggers !== null) due.push({ facts, triggers });
+  }
+  if (due.length === 0) return;
+  const requests = due.map(
+    ({ facts, triggers }): BrainRequest<"revise_profile"> => ({
+      purpose: "revise_profile",
+      npcId: facts.npcId,
+      t: ctx.t,
+      seed: ctx.seed,
+      input: reviseInputOf(ctx, facts, triggers, ctx.t),
+      dossier: new TurnDossier(ctx.dossiers, {
+        npcId: facts.npcId,
+        t: ctx.t,
+        query: revisionQuery(ctx, facts),
+        scene: sceneOf(ctx, facts.npcId),
+      }),
+    }),
+  );
+  const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
+  sealDossiers(requests);
+  for (const [i, { facts, triggers }] of due.entries()) {
+    const outcome = outcomes[i]!;
+    const npcId = facts.npcId;
+    if (!outcome.ok) {
+      ctx.writer.emit("SimulationWarning", {
+        code: "profile_revision_failed",
+        message: outcome.error.message.slice(0, 2000),
+        npcId,
+      });
+      continue;
+    }
+    const current = facts.profile!;
+    const { changes, reason } = outcome.answer.output;
+    // Only what really differs is recorded, whatever the brain sent back; a revision that
+    // changes nothing is still recorded, so what made it due is settled.
+    ctx.writer.emit("ProfileRevised", {
+      npcId,
+      changes: profileChanges(current, reviseProfile(current, changes)),
+      triggers,
+      reason: reason.slice(0, 300),
+    });
+  }
+};
