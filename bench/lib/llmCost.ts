@@ -52,6 +52,8 @@ const commonPrefix = (a: string, b: string): number => {
 /** Share of prompt text equal to the start of the same NPC's previous prompt. */
 class PrefixShare {
   private readonly last = new Map<string, string>();
+  /** Where consecutive prompts first differ: the heading above that point, and how often. */
+  readonly breaks = new Map<string, number>();
   shared = 0;
   total = 0;
   pairs = 0;
@@ -59,9 +61,13 @@ class PrefixShare {
     const before = this.last.get(key);
     this.last.set(key, prompt);
     if (before === undefined) return;
-    this.shared += commonPrefix(before, prompt);
+    const same = commonPrefix(before, prompt);
+    this.shared += same;
     this.total += prompt.length;
     this.pairs++;
+    const head = /(?:^|\n)(#{1,2} [^\n]*)[^#]*$/.exec(prompt.slice(0, same))?.[1] ?? "(system)";
+    const where = head.replace(/\d+/g, "N").slice(0, 48);
+    this.breaks.set(where, (this.breaks.get(where) ?? 0) + 1);
   }
   get share(): number {
     return this.total === 0 ? 0 : this.shared / this.total;
@@ -165,6 +171,12 @@ export const llmCost = async (): Promise<void> => {
       [`stable prefix, consecutive calls of one NPC (${any.pairs} pairs), %`, pct(any.share)],
     ],
     1,
+  );
+  printTable(
+    "Where consecutive act prompts of one NPC first differ (the heading above that point)",
+    ["heading", "pairs"],
+    [...turns.breaks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
+    0,
   );
 
   if (process.argv.includes("--no-throughput")) return;
