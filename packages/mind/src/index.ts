@@ -118,6 +118,7 @@ export {
   spendingOrder,
 } from "./policy/planCalls.ts";
 export {
+  ActConversation,
   ActInput,
   type ActionKind,
   ActOutput,
