@@ -104,11 +104,12 @@ const runWorld = async (brain: BrainShape, days: number) => {
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuMs(process.cpuUsage(cpu0));
-  const calls = log
-    .read(ids.save("bench"))
-    .flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  const events = log.read(ids.save("bench"));
+  const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  // How lively the world stayed: its events, the calls' own records aside.
+  const worldEvents = events.length - calls.length;
   log.db.close();
-  return { calls, seconds, cpuMs: cpu };
+  return { calls, worldEvents, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -162,6 +163,10 @@ export const llmCost = async (): Promise<void> => {
     "Tokens and prompt reuse",
     ["measure", "value"],
     [
+      [
+        "world events per NPC-day (LlmCallRecorded aside)",
+        Math.round(costRun.worldEvents / npcDays),
+      ],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
       [
@@ -251,6 +256,7 @@ export const llmCost = async (): Promise<void> => {
         days,
         npcs,
         calls: costRun.calls.length,
+        worldEventsPerNpcDay: costRun.worldEvents / npcDays,
         callsPerNpcDay: perNpcDay,
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,
