@@ -3,7 +3,6 @@
  * only the speaker, whose line was chosen before the reply, and a listener whose answer
  * brought no memories are asked `extract_memories`.
  */
-import { ids } from "@hearsay/core";
 import { type BrainRequest, type BrainShape, type PurposeName, ScriptedBrain } from "@hearsay/mind";
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
