@@ -52,6 +52,8 @@ const commonPrefix = (a: string, b: string): number => {
 /** Share of prompt text equal to the start of the same NPC's previous prompt. */
 class PrefixShare {
   private readonly last = new Map<string, string>();
+  /** Where consecutive prompts first differ: the heading above that point, and how often. */
+  readonly breaks = new Map<string, number>();
   shared = 0;
   total = 0;
   pairs = 0;
@@ -59,9 +61,13 @@ class PrefixShare {
     const before = this.last.get(key);
     this.last.set(key, prompt);
     if (before === undefined) return;
-    this.shared += commonPrefix(before, prompt);
+    const same = commonPrefix(before, prompt);
+    this.shared += same;
     this.total += prompt.length;
     this.pairs++;
+    const head = /(?:^|\n)(#{1,2} [^\n]*)[^#]*$/.exec(prompt.slice(0, same))?.[1] ?? "(system)";
+    const where = head.replace(/\d+/g, "N").slice(0, 48);
+    this.breaks.set(where, (this.breaks.get(where) ?? 0) + 1);
   }
   get share(): number {
     return this.total === 0 ? 0 : this.shared / this.total;
@@ -98,11 +104,12 @@ const runWorld = async (brain: BrainShape, days: number) => {
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuMs(process.cpuUsage(cpu0));
-  const calls = log
-    .read(ids.save("bench"))
-    .flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  const events = log.read(ids.save("bench"));
+  const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  // How lively the world stayed: its events, the calls' own records aside.
+  const worldEvents = events.length - calls.length;
   log.db.close();
-  return { calls, seconds, cpuMs: cpu };
+  return { calls, worldEvents, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -156,6 +163,10 @@ export const llmCost = async (): Promise<void> => {
     "Tokens and prompt reuse",
     ["measure", "value"],
     [
+      [
+        "world events per NPC-day (LlmCallRecorded aside)",
+        Math.round(costRun.worldEvents / npcDays),
+      ],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
       [
@@ -165,6 +176,12 @@ export const llmCost = async (): Promise<void> => {
       [`stable prefix, consecutive calls of one NPC (${any.pairs} pairs), %`, pct(any.share)],
     ],
     1,
+  );
+  printTable(
+    "Where consecutive act prompts of one NPC first differ (the heading above that point)",
+    ["heading", "pairs"],
+    [...turns.breaks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
+    0,
   );
 
   if (process.argv.includes("--no-throughput")) return;
@@ -239,6 +256,7 @@ export const llmCost = async (): Promise<void> => {
         days,
         npcs,
         calls: costRun.calls.length,
+        worldEventsPerNpcDay: costRun.worldEvents / npcDays,
         callsPerNpcDay: perNpcDay,
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,

@@ -100,12 +100,49 @@ export const renderDossier = (d: Dossier): string => render(d, (i) => `- ${i.tex
 const promptLine = (text: FencedText): string => `- ${text}`;
 
 /**
- * The dossier as a prompt carries it: the same sections and order, every item's text
- * fenced as data (`fenceData`), whoever wrote it — so text a model wrote cannot pass
- * for a heading or an instruction.
+ * Sections in prompt order. A model server reuses its cache only up to the first
+ * character that differs from the previous prompt, so sections come in the order of how
+ * often they stay the same from one turn of an NPC to its next: what the NPC is
+ * (profile) and whom it knows, then what it knows has happened (which grows slowly),
+ * its threads and tasks, then the lore and memories the turn's query picks afresh, and
+ * the moment (scene, dialogue) last.
  */
-export const renderDossierForPrompt = (d: Dossier): string =>
-  render(d, (i) => promptLine(fenceData(i.text)));
+export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
+  "profile",
+  "relationships",
+  "world_events",
+  "debates",
+  "threads",
+  "tasks",
+  "lore",
+  "memories",
+  "scene",
+  "dialogue",
+];
+
+const byId = (a: DossierItem, b: DossierItem): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A section's items as a prompt lists them: in id order, not rank order, so an item
+ * that keeps its place in the dossier keeps its place in the prompt whatever the turn's
+ * scores — a rank change alone moves no text. Dialogue stays in the order it was said.
+ */
+const promptItems = (s: DossierSection): ReadonlyArray<DossierItem> =>
+  s.name === "dialogue" ? s.items : [...s.items].sort(byId);
+
+/**
+ * The dossier as a prompt carries it: the same sections, stable-to-volatile
+ * (`promptSectionOrder`), items in id order, every item's text fenced as data
+ * (`fenceData`), whoever wrote it — so text a model wrote cannot pass for a heading or
+ * an instruction.
+ */
+export const renderDossierForPrompt = (d: Dossier): string => {
+  const at = (name: DossierSectionName) => promptSectionOrder.indexOf(name);
+  const sections = [...d.sections]
+    .sort((a, b) => at(a.name) - at(b.name))
+    .map((s) => ({ ...s, items: promptItems(s) }));
+  return render({ ...d, sections }, (i) => promptLine(fenceData(i.text)));
+};
 
 /** What a dossier is, apart from its sections. */
 export type DossierHead = Omit<Dossier, "sections" | "totalTokens">;

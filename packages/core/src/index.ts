@@ -8,6 +8,7 @@ export {
   type DossierSectionName,
   dossierItemKinds,
   dossierSectionNames,
+  promptSectionOrder,
   renderDossier,
   renderDossierForPrompt,
 } from "./Dossier.ts";

@@ -1,9 +1,10 @@
 /**
  * Conversations between NPCs, within one tick. A speaker's line is a ConversationTurn;
  * the listener, if it is there and awake, is drawn in and may answer (its own `act` call,
- * batched with every other listener's); then each participant extracts what it will
- * remember (its own memories, in its own words), and the speaker may pass on something
- * it heard — a rumour loses confidence with each hop.
+ * batched with every other listener's, which also says what the listener will remember
+ * of the talk); then the speaker — and a listener whose answer brought no memories —
+ * extracts what it will remember (its own memories, in its own words), and the speaker
+ * may pass on something it heard — a rumour loses confidence with each hop.
  *
  * Regard moves only for a reason a brain gave: a line's answer carries how its speaker's
  * regard for the one addressed moves and why, and the engine applies exactly that (a
@@ -20,7 +21,12 @@ import {
   scaleShift,
   type WorldEventId,
 } from "@hearsay/core";
-import { type BrainRequest, type DialogueLine, validateAnswer } from "@hearsay/mind";
+import {
+  type BrainRequest,
+  type DialogueLine,
+  type MemoryDraft,
+  validateAnswer,
+} from "@hearsay/mind";
 import { Result } from "effect";
 import { actInputOf, companyOf } from "./Glimpses.ts";
 import { capMemories, rememberKept } from "./Memories.ts";
@@ -96,8 +102,8 @@ export const runConversations = async (
     );
     talks.push(talk);
   }
-  await replies(ctx, talks);
-  await remembered(ctx, talks);
+  const answered = await replies(ctx, talks);
+  await remembered(ctx, talks, answered);
   for (const talk of talks) {
     for (const { from, to, shift } of talk.shifts) regard(ctx, talk, from, to, shift);
     passOn(ctx, talk.a, talk.b);
@@ -130,8 +136,20 @@ const say = (
     talk.shifts.push({ from: speaker, to: listener, shift });
 };
 
-/** Each listener may answer its speaker: one batched round of `act` calls. */
-const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<void> => {
+/** What a participant knows of a talk: who took part, where, and what was said. */
+const talkOf = (ctx: TickContext, talk: Talk, self: NpcId) => ({
+  conversationId: talk.id,
+  participants: [talk.a, talk.b].map((id) => ({ id, name: ctx.names.npcName(id) })),
+  locationName: ctx.names.locationName(ctx.state.npcs.get(self)!.locationId),
+  turns: [...talk.lines],
+});
+
+/**
+ * Each listener may answer its speaker: one batched round of `act` calls, each carrying
+ * the talk so the answer also says what the listener remembers of it. Returns the talks
+ * whose listener's memories came with its answer.
+ */
+const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Set<Talk>> => {
   const requests = talks.map((talk): BrainRequest<"act"> => {
     const locationId = ctx.state.npcs.get(talk.b)!.locationId;
     const query = talk.lines[0]!.text;
@@ -140,7 +158,7 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
       npcId: talk.b,
       t: ctx.t,
       seed: ctx.seed,
-      input: actInputOf(ctx, talk.b, [talk.a]),
+      input: { ...actInputOf(ctx, talk.b, [talk.a]), conversation: talkOf(ctx, talk, talk.b) },
       dossier: new TurnDossier(ctx.dossiers, {
         npcId: talk.b,
         t: ctx.t,
@@ -151,22 +169,64 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<vo
   });
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
   sealDossiers(requests);
+  const remembering = new Set<Talk>();
+  const kept: Array<{ talk: Talk; memories: ReadonlyArray<MemoryDraft> }> = [];
   for (const [i, talk] of talks.entries()) {
     const outcome = outcomes[i]!;
     if (!outcome.ok) continue;
     const action = outcome.answer.output;
     const valid = Result.isSuccess(validateAnswer("act", requests[i]!.input, action));
-    if (valid && action.action === "speak" && action.to === talk.a)
+    if (!valid) continue;
+    if (action.action === "speak" && action.to === talk.a)
       say(ctx, talk, talk.b, talk.a, action.text, action.regard);
+    if (action.memories !== undefined) {
+      remembering.add(talk);
+      kept.push({ talk, memories: action.memories });
+    }
+  }
+  // Kept after every reply is said, in the order extract_memories answers would be.
+  for (const { talk, memories } of kept) keep(ctx, talk, talk.b, memories);
+  return remembering;
+};
+
+const keep = (
+  ctx: TickContext,
+  talk: Talk,
+  self: NpcId,
+  memories: ReadonlyArray<MemoryDraft>,
+): void => {
+  const other = self === talk.a ? talk.b : talk.a;
+  for (const m of memories) {
+    rememberKept(ctx, self, {
+      text: m.text,
+      category: m.category,
+      importance: m.importance,
+      lifetime: m.lifetime,
+      entities: [ctx.names.npcName(other)],
+      about: { kind: "conversation", id: talk.id },
+      locationId: ctx.state.npcs.get(self)!.locationId,
+    });
   }
 };
 
-/** Every participant extracts its own memories of the talk. */
-const remembered = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<void> => {
-  const asks = talks.flatMap((talk) => [
-    { talk, self: talk.a },
-    { talk, self: talk.b },
-  ]);
+/**
+ * Every participant whose memories did not come with its answer extracts them from the
+ * talk: the speaker always (its line was chosen before the reply), the listener when its
+ * answer failed or carried none.
+ */
+const remembered = async (
+  ctx: TickContext,
+  talks: ReadonlyArray<Talk>,
+  answered: ReadonlySet<Talk>,
+): Promise<void> => {
+  const asks = talks.flatMap((talk) =>
+    answered.has(talk)
+      ? [{ talk, self: talk.a }]
+      : [
+          { talk, self: talk.a },
+          { talk, self: talk.b },
+        ],
+  );
   const requests = asks.map(
     ({ talk, self }): BrainRequest<"extract_memories"> => ({
       purpose: "extract_memories",
@@ -174,31 +234,13 @@ const remembered = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise
       t: ctx.t,
       seed: ctx.seed,
       dossier: null,
-      input: {
-        conversationId: talk.id,
-        self: { id: self, name: ctx.names.npcName(self) },
-        participants: [talk.a, talk.b].map((id) => ({ id, name: ctx.names.npcName(id) })),
-        locationName: ctx.names.locationName(ctx.state.npcs.get(self)!.locationId),
-        turns: talk.lines,
-      },
+      input: { ...talkOf(ctx, talk, self), self: { id: self, name: ctx.names.npcName(self) } },
     }),
   );
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
   for (const [i, { talk, self }] of asks.entries()) {
     const outcome = outcomes[i]!;
-    if (!outcome.ok) continue;
-    const other = self === talk.a ? talk.b : talk.a;
-    for (const m of outcome.answer.output.memories) {
-      rememberKept(ctx, self, {
-        text: m.text,
-        category: m.category,
-        importance: m.importance,
-        lifetime: m.lifetime,
-        entities: [ctx.names.npcName(other)],
-        about: { kind: "conversation", id: talk.id },
-        locationId: ctx.state.npcs.get(self)!.locationId,
-      });
-    }
+    if (outcome.ok) keep(ctx, talk, self, outcome.answer.output.memories);
   }
 };
 

@@ -1,7 +1,7 @@
 /**
- * Prompt templates. A prompt is system instructions, then the dossier's text in its
- * stable-to-volatile order (so a server can reuse its prompt cache across turns), then
- * the purpose: its instruction and its input as JSON. Lore, names, anything a player
+ * Prompt templates. A prompt is system instructions, the purpose's instruction, then the
+ * dossier's text in its stable-to-volatile order (so a server can reuse its prompt cache
+ * across turns), then the time and the purpose's input as JSON. Lore, names, anything a player
  * typed and anything a model wrote only ever appear inside fenced `data`/`json` blocks
  * whose fence is longer than any backtick run inside them; inside the data block each
  * dossier item is fenced again on its own line as `«…»` (core's `fenceData`), and in the
@@ -48,20 +48,21 @@ const worldSystem = `You are the chronicler of a simulated world. You record wha
 
 /** The system and user messages for a request. */
 export const renderPrompt = (request: BrainRequest): RenderedPrompt => {
-  const parts: Array<string> = [];
+  // The purpose's instruction, fixed text, comes first; the dossier follows, stable
+  // sections first; the time and the input, new every call, come last — so consecutive
+  // prompts share everything up to what changed.
+  const parts: Array<string> = [
+    `# Your answer (purpose: ${request.purpose})\n${purposes[request.purpose].instruction}`,
+  ];
   const dossier = request.dossier?.whole() ?? null;
   if (dossier !== null) {
     const text = renderDossierForPrompt(dossier);
-    // The time follows the dossier, so consecutive prompts share everything up to what changed.
     parts.push(
       `# What ${dossier.npcName} knows\n${fence("data", text.length > 0 ? text : "(nothing yet)")}`,
     );
   }
   parts.push(`# It is ${formatGameTime(request.t)}`);
-  parts.push(
-    `# Your answer (purpose: ${request.purpose})\n${purposes[request.purpose].instruction}`,
-    `Input:\n${fence("json purpose-input", JSON.stringify(request.input))}`,
-  );
+  parts.push(`Input:\n${fence("json purpose-input", JSON.stringify(request.input))}`);
   return { system: request.npcId === null ? worldSystem : npcSystem, user: parts.join("\n\n") };
 };
 

@@ -47,7 +47,7 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
   switch (request.purpose) {
     case "act": {
       const self = request.input.self;
-      return chooseAction({
+      const action = chooseAction({
         input: request.input,
         t: request.t,
         prng,
@@ -56,6 +56,14 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
         dossier: request.dossier,
         tuning,
       });
+      const talk = request.input.conversation;
+      // The rules read only what others said, so the answer's own line changes nothing.
+      return talk === undefined
+        ? action
+        : {
+            ...action,
+            memories: extractByRule({ ...talk, self: { id: self.id, name: self.name } }),
+          };
     }
     case "profile": {
       const self = request.input.self;

@@ -117,6 +117,7 @@ export {
   spendingOrder,
 } from "./policy/planCalls.ts";
 export {
+  ActConversation,
   ActInput,
   type ActionKind,
   ActOutput,

@@ -33,7 +33,7 @@ describe("Prompt", () => {
     );
   });
 
-  it("orders system rules, the dossier stable-to-volatile, then the purpose and its input", () => {
+  it("orders system rules, the purpose's instruction, the dossier stable-to-volatile, then the input", () => {
     fc.assert(
       fc.property(arbAnyRequest, (request) => {
         const { system, user } = renderPrompt(request);
@@ -44,7 +44,9 @@ describe("Prompt", () => {
         expect(block).not.toBeNull();
         expect(JSON.parse(block![2]!)).toEqual(JSON.parse(JSON.stringify(request.input)));
         if (request.dossier !== null) {
-          expect(user.indexOf("```data")).toBeLessThan(purposeAt);
+          // The fixed instruction first, the input (new every call) after the dossier.
+          expect(purposeAt).toBeLessThan(user.indexOf("```data"));
+          expect(user.indexOf("```data")).toBeLessThan(user.indexOf("json purpose-input"));
           const titles = [
             "Who you are",
             "How you regard others",

@@ -337,3 +337,29 @@ describe("ScriptedBrain", () => {
     );
   });
 });
+
+describe("scripted act in a conversation", () => {
+  it("remembers the talk as extract_memories would, and only when given one", () => {
+    fc.assert(
+      fc.property(arbRequest("act"), (request) => {
+        const { output } = brain.decideSync(request);
+        const talk = request.input.conversation;
+        if (talk === undefined) {
+          expect(output.memories).toBeUndefined();
+          return;
+        }
+        const self = { id: request.input.self.id, name: request.input.self.name };
+        const extracted = brain.decideSync({
+          purpose: "extract_memories",
+          npcId: request.npcId,
+          t: request.t,
+          seed: request.seed,
+          dossier: null,
+          input: { ...talk, self },
+        }).output.memories;
+        expect(output.memories).toEqual(extracted);
+      }),
+      { numRuns: runs(100) },
+    );
+  });
+});

@@ -115,6 +115,11 @@ export const arbActInput = fc
       ),
       home: fc.option(fc.constantFrom(...locationPool), { nil: null }),
       workplace: fc.option(fc.constantFrom(...locationPool), { nil: null }),
+      // Read when generating: the conversation arbitraries are declared further down.
+      conversation: fc.option(
+        fc.constant(0).chain(() => arbActConversation),
+        { nil: undefined },
+      ),
     });
   });
 
@@ -201,6 +206,14 @@ const arbParticipants = fc
       ...ps.map((id) => fc.record({ id: fc.constant(id), name: fc.constantFrom(...names) })),
     ),
   );
+
+/** The talk an NPC answers in: what its `act` answer also remembers. */
+const arbActConversation = fc.record({
+  conversationId: fc.constant(ids.conversation("conv-1")),
+  participants: arbParticipants,
+  locationName: fc.option(fc.constant("Saltmarket"), { nil: null }),
+  turns: arbTurns,
+});
 
 /** A witness's view of a scene: lines it heard or said, among those it shared it with. */
 export const arbSceneInput = fc

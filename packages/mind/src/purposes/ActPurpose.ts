@@ -3,9 +3,10 @@
  * answer may name — reachable locations, present NPCs, its own tasks — so an answer
  * naming anything else is rejected by `validateAnswer`, never acted on.
  */
-import { GameTime, LocationId, NpcId, TaskId, TaskStatus } from "@hearsay/core";
+import { ConversationId, GameTime, LocationId, NpcId, TaskId, TaskStatus } from "@hearsay/core";
 import { Schema } from "effect";
-import { BoundedText, LineText, NpcGlimpse, NpcSelf, RegardChange } from "./Fields.ts";
+import { DialogueLine, MemoryDraft } from "./ExtractMemoriesPurpose.ts";
+import { BoundedText, LineText, NpcGlimpse, NpcSelf, Participant, RegardChange } from "./Fields.ts";
 
 /** A place, with tags the world gives it (`home`, `tavern`, `market`, `faction:<id>`…). */
 export const Place = Schema.Struct({
@@ -25,6 +26,19 @@ export const OwnTask = Schema.Struct({
 });
 export type OwnTask = typeof OwnTask.Type;
 
+/**
+ * The conversation the NPC was just drawn into: what it remembers of it comes back with
+ * this answer (`memories`), so one call both answers and remembers.
+ */
+export const ActConversation = Schema.Struct({
+  conversationId: ConversationId,
+  participants: Schema.Array(Participant),
+  locationName: Schema.NullOr(Schema.String),
+  /** What was said so far, oldest first. */
+  turns: Schema.Array(DialogueLine),
+});
+export type ActConversation = typeof ActConversation.Type;
+
 export const ActInput = Schema.Struct({
   self: NpcSelf,
   location: Place,
@@ -35,10 +49,18 @@ export const ActInput = Schema.Struct({
   tasks: Schema.Array(OwnTask),
   home: Schema.NullOr(LocationId),
   workplace: Schema.NullOr(LocationId),
+  /** Present when it is answering someone in a conversation. */
+  conversation: Schema.optional(ActConversation),
 });
 export type ActInput = typeof ActInput.Type;
 
+/** What it will remember of `conversation`, the same drafts `extract_memories` returns. */
+const remembers = {
+  memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
+};
+
 export const Speak = Schema.Struct({
+  ...remembers,
   action: Schema.tag("speak"),
   to: NpcId,
   text: LineText(600),
@@ -46,16 +68,19 @@ export const Speak = Schema.Struct({
   regard: Schema.optional(RegardChange),
 });
 export const Move = Schema.Struct({
+  ...remembers,
   action: Schema.tag("move"),
   to: LocationId,
   reason: BoundedText(300),
 });
 export const Work = Schema.Struct({
+  ...remembers,
   action: Schema.tag("work"),
   taskId: TaskId,
   note: BoundedText(300),
 });
 export const ProposeTask = Schema.Struct({
+  ...remembers,
   action: Schema.tag("propose_task"),
   title: LineText(120),
   description: BoundedText(600),
@@ -64,6 +89,7 @@ export const ProposeTask = Schema.Struct({
   deadlineDays: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60 })),
 });
 export const Rest = Schema.Struct({
+  ...remembers,
   action: Schema.tag("rest"),
   hours: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
 });
@@ -83,4 +109,8 @@ export const actInstruction = [
   '- "propose_task": propose a task (`title`, `description`, `assignee`: your id, an id from `present` or null, `deadlineDays` 1-60);',
   '- "rest": rest or idle for `hours` (1-12).',
   "Act as your character would at this hour. Name only ids that appear in the input.",
+  "If the input has a `conversation`, also give `memories`: what you will remember of it (at",
+  "most 8), each `{text, category, importance, lifetime}` as for extracting memories — one",
+  "self-contained first-person fact; small talk fades in a day, promises and tasks last a",
+  'week or more ("1d", "3d", "7d", "30d" or "permanent").',
 ].join("\n");

@@ -1,0 +1,101 @@
+/**
+ * A dossier in a prompt: sections stable-to-volatile (`promptSectionOrder`), items in id
+ * order, so a change of rank alone moves no prompt text and consecutive prompts of one
+ * NPC share their start up to the first item that really changed.
+ */
+import {
+  type Dossier,
+  type DossierSection,
+  dossierSectionNames,
+  type GameTime,
+  type NpcId,
+  promptSectionOrder,
+  renderDossierForPrompt,
+  type SaveId,
+} from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 20 : n });
+
+const itemArb = fc.record({
+  kind: fc.constantFrom("memory" as const, "lore" as const),
+  id: fc.string({ minLength: 1, maxLength: 6 }),
+  score: fc.double({ min: 0, max: 100, noNaN: true }),
+  tokens: fc.integer({ min: 1, max: 200 }),
+  text: fc.string({ minLength: 1, maxLength: 30 }).map((s) => `t${s}`),
+});
+
+const dossierOf = (sections: ReadonlyArray<DossierSection>): Dossier => ({
+  saveId: "s" as SaveId,
+  npcId: "ada" as NpcId,
+  npcName: "Ada",
+  t: 600 as GameTime,
+  day: 0,
+  query: null,
+  budget: 3000,
+  totalTokens: 0,
+  sections,
+});
+
+const sectionsArb = fc
+  .array(fc.uniqueArray(itemArb, { selector: (i) => i.id, maxLength: 5 }), {
+    minLength: dossierSectionNames.length,
+    maxLength: dossierSectionNames.length,
+  })
+  .map((lists) =>
+    dossierSectionNames.map(
+      (name, i): DossierSection => ({ name, budget: 100, tokens: 0, items: lists[i]! }),
+    ),
+  );
+
+describe("renderDossierForPrompt", () => {
+  it("orders every section name exactly once", () => {
+    expect([...promptSectionOrder].sort()).toEqual([...dossierSectionNames].sort());
+  });
+
+  it("is the same text whatever the order of sections and of items within them (but dialogue's)", () => {
+    fc.assert(
+      fc.property(sectionsArb, fc.integer(), (sections, seed) => {
+        const shuffle = <T>(xs: ReadonlyArray<T>, s: number): Array<T> =>
+          xs
+            .map((x, i) => ({ x, k: (i * 7919 + s) % 104729 }))
+            .sort((a, b) => a.k - b.k)
+            .map((e) => e.x);
+        const moved = shuffle(sections, seed).map((s) =>
+          s.name === "dialogue" ? s : { ...s, items: shuffle(s.items, seed + 1) },
+        );
+        expect(renderDossierForPrompt(dossierOf(moved))).toBe(
+          renderDossierForPrompt(dossierOf(sections)),
+        );
+      }),
+      runs(100),
+    );
+  });
+
+  it("lists the sections in prompt order, dialogue as said", () => {
+    const one = (name: DossierSection["name"], id: string, text: string): DossierSection => ({
+      name,
+      budget: 100,
+      tokens: 0,
+      items: [{ kind: "memory", id, score: 1, tokens: 1, text }],
+    });
+    const d = dossierOf([...dossierSectionNames.map((n) => one(n, "a", `${n}-text`))]);
+    const text = renderDossierForPrompt(d);
+    const at = promptSectionOrder.map((n) => text.indexOf(`${n}-text`));
+    expect(at.every((x, i) => x >= 0 && (i === 0 || x > at[i - 1]!))).toBe(true);
+    const talk = dossierOf([
+      {
+        name: "dialogue",
+        budget: 100,
+        tokens: 0,
+        items: [
+          { kind: "dialogue", id: "z", score: 1, tokens: 1, text: "first" },
+          { kind: "dialogue", id: "a", score: 1, tokens: 1, text: "second" },
+        ],
+      },
+    ]);
+    const said = renderDossierForPrompt(talk);
+    expect(said.indexOf("first")).toBeLessThan(said.indexOf("second"));
+  });
+});
