@@ -53,6 +53,7 @@ export {
   MemoryCategory,
   MemoryExpired,
   MemoryRecorded,
+  MemoryReinforced,
 } from "./events/knowledge.ts";
 export {
   SceneCause,
