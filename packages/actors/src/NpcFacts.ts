@@ -26,16 +26,19 @@ import type {
   TaskStatus,
   WorldEventId,
 } from "@hearsay/core";
+import type { Fading } from "./MemoryDecay.ts";
 
 /** Identity memories are who the NPC is: no cap ever drops them. */
 export const isPinned = (category: MemoryCategory): boolean => category === "identity";
 
-/** A memory an NPC holds, with what its cap and expiry are decided by. */
-export interface LiveMemory {
+/** A memory an NPC holds, with what its cap, expiry and decay are decided by. */
+export interface LiveMemory extends Fading {
   readonly category: MemoryCategory;
-  /** Identity memories are who the NPC is: no cap ever drops them. */
+  /** Identity memories are who the NPC is: no cap ever drops them, and they never fade. */
   readonly pinned: boolean;
+  /** Its importance at `since` (recorded, or last reinforced); it fades from then. */
   readonly importance: number;
+  readonly since: GameTime;
   readonly recordedAt: GameTime;
   readonly expiresAt: GameTime | null;
   readonly about: { readonly kind: string; readonly id: string } | null;
@@ -150,6 +153,7 @@ export const concernedNpc = (event: Event): NpcId | null => {
       return event.payload.npcId;
     case "MemoryRecorded":
     case "MemoryExpired":
+    case "MemoryReinforced":
       return event.payload.ownerNpcId;
     case "RelationshipChanged":
       return event.payload.fromId;
@@ -195,6 +199,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
         category: p.category,
         pinned: isPinned(p.category),
         importance: p.importance,
+        since: event.t,
         recordedAt: event.t,
         expiresAt: p.expiresAt,
         about: p.about,
@@ -203,6 +208,12 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     }
     case "MemoryExpired":
       facts.memories.delete(event.payload.memoryId);
+      return;
+    case "MemoryReinforced":
+      for (const { memoryId, importance } of event.payload.memories) {
+        const m = facts.memories.get(memoryId);
+        if (m) facts.memories.set(memoryId, { ...m, importance, since: event.t });
+      }
       return;
     case "RelationshipChanged": {
       const p = event.payload;

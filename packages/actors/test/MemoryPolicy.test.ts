@@ -1,5 +1,6 @@
 import {
   cappedOut,
+  defaultMemoryDecay,
   droppedOnArrival,
   emptyNpcFacts,
   expiredBy,
@@ -28,6 +29,7 @@ const memoryArb: fc.Arbitrary<LiveMemory> = fc
     category: m.category,
     pinned: m.category === "identity",
     importance: m.importance,
+    since: m.recordedAt as GameTime,
     recordedAt: m.recordedAt as GameTime,
     expiresAt: m.lifetime === null ? null : ((m.recordedAt + m.lifetime) as GameTime),
     about: null,
@@ -59,6 +61,7 @@ describe("the cap", () => {
       category,
       pinned: category === "identity",
       importance,
+      since: recordedAt as GameTime,
       recordedAt: recordedAt as GameTime,
       expiresAt: null,
       about: null,
@@ -180,7 +183,11 @@ describe("the npc machine", () => {
             });
           const stateBefore = actor.getSnapshot().value;
           seen.length = 0;
-          const expire = { type: "EXPIRE", t: now as GameTime } as const;
+          const expire = {
+            type: "EXPIRE",
+            t: now as GameTime,
+            decay: defaultMemoryDecay,
+          } as const;
           const capAsk = { type: "CAP", t: now as GameTime, cap } as const;
           actor.send(expire);
           actor.send(capAsk);

@@ -21,6 +21,7 @@ import {
 import type { BrainShape } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "./BrainRunner.ts";
+import { DossierReads, readTracked } from "./DossierReads.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
 import { EngineSnapshots } from "./EngineSnapshots.ts";
@@ -138,7 +139,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const schedule = fold.clock;
   let clockRunning = false;
   // Created before the log is read or written: every event reaches the NPC it concerns.
-  const actors = new NpcActors();
+  const actors = new NpcActors(config.memoryDecay);
   if (restored !== null) actors.restore(fold.npcs);
   if (head > 0) {
     // Page by page: a long run of a large world has millions of events, which as one
@@ -169,7 +170,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const routes = new Routes(world);
   const names = new WorldIndex(world);
   const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
-  const dossiers = spec.dossiers(log, saveId);
+  // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
+  const reads = new DossierReads();
+  const dossiers = readTracked(spec.dossiers(log, saveId), reads);
   if (head > 0) {
     const started = log.read(saveId, { toSeq: 1 })[0]!;
     const recorded =
@@ -230,6 +233,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     writer,
     brain,
     dossiers,
+    reads,
     actors,
     from,
     t,
