@@ -101,6 +101,12 @@ export interface RunSummary {
   readonly debates: number;
   readonly tasksByStatus: Readonly<Record<string, number>>;
   readonly liveMemories: number;
+  /**
+   * Memories that went this run, by why (`expired`, `forgotten`, `capped`), and the
+   * memories reinforced (counted per memory, not per MemoryReinforced).
+   */
+  readonly memoriesGone: Readonly<Record<string, number>>;
+  readonly memoriesReinforced: number;
   readonly brainCalls: number;
   readonly brainFailures: number;
   /** Calls answered by a fallback brain, and model answers refused on the way. */
@@ -116,6 +122,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const t0 = gameTime(startDay, world.meta.start.hour);
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
+  const memories = { gone: new Map<string, number>(), reinforced: 0 };
   let head = existing ? log.head(saveId) : 0;
   let seed = spec.seed ?? 1;
   let endDay = startDay + (spec.days ?? 30);
@@ -209,6 +216,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     head = result.head;
     for (const e of events) {
       counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+      if (e.type === "MemoryExpired")
+        memories.gone.set(e.payload.reason, (memories.gone.get(e.payload.reason) ?? 0) + 1);
+      else if (e.type === "MemoryReinforced") memories.reinforced += e.payload.memories.length;
       if (!clockRunning) foldSchedule(schedule, e);
     }
     snapshots.afterAppend(
@@ -274,9 +284,19 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
 
   const startT = state.t;
   if (startT >= gameTime(endDay))
-    return summarise(spec, existing !== undefined, state, actors, endDay, head, 0, counts, brain, {
-      debates: schedule.debatesHeld.size,
-    });
+    return summarise(
+      spec,
+      existing !== undefined,
+      state,
+      actors,
+      endDay,
+      head,
+      0,
+      counts,
+      brain,
+      { debates: schedule.debatesHeld.size },
+      memories,
+    );
   actors.startClock({
     t: startT,
     tickMinutes: world.meta.tickMinutes,
@@ -379,6 +399,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     {
       debates: actors.clock.debatesHeld,
     },
+    memories,
   );
 };
 
@@ -393,6 +414,7 @@ const summarise = (
   counts: ReadonlyMap<EventType, number>,
   brain: BrainRunner,
   clock: { readonly debates: number },
+  memories: { readonly gone: ReadonlyMap<string, number>; readonly reinforced: number },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of actors.allTasks())
@@ -410,6 +432,8 @@ const summarise = (
     debates: clock.debates,
     tasksByStatus: Object.fromEntries(Object.entries(tasksByStatus).sort()),
     liveMemories,
+    memoriesGone: Object.fromEntries([...memories.gone.entries()].sort()),
+    memoriesReinforced: memories.reinforced,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
     brainFellBack: brain.stats.fellBack,

@@ -43,7 +43,7 @@ const ofType = <T extends string>(log: SqliteEventLog, type: T) =>
 describe("memory decay and reinforcement", () => {
   it("forgets faded memories, never an identity one, and reinforces what was read above what it had faded to", async () => {
     const log = memoryLog();
-    await runHamlet(log, spec);
+    const summary = await runHamlet(log, spec);
     const events = log.read(MAIN);
     const facts = new Map<NpcId, NpcFacts>();
     const categories = new Map<string, string>();
@@ -79,6 +79,9 @@ describe("memory decay and reinforcement", () => {
     }
     expect(forgotten).toBeGreaterThan(0);
     expect(reinforcedCount).toBeGreaterThan(0);
+    // The run's summary counts both.
+    expect(summary.memoriesGone.forgotten).toBe(forgotten);
+    expect(summary.memoriesReinforced).toBe(reinforcedCount);
     // One reinforcement per NPC per tick at most.
     const perTick = ofType(log, "MemoryReinforced").map(
       (e) => `${e.t}/${(e.payload as { ownerNpcId: string }).ownerNpcId}`,
