@@ -6,7 +6,7 @@
  * cap nor decay drops who an NPC is.
  */
 import type { GameTime, MemoryId } from "@hearsay/core";
-import { forgetAt, type MemoryDecay } from "./MemoryDecay.ts";
+import { forgetAt, importanceAt, type MemoryDecay } from "./MemoryDecay.ts";
 import type { LiveMemory, NpcFacts } from "./NpcFacts.ts";
 
 /** Why a memory goes: the `reason` of the MemoryExpired it is logged as. */
@@ -76,49 +76,65 @@ export const nextExpiryAfter = (
   return next;
 };
 
-/** The memories a cap of `cap` drops: lowest importance first, then oldest, then id. */
+/** When, and under which decay, a cap ranks memories: by what each matters then. */
+export interface RankedAt {
+  readonly t: GameTime;
+  readonly decay: MemoryDecay;
+}
+
+/**
+ * The memories a cap of `cap` drops at `at.t`: lowest importance then (as faded since its
+ * last reinforcement) first, then oldest, then id.
+ */
 export const cappedOut = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   cap: number,
+  at: RankedAt,
 ): Array<MemoryId> => {
   const excess = memories.size - cap;
   if (excess <= 0) return [];
-  const order: Array<[MemoryId, LiveMemory]> = [];
-  for (const entry of memories) if (!entry[1].pinned) order.push(entry);
+  const order: Array<[MemoryId, LiveMemory, number]> = [];
+  for (const [id, m] of memories)
+    if (!m.pinned) order.push([id, m, importanceAt(at.decay, m, at.t)]);
   order.sort(
-    ([ida, a], [idb, b]) =>
-      a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
+    ([ida, a, ia], [idb, b, ib]) => ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
   );
   return order.slice(0, excess).map(([id]) => id);
 };
 
 /**
- * Whether a memory of `importance` arriving now would be the first a cap drops, so
- * recording it changes nothing that survives the cap. True when the NPC holds at least
- * its cap and the newcomer matters strictly less than every memory a cap may drop; then,
- * however many memories arrive after it before the cap, the cap's excess reaches it (it
- * is the newest, and only later arrivals can rank below it). An NPC over its cap must
- * already be due a cap (`dueACap`), or a lowered cap would first trim it when the memory
- * arrives. Pinned memories are always recorded.
+ * Whether a memory of `importance` arriving at `at.t` would be the first a cap at that
+ * time drops, so recording it changes nothing that survives the cap. True when the NPC
+ * holds at least its cap and the newcomer matters strictly less than every memory a cap
+ * may drop matters then; then, however many memories arrive after it before the cap,
+ * the cap's excess reaches it (it is the newest, and only later arrivals can rank below
+ * it). An NPC over its cap must already be due a cap (`dueACap`), or a lowered cap would
+ * first trim it when the memory arrives. Pinned memories are always recorded.
  */
 export const droppedOnArrival = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   cap: number,
   dueACap: boolean,
   arriving: { readonly pinned: boolean; readonly importance: number },
+  at: RankedAt,
 ): boolean => {
   if (arriving.pinned) return false;
   const size = memories.size;
   if (size < cap || (size > cap && !dueACap)) return false;
   for (const m of memories.values())
-    if (!m.pinned && m.importance <= arriving.importance) return false;
+    if (!m.pinned && importanceAt(at.decay, m, at.t) <= arriving.importance) return false;
   return true;
 };
 
 /** What an NPC forgets on being asked: what ran out by `t`, or what a cap of `cap` drops. */
 export type ForgetAsk =
   | { readonly type: "EXPIRE"; readonly t: GameTime; readonly decay: MemoryDecay }
-  | { readonly type: "CAP"; readonly t: GameTime; readonly cap: number };
+  | {
+      readonly type: "CAP";
+      readonly t: GameTime;
+      readonly cap: number;
+      readonly decay: MemoryDecay;
+    };
 
 export interface Forgetting {
   readonly type: "forget";
@@ -138,7 +154,7 @@ export const forgetting = (facts: NpcFacts, ask: ForgetAsk): Forgetting =>
       }
     : {
         type: "forget",
-        memories: cappedOut(facts.memories, ask.cap).map((memoryId) => ({
+        memories: cappedOut(facts.memories, ask.cap, ask).map((memoryId) => ({
           memoryId,
           reason: "capped" as const,
         })),

@@ -36,6 +36,7 @@ export {
   forgetting,
   nextEndAfter,
   nextExpiryAfter,
+  type RankedAt,
 } from "./MemoryPolicy.ts";
 export type { NpcAction } from "./NpcAction.ts";
 export {

@@ -67,10 +67,13 @@ export const rememberKept = (
   const facts = ctx.actors.facts(owner);
   if (
     facts &&
-    droppedOnArrival(facts.memories, ctx.config.memoryCap, ctx.writer.recordedFor(owner), {
-      pinned: isPinned(draft.category),
-      importance: importanceOf(draft),
-    })
+    droppedOnArrival(
+      facts.memories,
+      ctx.config.memoryCap,
+      ctx.writer.recordedFor(owner),
+      { pinned: isPinned(draft.category), importance: importanceOf(draft) },
+      { t: ctx.t, decay: ctx.actors.decay },
+    )
   )
     return null;
   return remember(ctx, owner, draft);

@@ -269,7 +269,9 @@ export class NpcActors {
   capped(npcId: NpcId, t: GameTime, cap: number): ReadonlyArray<MemoryId> {
     const facts = this.facts(npcId);
     if (facts === undefined || facts.memories.size <= cap) return [];
-    return this.forget(npcId, { type: "CAP", t, cap }).memories.map((m) => m.memoryId);
+    return this.forget(npcId, { type: "CAP", t, cap, decay: this.decay }).memories.map(
+      (m) => m.memoryId,
+    );
   }
 
   /**
