@@ -1,14 +1,58 @@
 /**
  * What an NPC forgets, decided from its live memories alone: memories whose lifetime has
- * ended, and — beyond its cap — the least important, oldest first (then by id, so the
- * choice never depends on the order they are held in). Identity memories are pinned:
- * neither a cap nor anything else here drops who an NPC is.
+ * ended, memories whose importance has faded below the run's threshold (`MemoryDecay`),
+ * and — beyond its cap — the least important, oldest first (then by id, so the choice
+ * never depends on the order they are held in). Identity memories are pinned: neither a
+ * cap nor decay drops who an NPC is.
  */
 import type { GameTime, MemoryId } from "@hearsay/core";
+import { forgetAt, importanceAt, type MemoryDecay } from "./MemoryDecay.ts";
 import type { LiveMemory, NpcFacts } from "./NpcFacts.ts";
 
 /** Why a memory goes: the `reason` of the MemoryExpired it is logged as. */
-export type ForgetReason = "expired" | "capped";
+export type ForgetReason = "expired" | "forgotten" | "capped";
+
+/**
+ * When a memory goes by itself, and why: the earlier of its lifetime's end and the time
+ * it fades below the threshold (its lifetime wins a tie). Null: it stays until a cap.
+ */
+export const endOf = (
+  m: LiveMemory,
+  decay: MemoryDecay,
+): { readonly at: GameTime; readonly reason: "expired" | "forgotten" } | null => {
+  const fades = forgetAt(decay, m);
+  if (m.expiresAt !== null && (fades === null || m.expiresAt <= fades))
+    return { at: m.expiresAt, reason: "expired" };
+  return fades === null ? null : { at: fades, reason: "forgotten" };
+};
+
+/** Memories that end (`endOf`) at or before `t`, each with why, in id order. */
+export const endedBy = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  t: GameTime,
+  decay: MemoryDecay,
+): Array<{ readonly memoryId: MemoryId; readonly reason: "expired" | "forgotten" }> => {
+  const out: Array<{ memoryId: MemoryId; reason: "expired" | "forgotten" }> = [];
+  for (const [memoryId, m] of memories) {
+    const end = endOf(m, decay);
+    if (end !== null && end.at <= t) out.push({ memoryId, reason: end.reason });
+  }
+  return out.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+};
+
+/** The first time after `t` one of `memories` ends (`endOf`), or null when none will. */
+export const nextEndAfter = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  t: GameTime,
+  decay: MemoryDecay,
+): GameTime | null => {
+  let next: GameTime | null = null;
+  for (const m of memories.values()) {
+    const end = endOf(m, decay);
+    if (end !== null && end.at > t && (next === null || end.at < next)) next = end.at;
+  }
+  return next;
+};
 
 /** Memories whose lifetime ended at or before `t`, in id order. */
 export const expiredBy = (
@@ -32,56 +76,71 @@ export const nextExpiryAfter = (
   return next;
 };
 
-/** The memories a cap of `cap` drops: lowest importance first, then oldest, then id. */
+/** When, and under which decay, a cap ranks memories: by what each matters then. */
+export interface RankedAt {
+  readonly t: GameTime;
+  readonly decay: MemoryDecay;
+}
+
+/**
+ * The memories a cap of `cap` drops at `at.t`: lowest importance then (as faded since its
+ * last reinforcement) first, then oldest, then id.
+ */
 export const cappedOut = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   cap: number,
+  at: RankedAt,
 ): Array<MemoryId> => {
   const excess = memories.size - cap;
   if (excess <= 0) return [];
-  const order: Array<[MemoryId, LiveMemory]> = [];
-  for (const entry of memories) if (!entry[1].pinned) order.push(entry);
+  const order: Array<[MemoryId, LiveMemory, number]> = [];
+  for (const [id, m] of memories)
+    if (!m.pinned) order.push([id, m, importanceAt(at.decay, m, at.t)]);
   order.sort(
-    ([ida, a], [idb, b]) =>
-      a.importance - b.importance || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
+    ([ida, a, ia], [idb, b, ib]) => ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
   );
   return order.slice(0, excess).map(([id]) => id);
 };
 
 /**
- * Whether a memory of `importance` arriving now would be the first a cap drops, so
- * recording it changes nothing that survives the cap. True when the NPC holds at least
- * its cap and the newcomer matters strictly less than every memory a cap may drop; then,
- * however many memories arrive after it before the cap, the cap's excess reaches it (it
- * is the newest, and only later arrivals can rank below it). An NPC over its cap must
- * already be due a cap (`dueACap`), or a lowered cap would first trim it when the memory
- * arrives. Pinned memories are always recorded.
+ * Whether a memory of `importance` arriving at `at.t` would be the first a cap at that
+ * time drops, so recording it changes nothing that survives the cap. True when the NPC
+ * holds at least its cap and the newcomer matters strictly less than every memory a cap
+ * may drop matters then; then, however many memories arrive after it before the cap,
+ * the cap's excess reaches it (it is the newest, and only later arrivals can rank below
+ * it). An NPC over its cap must already be due a cap (`dueACap`), or a lowered cap would
+ * first trim it when the memory arrives. Pinned memories are always recorded.
  */
 export const droppedOnArrival = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   cap: number,
   dueACap: boolean,
   arriving: { readonly pinned: boolean; readonly importance: number },
+  at: RankedAt,
 ): boolean => {
   if (arriving.pinned) return false;
   const size = memories.size;
   if (size < cap || (size > cap && !dueACap)) return false;
   for (const m of memories.values())
-    if (!m.pinned && m.importance <= arriving.importance) return false;
+    if (!m.pinned && importanceAt(at.decay, m, at.t) <= arriving.importance) return false;
   return true;
 };
 
 /** What an NPC forgets on being asked: what ran out by `t`, or what a cap of `cap` drops. */
 export type ForgetAsk =
-  | { readonly type: "EXPIRE"; readonly t: GameTime }
-  | { readonly type: "CAP"; readonly t: GameTime; readonly cap: number };
+  | { readonly type: "EXPIRE"; readonly t: GameTime; readonly decay: MemoryDecay }
+  | {
+      readonly type: "CAP";
+      readonly t: GameTime;
+      readonly cap: number;
+      readonly decay: MemoryDecay;
+    };
 
 export interface Forgetting {
   readonly type: "forget";
-  readonly reason: ForgetReason;
-  /** In id order (expired) or drop order (capped). */
-  readonly memoryIds: ReadonlyArray<MemoryId>;
-  /** After an EXPIRE: when its next memory runs out (null: none will, or a CAP). */
+  /** In id order (an EXPIRE: expired or forgotten) or drop order (a CAP: capped). */
+  readonly memories: ReadonlyArray<{ readonly memoryId: MemoryId; readonly reason: ForgetReason }>;
+  /** After an EXPIRE: when its next memory ends (null: none will, or a CAP). */
   readonly nextExpiry: GameTime | null;
 }
 
@@ -90,13 +149,14 @@ export const forgetting = (facts: NpcFacts, ask: ForgetAsk): Forgetting =>
   ask.type === "EXPIRE"
     ? {
         type: "forget",
-        reason: "expired",
-        memoryIds: expiredBy(facts.memories, ask.t),
-        nextExpiry: nextExpiryAfter(facts.memories, ask.t),
+        memories: endedBy(facts.memories, ask.t, ask.decay),
+        nextExpiry: nextEndAfter(facts.memories, ask.t, ask.decay),
       }
     : {
         type: "forget",
-        reason: "capped",
-        memoryIds: cappedOut(facts.memories, ask.cap),
+        memories: cappedOut(facts.memories, ask.cap, ask).map((memoryId) => ({
+          memoryId,
+          reason: "capped" as const,
+        })),
         nextExpiry: null,
       };

@@ -29,16 +29,19 @@ import type {
   WorldEventId,
 } from "@hearsay/core";
 import { reviseProfile } from "@hearsay/core";
+import type { Fading } from "./MemoryDecay.ts";
 
 /** Identity memories are who the NPC is: no cap ever drops them. */
 export const isPinned = (category: MemoryCategory): boolean => category === "identity";
 
-/** A memory an NPC holds, with what its cap and expiry are decided by. */
-export interface LiveMemory {
+/** A memory an NPC holds, with what its cap, expiry and decay are decided by. */
+export interface LiveMemory extends Fading {
   readonly category: MemoryCategory;
-  /** Identity memories are who the NPC is: no cap ever drops them. */
+  /** Identity memories are who the NPC is: no cap ever drops them, and they never fade. */
   readonly pinned: boolean;
+  /** Its importance at `since` (recorded, or last reinforced); it fades from then. */
   readonly importance: number;
+  readonly since: GameTime;
   readonly recordedAt: GameTime;
   readonly expiresAt: GameTime | null;
   readonly about: { readonly kind: string; readonly id: string } | null;
@@ -199,6 +202,7 @@ export const concernedNpc = (event: Event): NpcId | null => {
       return event.payload.npcId;
     case "MemoryRecorded":
     case "MemoryExpired":
+    case "MemoryReinforced":
       return event.payload.ownerNpcId;
     case "RelationshipChanged":
       return event.payload.fromId;
@@ -267,6 +271,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
         category: p.category,
         pinned: isPinned(p.category),
         importance: p.importance,
+        since: event.t,
         recordedAt: event.t,
         expiresAt: p.expiresAt,
         about: p.about,
@@ -276,6 +281,12 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     }
     case "MemoryExpired":
       facts.memories.delete(event.payload.memoryId);
+      return;
+    case "MemoryReinforced":
+      for (const { memoryId, importance } of event.payload.memories) {
+        const m = facts.memories.get(memoryId);
+        if (m) facts.memories.set(memoryId, { ...m, importance, since: event.t });
+      }
       return;
     case "RelationshipChanged": {
       const p = event.payload;

@@ -16,14 +16,27 @@ export {
   debateMachine,
 } from "./debateMachine.ts";
 export {
+  defaultMemoryDecay,
+  type Fading,
+  forgetAt,
+  importanceAt,
+  type MemoryDecay,
+  reinforced,
+  reinforcesAt,
+} from "./MemoryDecay.ts";
+export {
   cappedOut,
   droppedOnArrival,
+  endedBy,
+  endOf,
   expiredBy,
   type ForgetAsk,
   type ForgetReason,
   type Forgetting,
   forgetting,
+  nextEndAfter,
   nextExpiryAfter,
+  type RankedAt,
 } from "./MemoryPolicy.ts";
 export type { NpcAction } from "./NpcAction.ts";
 export {

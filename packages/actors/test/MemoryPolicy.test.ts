@@ -1,14 +1,18 @@
 import {
   cappedOut,
+  defaultMemoryDecay,
   droppedOnArrival,
   emptyNpcFacts,
   expiredBy,
   forgetting,
+  importanceAt,
   type LiveMemory,
+  type MemoryDecay,
   type NpcEmitted,
   type NpcInput,
   nextExpiryAfter,
   npcMachine,
+  type RankedAt,
 } from "@hearsay/actors";
 import { type GameTime, gameTime, ids, type MemoryCategory, type MemoryId } from "@hearsay/core";
 import fc from "fast-check";
@@ -28,6 +32,7 @@ const memoryArb: fc.Arbitrary<LiveMemory> = fc
     category: m.category,
     pinned: m.category === "identity",
     importance: m.importance,
+    since: m.recordedAt as GameTime,
     recordedAt: m.recordedAt as GameTime,
     expiresAt: m.lifetime === null ? null : ((m.recordedAt + m.lifetime) as GameTime),
     about: null,
@@ -49,6 +54,17 @@ const shuffled = <K, V>(m: ReadonlyMap<K, V>, seed: number): Map<K, V> => {
   return new Map(entries);
 };
 
+/** Ranked with nothing fading: the importance each was recorded with. */
+const still: RankedAt = {
+  t: 21 as GameTime,
+  decay: {
+    ...defaultMemoryDecay,
+    halfLifeDays: Object.fromEntries(
+      Object.keys(defaultMemoryDecay.halfLifeDays).map((c) => [c, null]),
+    ) as unknown as MemoryDecay["halfLifeDays"],
+  },
+};
+
 const rank = (id: MemoryId, m: LiveMemory) => [m.importance, m.recordedAt, id] as const;
 const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) =>
   a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
@@ -59,6 +75,7 @@ describe("the cap", () => {
       category,
       pinned: category === "identity",
       importance,
+      since: recordedAt as GameTime,
       recordedAt: recordedAt as GameTime,
       expiresAt: null,
       about: null,
@@ -69,17 +86,17 @@ describe("the cap", () => {
       ["new" as MemoryId, m("scene", 0.2, 5)],
       ["big" as MemoryId, m("scene", 0.9, 0)],
     ]);
-    expect(cappedOut(memories, 4)).toEqual([]);
-    expect(cappedOut(memories, 3)).toEqual(["old"]);
-    expect(cappedOut(memories, 2)).toEqual(["old", "new"]);
+    expect(cappedOut(memories, 4, still)).toEqual([]);
+    expect(cappedOut(memories, 3, still)).toEqual(["old"]);
+    expect(cappedOut(memories, 2, still)).toEqual(["old", "new"]);
     // Under the pinned count the cap drops everything else and keeps who it is.
-    expect(cappedOut(memories, 0)).toEqual(["old", "new", "big"]);
+    expect(cappedOut(memories, 0, still)).toEqual(["old", "new", "big"]);
   });
 
   it("property: respects the cap, never drops a pinned memory, drops only ranks below what it keeps", () => {
     fc.assert(
       fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), (memories, cap) => {
-        const dropped = cappedOut(memories, cap);
+        const dropped = cappedOut(memories, cap, still);
         const gone = new Set(dropped);
         expect(gone.size).toBe(dropped.length);
         for (const id of dropped) expect(memories.get(id)!.pinned).toBe(false);
@@ -96,27 +113,84 @@ describe("the cap", () => {
   it("property: the choice does not depend on the order memories are held in", () => {
     fc.assert(
       fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), fc.nat(), (memories, cap, seed) => {
-        expect(cappedOut(shuffled(memories, seed), cap)).toEqual(cappedOut(memories, cap));
+        expect(cappedOut(shuffled(memories, seed), cap, still)).toEqual(
+          cappedOut(memories, cap, still),
+        );
       }),
     );
   });
 
-  it("property: a memory dropped on arrival is what the next cap would drop", () => {
+  it("property: a memory dropped on arrival is what the next cap would drop, faded or not", () => {
     fc.assert(
       fc.property(
         memoriesArb,
         fc.integer({ min: 0, max: 30 }),
         memoryArb,
-        (memories, cap, arriving) => {
-          // The newcomer is the newest memory, with the highest id.
-          const newcomer = { ...arriving, recordedAt: 21 as GameTime };
-          const skip = droppedOnArrival(memories, cap, true, newcomer);
+        fc.boolean(),
+        (memories, cap, arriving, fading) => {
+          // Ranked later with the default decay, or at once with none.
+          const at: RankedAt = fading
+            ? { t: (30 * 24 * 60) as GameTime, decay: defaultMemoryDecay }
+            : still;
+          // The newcomer is the newest memory, with the highest id, arriving at the cap's time.
+          const newcomer = { ...arriving, recordedAt: at.t, since: at.t };
+          const skip = droppedOnArrival(memories, cap, true, newcomer, at);
           const after = new Map(memories).set("z" as MemoryId, newcomer);
-          if (skip) expect(cappedOut(after, cap)).toContain("z");
+          if (skip) expect(cappedOut(after, cap, at)).toContain("z");
           if (newcomer.pinned) expect(skip).toBe(false);
         },
       ),
     );
+  });
+});
+
+describe("the cap, as memories fade", () => {
+  it("property: drops what matters least now — a faded memory before a fresher one it once outranked", () => {
+    fc.assert(
+      fc.property(
+        memoriesArb,
+        fc.integer({ min: 0, max: 30 }),
+        fc.nat(60),
+        (memories, cap, days) => {
+          const at: RankedAt = { t: (21 + days * 24 * 60) as GameTime, decay: defaultMemoryDecay };
+          const now = (m: LiveMemory) => importanceAt(defaultMemoryDecay, m, at.t);
+          const dropped = cappedOut(memories, cap, at);
+          const gone = new Set(dropped);
+          for (const id of dropped) {
+            const m = memories.get(id)!;
+            expect(m.pinned).toBe(false);
+            for (const [kid, k] of memories)
+              if (!gone.has(kid) && !k.pinned) {
+                expect(now(m)).toBeLessThanOrEqual(now(k));
+                if (now(m) === now(k))
+                  expect(
+                    m.recordedAt < k.recordedAt || (m.recordedAt === k.recordedAt && id < kid),
+                  ).toBe(true);
+              }
+          }
+        },
+      ),
+    );
+  });
+
+  it("a memory recorded important long ago goes before a fresh one of middling importance", () => {
+    const m = (importance: number, since: number): LiveMemory => ({
+      category: "scene",
+      pinned: false,
+      importance,
+      since: since as GameTime,
+      recordedAt: since as GameTime,
+      expiresAt: null,
+      about: null,
+    });
+    const day = 24 * 60;
+    const memories = new Map<MemoryId, LiveMemory>([
+      ["long-ago" as MemoryId, m(0.9, 0)],
+      ["fresh" as MemoryId, m(0.5, 30 * day)],
+    ]);
+    const at = { t: (30 * day) as GameTime, decay: defaultMemoryDecay };
+    expect(cappedOut(memories, 1, at)).toEqual(["long-ago"]);
+    expect(cappedOut(memories, 1, still)).toEqual(["fresh"]);
   });
 });
 
@@ -180,8 +254,17 @@ describe("the npc machine", () => {
             });
           const stateBefore = actor.getSnapshot().value;
           seen.length = 0;
-          const expire = { type: "EXPIRE", t: now as GameTime } as const;
-          const capAsk = { type: "CAP", t: now as GameTime, cap } as const;
+          const expire = {
+            type: "EXPIRE",
+            t: now as GameTime,
+            decay: defaultMemoryDecay,
+          } as const;
+          const capAsk = {
+            type: "CAP",
+            t: now as GameTime,
+            cap,
+            decay: defaultMemoryDecay,
+          } as const;
           actor.send(expire);
           actor.send(capAsk);
           expect(seen).toEqual([forgetting(i.facts, expire), forgetting(i.facts, capAsk)]);

@@ -11,7 +11,12 @@ import {
   PropAcquired,
   PropIntroduced,
 } from "./events/happenings.ts";
-import { KnowledgeGained, MemoryExpired, MemoryRecorded } from "./events/knowledge.ts";
+import {
+  KnowledgeGained,
+  MemoryExpired,
+  MemoryRecorded,
+  MemoryReinforced,
+} from "./events/knowledge.ts";
 import { SceneClosed, SceneOpened, SummaryCursorAdvanced } from "./events/narrative.ts";
 import {
   NpcActivityChanged,
@@ -69,6 +74,7 @@ export const Event = Schema.Union([
   SceneOpened,
   SceneClosed,
   SummaryCursorAdvanced,
+  MemoryReinforced,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

@@ -54,6 +54,7 @@ export {
   MemoryCategory,
   MemoryExpired,
   MemoryRecorded,
+  MemoryReinforced,
 } from "./events/knowledge.ts";
 export {
   SceneCause,

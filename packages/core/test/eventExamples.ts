@@ -148,6 +148,11 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
     t: gameTime(6, 14, 5),
     payload: { memoryId: ids.memory("mem-1"), ownerNpcId: mara, reason: "expired" },
   }),
+  MemoryReinforced: makeEvent("MemoryReinforced", {
+    id: ids.event("ev-10r"),
+    t: gameTime(6, 14, 5),
+    payload: { ownerNpcId: mara, memories: [{ memoryId: ids.memory("mem-1"), importance: 0.5 }] },
+  }),
   TaskProposed: makeEvent("TaskProposed", {
     id: ids.event("ev-11"),
     t,

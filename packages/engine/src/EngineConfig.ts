@@ -1,3 +1,5 @@
+import { defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
+
 /**
  * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
  * CLI flags by the CLI; the engine only reads them.
@@ -5,6 +7,12 @@
 export interface EngineConfig {
   /** Live memories an NPC keeps; beyond it the least important, oldest go first. */
   readonly memoryCap: number;
+  /**
+   * How memories fade: half-life in game days per category (null: never), the importance
+   * below which one is forgotten, and what reading it in a dossier adds (at most once per
+   * `reinforceAfterHours`). Identity memories never fade.
+   */
+  readonly memoryDecay: MemoryDecay;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
@@ -66,6 +74,7 @@ export type ProfileEventTrigger = "task_completed" | "promise_broken" | "feud";
 
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
+  memoryDecay: defaultMemoryDecay,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,
   rumourDecay: 0.8,

@@ -10,7 +10,7 @@
  * to it than everything it already holds. The survivors after the cap are the same as if
  * it had been recorded and dropped; the log is spared the pair of events.
  */
-import { droppedOnArrival, isPinned } from "@hearsay/actors";
+import { droppedOnArrival, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
 import {
   type GameTime,
   type Lifetime,
@@ -20,6 +20,7 @@ import {
   type MemoryId,
   type NpcId,
 } from "@hearsay/core";
+import type { DossierReads } from "./DossierReads.ts";
 import type { TickContext } from "./TickContext.ts";
 
 export interface MemoryDraft {
@@ -66,19 +67,25 @@ export const rememberKept = (
   const facts = ctx.actors.facts(owner);
   if (
     facts &&
-    droppedOnArrival(facts.memories, ctx.config.memoryCap, ctx.writer.recordedFor(owner), {
-      pinned: isPinned(draft.category),
-      importance: importanceOf(draft),
-    })
+    droppedOnArrival(
+      facts.memories,
+      ctx.config.memoryCap,
+      ctx.writer.recordedFor(owner),
+      { pinned: isPinned(draft.category), importance: importanceOf(draft) },
+      { t: ctx.t, decay: ctx.actors.decay },
+    )
   )
     return null;
   return remember(ctx, owner, draft);
 };
 
-/** MemoryExpired for every memory whose lifetime ended by now, in id order. */
+/**
+ * MemoryExpired for every memory whose lifetime ended by now (`expired`) or whose
+ * importance faded below the run's threshold (`forgotten`), in id order.
+ */
 export const expireMemories = (ctx: TickContext): void => {
-  for (const { memoryId, owner } of ctx.actors.expired(ctx.t))
-    ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason: "expired" });
+  for (const { memoryId, owner, reason } of ctx.actors.expired(ctx.t))
+    ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason });
 };
 
 /** MemoryExpired for what each NPC's cap drops, NPCs in id order. */
@@ -86,5 +93,51 @@ export const capMemories = (ctx: TickContext, npcIds: Iterable<NpcId>): void => 
   for (const npcId of [...new Set(npcIds)].sort()) {
     for (const memoryId of ctx.actors.capped(npcId, ctx.t, ctx.config.memoryCap))
       ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: npcId, reason: "capped" });
+  }
+};
+
+/**
+ * Notes, for everyone in this batch's conversation turns, its memories about each other
+ * participant: a talk brings to mind what one remembers of the other. The scripted brain
+ * reads no memories to speak, so with it this is what reinforces memories of people.
+ */
+const recallTalk = (ctx: TickContext, reads: DossierReads): void => {
+  for (const e of ctx.writer.emitted()) {
+    if (e.type !== "ConversationTurn") continue;
+    const people = [e.payload.speakerId, ...e.payload.listenerIds];
+    for (const self of people) {
+      const facts = ctx.actors.facts(self as NpcId);
+      if (facts === undefined) continue;
+      const about: Array<MemoryId> = [];
+      for (const [id, m] of facts.memories)
+        if (m.about?.kind === "npc" && m.about.id !== self && people.includes(m.about.id as NpcId))
+          about.push(id);
+      reads.recall(self as NpcId, about);
+    }
+  }
+};
+
+/**
+ * MemoryReinforced, one per NPC in id order, for the memories its brain read in a
+ * dossier since the last call (`DossierReads`), or recalled in this batch's talk, that
+ * are still held and due a reinforcement (`reinforcesAt`): each at what it had faded to
+ * plus `reinforceBy`.
+ */
+export const reinforceMemories = (ctx: TickContext): void => {
+  if (ctx.reads === undefined) return;
+  recallTalk(ctx, ctx.reads);
+  const reads = ctx.reads.take();
+  if (reads.size === 0) return;
+  const decay = ctx.config.memoryDecay;
+  for (const npcId of [...reads.keys()].sort()) {
+    const facts = ctx.actors.facts(npcId);
+    if (facts === undefined) continue;
+    const memories: Array<{ memoryId: MemoryId; importance: number }> = [];
+    for (const memoryId of [...reads.get(npcId)!].sort()) {
+      const m = facts.memories.get(memoryId);
+      if (m === undefined || !reinforcesAt(decay, m, ctx.t)) continue;
+      memories.push({ memoryId, importance: reinforced(decay, m, ctx.t).importance });
+    }
+    if (memories.length > 0) ctx.writer.emit("MemoryReinforced", { ownerNpcId: npcId, memories });
   }
 };

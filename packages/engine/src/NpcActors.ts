@@ -22,7 +22,9 @@ import {
   type DebateEvent,
   type DebateInput,
   type DebateOutput,
+  defaultMemoryDecay,
   emptyNpcFacts,
+  endOf,
   type ForgetAsk,
   type Forgetting,
   foldNpcFacts,
@@ -30,6 +32,7 @@ import {
   forgetting,
   type HeldTask,
   isOpen,
+  type MemoryDecay,
   type NpcEmitted,
   type NpcEvent,
   type NpcFacts,
@@ -51,10 +54,11 @@ interface Emitter<E> {
   getSnapshot(): { value: unknown; status: string; output?: unknown };
 }
 
-/** A memory an NPC forgets, and whose it is. */
+/** A memory an NPC forgets, whose it is, and why. */
 export interface Forgotten {
   readonly memoryId: MemoryId;
   readonly owner: NpcId;
+  readonly reason: "expired" | "forgotten";
 }
 
 /**
@@ -82,7 +86,11 @@ export class NpcActors {
   private readonly npcs = new Map<NpcId, Actor<typeof npcMachine>>();
   /** Facts of NPCs with no running actor: before `spawn`, and after `stop`. */
   private resting = new Map<NpcId, NpcFacts>();
-  /** When each NPC's next memory runs out: a schedule (like wake-ups), not its facts. */
+  /**
+   * When each NPC's next memory runs out or fades away: a schedule (like wake-ups), not
+   * its facts. A reinforcement only puts a fading off, so a time due here may find
+   * nothing to forget; the NPC's answer then says when to ask again.
+   */
   private expiries = new DueIndex<NpcId>();
   /** Who holds each task (null: the world), so a task's events reach its holder. */
   private holders = new Map<TaskId, NpcId | null>();
@@ -91,6 +99,9 @@ export class NpcActors {
   /** When each open task's deadline passes: a schedule. */
   private deadlines = new DueIndex<TaskId>();
   private readonly npcOut: Array<NpcEmitted> = [];
+
+  /** `decay`: how the run's memories fade (engine config `memoryDecay`). */
+  constructor(readonly decay: MemoryDecay = defaultMemoryDecay) {}
 
   get clock(): WorldClock {
     if (this.clockRef === null) throw new Error("the world clock was not started");
@@ -170,10 +181,10 @@ export class NpcActors {
     const facts = this.facts(id);
     if (facts === undefined) return;
     foldNpcFacts(facts, event);
-    if (event.type === "MemoryRecorded" && event.payload.expiresAt !== null) {
+    if (event.type === "MemoryRecorded") {
+      const end = endOf(facts.memories.get(event.payload.memoryId)!, this.decay);
       const due = this.expiries.dueAt(id);
-      if (due === undefined || event.payload.expiresAt < due)
-        this.expiries.set(id, event.payload.expiresAt);
+      if (end !== null && (due === undefined || end.at < due)) this.expiries.set(id, end.at);
     }
   }
 
@@ -248,14 +259,15 @@ export class NpcActors {
   }
 
   /**
-   * The memories that ran out by `t`, in id order: each NPC due asks its own actor (its
-   * next expiry is then scheduled from its answer).
+   * The memories that ran out or faded away by `t`, in id order: each NPC due asks its
+   * own actor (its next end is then scheduled from its answer).
    */
   expired(t: GameTime): ReadonlyArray<Forgotten> {
     const out: Array<Forgotten> = [];
     for (const owner of this.expiries.takeDue(t)) {
-      const answer = this.forget(owner, { type: "EXPIRE", t });
-      for (const memoryId of answer.memoryIds) out.push({ memoryId, owner });
+      const answer = this.forget(owner, { type: "EXPIRE", t, decay: this.decay });
+      for (const { memoryId, reason } of answer.memories)
+        if (reason !== "capped") out.push({ memoryId, owner, reason });
       if (answer.nextExpiry !== null) this.expiries.set(owner, answer.nextExpiry);
     }
     return out.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
@@ -265,7 +277,9 @@ export class NpcActors {
   capped(npcId: NpcId, t: GameTime, cap: number): ReadonlyArray<MemoryId> {
     const facts = this.facts(npcId);
     if (facts === undefined || facts.memories.size <= cap) return [];
-    return this.forget(npcId, { type: "CAP", t, cap }).memoryIds;
+    return this.forget(npcId, { type: "CAP", t, cap, decay: this.decay }).memories.map(
+      (m) => m.memoryId,
+    );
   }
 
   /**
@@ -277,7 +291,7 @@ export class NpcActors {
     if (ref === undefined) {
       const facts = this.resting.get(npcId);
       return facts === undefined
-        ? { type: "forget", reason: "expired", memoryIds: [], nextExpiry: null }
+        ? { type: "forget", memories: [], nextExpiry: null }
         : forgetting(facts, ask);
     }
     ref.send(ask);

@@ -21,6 +21,7 @@ import {
 import type { BrainShape } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "./BrainRunner.ts";
+import { DossierReads, readTracked } from "./DossierReads.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
 import { EngineSnapshots } from "./EngineSnapshots.ts";
@@ -100,6 +101,12 @@ export interface RunSummary {
   readonly debates: number;
   readonly tasksByStatus: Readonly<Record<string, number>>;
   readonly liveMemories: number;
+  /**
+   * Memories that went this run, by why (`expired`, `forgotten`, `capped`), and the
+   * memories reinforced (counted per memory, not per MemoryReinforced).
+   */
+  readonly memoriesGone: Readonly<Record<string, number>>;
+  readonly memoriesReinforced: number;
   readonly brainCalls: number;
   readonly brainFailures: number;
   /** Calls answered by a fallback brain, and model answers refused on the way. */
@@ -115,6 +122,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const t0 = gameTime(startDay, world.meta.start.hour);
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
+  const memories = { gone: new Map<string, number>(), reinforced: 0 };
   let head = existing ? log.head(saveId) : 0;
   let seed = spec.seed ?? 1;
   let endDay = startDay + (spec.days ?? 30);
@@ -138,7 +146,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const schedule = fold.clock;
   let clockRunning = false;
   // Created before the log is read or written: every event reaches the NPC it concerns.
-  const actors = new NpcActors();
+  const actors = new NpcActors(config.memoryDecay);
   if (restored !== null) actors.restore(fold.npcs);
   if (head > 0) {
     // Page by page: a long run of a large world has millions of events, which as one
@@ -169,7 +177,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const routes = new Routes(world);
   const names = new WorldIndex(world);
   const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
-  const dossiers = spec.dossiers(log, saveId);
+  // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
+  const reads = new DossierReads();
+  const dossiers = readTracked(spec.dossiers(log, saveId), reads);
   if (head > 0) {
     const started = log.read(saveId, { toSeq: 1 })[0]!;
     const recorded =
@@ -206,6 +216,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     head = result.head;
     for (const e of events) {
       counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+      if (e.type === "MemoryExpired")
+        memories.gone.set(e.payload.reason, (memories.gone.get(e.payload.reason) ?? 0) + 1);
+      else if (e.type === "MemoryReinforced") memories.reinforced += e.payload.memories.length;
       if (!clockRunning) foldSchedule(schedule, e);
     }
     snapshots.afterAppend(
@@ -230,6 +243,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     writer,
     brain,
     dossiers,
+    reads,
     actors,
     from,
     t,
@@ -270,9 +284,19 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
 
   const startT = state.t;
   if (startT >= gameTime(endDay))
-    return summarise(spec, existing !== undefined, state, actors, endDay, head, 0, counts, brain, {
-      debates: schedule.debatesHeld.size,
-    });
+    return summarise(
+      spec,
+      existing !== undefined,
+      state,
+      actors,
+      endDay,
+      head,
+      0,
+      counts,
+      brain,
+      { debates: schedule.debatesHeld.size },
+      memories,
+    );
   actors.startClock({
     t: startT,
     tickMinutes: world.meta.tickMinutes,
@@ -375,6 +399,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     {
       debates: actors.clock.debatesHeld,
     },
+    memories,
   );
 };
 
@@ -389,6 +414,7 @@ const summarise = (
   counts: ReadonlyMap<EventType, number>,
   brain: BrainRunner,
   clock: { readonly debates: number },
+  memories: { readonly gone: ReadonlyMap<string, number>; readonly reinforced: number },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of actors.allTasks())
@@ -406,6 +432,8 @@ const summarise = (
     debates: clock.debates,
     tasksByStatus: Object.fromEntries(Object.entries(tasksByStatus).sort()),
     liveMemories,
+    memoriesGone: Object.fromEntries([...memories.gone.entries()].sort()),
+    memoriesReinforced: memories.reinforced,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
     brainFellBack: brain.stats.fellBack,

@@ -19,7 +19,7 @@ export type { SkipMode };
 
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
-import { capMemories, expireMemories } from "./Memories.ts";
+import { capMemories, expireMemories, reinforceMemories } from "./Memories.ts";
 import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions, react } from "./Reactions.ts";
 import { closeScenes } from "./Scenes.ts";
@@ -55,5 +55,8 @@ export const runSkip = async (ctx: TickContext, mode: SkipMode): Promise<void> =
     react(ctx, id, ctx.actors.send(id, { type: "ELIDE", t: ctx.t }), noReactions());
   }
   tendThreads(ctx);
+  // Every batch ends with what was read consumed, so no read outlives the batch (a
+  // resume starts with none).
+  reinforceMemories(ctx);
   ctx.writer.emit("ClockAdvanced", { from: ctx.from, to: ctx.t, mode });
 };

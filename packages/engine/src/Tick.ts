@@ -3,7 +3,8 @@
  *
  *   scheduled world events → planned happenings → task deadlines → memory expiries
  *   → task seeds → scenes closed → debates → wake-ups due now → decisions → scenes
- *   closed → conversations → world memories → threads → memory caps → ClockAdvanced
+ *   closed → conversations → world memories → threads → memories read reinforced
+ *   → memory caps → ClockAdvanced
  *
  * Scenes close twice: before debates and before conversations, so every exchange joins
  * a scene nobody has left yet (departures happen in wake-ups and decisions).
@@ -16,7 +17,7 @@ import type { NpcId } from "@hearsay/core";
 import { runConversations } from "./Conversations.ts";
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
-import { capMemories, expireMemories } from "./Memories.ts";
+import { capMemories, expireMemories, reinforceMemories } from "./Memories.ts";
 import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions } from "./Reactions.ts";
 import { closeScenes } from "./Scenes.ts";
@@ -41,6 +42,7 @@ export const runTick = async (ctx: TickContext): Promise<void> => {
   await runConversations(ctx, reactions.spoken);
   rememberWorldChanges(ctx);
   tendThreads(ctx);
+  reinforceMemories(ctx);
   capMemories(ctx, ctx.writer.memoryOwners() as ReadonlyArray<NpcId>);
   ctx.writer.emit("ClockAdvanced", { from: ctx.from, to: ctx.t, mode: "tick" });
 };

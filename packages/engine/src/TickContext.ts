@@ -13,6 +13,7 @@ import type {
   World,
 } from "@hearsay/core";
 import type { BrainRunner } from "./BrainRunner.ts";
+import type { DossierReads } from "./DossierReads.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
 import type { NpcActors } from "./NpcActors.ts";
@@ -76,6 +77,8 @@ export interface TickContext {
   readonly writer: TickWriter;
   readonly brain: BrainRunner;
   readonly dossiers: DossierSource;
+  /** The memories brains read in `dossiers` (absent: nothing is reinforced, as in a talk). */
+  readonly reads?: DossierReads;
   readonly actors: NpcActors;
   /** The tick's time: the clock has advanced from `from` to `t`. */
   readonly from: GameTime;

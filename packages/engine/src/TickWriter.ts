@@ -79,6 +79,11 @@ export class TickWriter {
     return this.events.length;
   }
 
+  /** The events of this batch so far, in order (not drained). */
+  emitted(): ReadonlyArray<Event> {
+    return this.events;
+  }
+
   drain(): ReadonlyArray<Event> {
     this.owners.clear();
     return this.events.splice(0, this.events.length);

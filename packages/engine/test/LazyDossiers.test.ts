@@ -1,9 +1,10 @@
+import { defaultMemoryDecay } from "@hearsay/actors";
 import type { Dossier, DossierReader, DossierSectionName } from "@hearsay/core";
 import { type DossierSource, retrievalDossiers } from "@hearsay/engine";
 import { ScriptedBrain, type SyncBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { describe, expect, it } from "vitest";
-import { freshLog, logHash, run } from "./harness.ts";
+import { freshLog, logHash, ofType, run } from "./harness.ts";
 
 /** Real retrieval dossiers, counting how many are built. */
 const counted = () => {
@@ -65,9 +66,18 @@ describe("dossiers are built when a brain reads them", () => {
     const a = freshLog();
     const b = freshLog();
     const seen: Array<Dossier | null> = [];
-    const lazyRun = await run(a, { dossiers: lazy.dossiers, days: 2 });
-    await run(b, { dossiers: eager.dossiers, days: 2, brain: reading(1, seen) });
+    // Memories a brain reads are reinforced (by design, what it reads is then part of
+    // the log): with reinforcement off, reading more must change nothing.
+    const config = { memoryDecay: { ...defaultMemoryDecay, reinforceBy: 0 } };
+    const lazyRun = await run(a, { dossiers: lazy.dossiers, days: 2, config });
+    await run(b, { dossiers: eager.dossiers, days: 2, brain: reading(1, seen), config });
     expect(logHash(a)).toBe(logHash(b));
+    // With it on, the reader's memories are reinforced; the scripted brain reads none.
+    const c = freshLog();
+    await run(c, { dossiers: counted().dossiers, days: 2, brain: reading(1, []) });
+    expect(ofType(c, "MemoryReinforced").length).toBeGreaterThan(
+      ofType(a, "MemoryReinforced").length,
+    );
     // The eager brain saw a real dossier on each turn call; the scripted one asked for fewer.
     expect(eager.built.n).toBe(seen.length);
     expect(seen.some((d) => d !== null && d.sections.length > 0)).toBe(true);

@@ -392,6 +392,10 @@ export class Projector {
       case "SummaryCursorAdvanced":
         // Markers of what was summarised; the summaries themselves are MemoryRecorded.
         return;
+      case "MemoryReinforced":
+        // Decay and reinforcement are the owner's (its NpcFacts): the rows keep what
+        // each memory was recorded with.
+        return;
       default:
         assertNever(e);
     }

@@ -219,7 +219,11 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none"
     }`,
-    `memories: ${s.liveMemories} live`,
+    `memories: ${s.liveMemories} live; this run ${
+      Object.entries(s.memoriesGone)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none gone"
+    }, reinforced ${s.memoriesReinforced}`,
     `brain:    ${s.brainCalls} calls (${
       Object.entries(s.brainCallsByPurpose)
         .map(([k, v]) => `${k} ${v}`)

@@ -53,3 +53,14 @@ export const MemoryExpired = defineEvent("MemoryExpired", 1, {
   ownerNpcId: NpcId,
   reason: Schema.Literals(["expired", "forgotten", "capped"]),
 });
+
+/**
+ * Memories of one NPC that a brain read in its dossier this tick, each with the importance
+ * it now has: raised from what it had faded to, and fading again from this event's time.
+ * The new importance is written, not derived on reading, so a log folds alike whatever
+ * decay parameters read it. One event per NPC per tick, ids in order.
+ */
+export const MemoryReinforced = defineEvent("MemoryReinforced", 1, {
+  ownerNpcId: NpcId,
+  memories: Schema.Array(Schema.Struct({ memoryId: MemoryId, importance: Unit })),
+});

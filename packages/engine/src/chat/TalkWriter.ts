@@ -128,7 +128,7 @@ export class TalkWriter {
 
   private refold(): void {
     this.state = new EngineState();
-    this.actors = new NpcActors();
+    this.actors = new NpcActors(this.config.memoryDecay);
     this.known = 0;
     this.catchUp();
   }

@@ -285,6 +285,14 @@ export class SequenceBuilder {
         });
         return this;
       }
+      case "MemoryReinforced": {
+        if (this.memories.length === 0) return this.step({ ...s, type: "MemoryRecorded" });
+        this.push("MemoryReinforced", {
+          ownerNpcId: this.npc(b),
+          memories: [{ memoryId: at(this.memories, a), importance: (c % 10) / 10 }],
+        });
+        return this;
+      }
       case "TaskProposed": {
         const id = `task-${this.n + 1}`;
         this.tasks.set(id, "proposed");
