@@ -262,15 +262,15 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
 });
 
 /**
- * The context a WAKE leads to, before any plan: its news (what it learnt since it last
- * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
+ * What a WAKE changes in the context, before any plan: its news (what it learnt since it
+ * last changed activity, and its open tasks — both from its own facts) noted, a journey
+ * ended.
  */
-const woken = (
+const wokenFields = (
   ctx: NpcContext,
   e: Extract<NpcEvent, { type: "WAKE" }>,
   arriving: boolean,
-): NpcContext => ({
-  ...ctx,
+) => ({
   t: e.t,
   company: e.company,
   concerns: ctx.facts.concerns,
@@ -281,20 +281,28 @@ const woken = (
 });
 
 /**
- * What a wake-up leads to, computed once per WAKE (the guards of one transition all ask
- * for it with the same event object): a decision, or the routine's next activity.
+ * What a wake-up leads to, computed once per WAKE (the guards of one transition and its
+ * assignment all ask for it with the same event object): the woken context's changes and
+ * a decision, or the routine's next activity.
  */
-const wakePlans = new WeakMap<object, Plan | "decide">();
-const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" => {
-  if (e.type !== "WAKE") return { activity: ctx.activity, note: "" };
-  let plan = wakePlans.get(e);
-  if (plan === undefined) {
-    const next = woken(ctx, e, ctx.activity === "travelling");
-    plan = significant(next) !== null ? "decide" : routine(next);
-    wakePlans.set(e, plan);
+interface Waking {
+  readonly changes: ReturnType<typeof wokenFields>;
+  readonly next: NpcContext;
+  readonly plan: Plan | "decide";
+}
+const wakings = new WeakMap<object, Waking>();
+const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
+  let w = wakings.get(e);
+  if (w === undefined) {
+    const changes = wokenFields(ctx, e, ctx.activity === "travelling");
+    const next: NpcContext = { ...ctx, ...changes };
+    w = { changes, next, plan: significant(next) !== null ? "decide" : routine(next) };
+    wakings.set(e, w);
   }
-  return plan;
+  return w;
 };
+const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
+  e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
 
 const decisionPlans = new WeakMap<object, Plan>();
 const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => {
@@ -370,12 +378,12 @@ export const npcMachine = setup({
   actions: {
     takeWake: assign(({ context, event }) => {
       if (event.type !== "WAKE") return {};
-      // Its news noted and a journey ended (`woken`), then the routine's plan, if any.
-      const next = woken(context, event, context.activity === "travelling");
-      const plan = wakePlan(context, event);
-      if (plan === "decide") return next;
+      // Its news noted and a journey ended, then the routine's plan, if any: only what
+      // changes (the assignment copies the context once).
+      const { changes, next, plan } = waking(context, event);
+      if (plan === "decide") return changes;
       return {
-        ...next,
+        ...changes,
         ...applyPlan(next, plan),
         note: plan.note,
         workMinutes: shiftOf(next, plan),
