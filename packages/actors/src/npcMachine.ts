@@ -145,6 +145,13 @@ const TASK_WORK_MINUTES = 3 * MINUTES_PER_HOUR;
 
 type Plan = Partial<NpcActivityState> & { readonly activity: Activity; readonly note: string };
 
+/**
+ * What the routine can lead to, most common first: a WAKE's transitions test only these
+ * (a conversation or a debate is only ever joined, or decided on).
+ */
+const routineActivities = ["working", "idle", "travelling", "asleep"] as const;
+type RoutinePlan = Plan & { readonly activity: (typeof routineActivities)[number] };
+
 /** Game time `minutes` after `t`, never sooner than one tick. */
 const later = (ctx: NpcContext, minutes: number): GameTime =>
   (ctx.t + Math.max(ctx.tickMinutes, Math.ceil(minutes))) as GameTime;
@@ -152,7 +159,7 @@ const later = (ctx: NpcContext, minutes: number): GameTime =>
 const night = (ctx: NpcContext) =>
   isNight(hourOf(ctx.t), ctx.schedule.wakeHour, ctx.schedule.sleepHour);
 
-const travelTo = (ctx: NpcContext, to: LocationId, note: string): Plan | null => {
+const travelTo = (ctx: NpcContext, to: LocationId, note: string): RoutinePlan | null => {
   if (to === ctx.locationId) return null;
   const minutes = ctx.routes.travelMinutes(ctx.locationId, to);
   if (minutes === null) return null;
@@ -160,7 +167,7 @@ const travelTo = (ctx: NpcContext, to: LocationId, note: string): Plan | null =>
 };
 
 /** The routine: what an NPC does when nothing significant calls for a decision. */
-const routine = (ctx: NpcContext): Plan => {
+const routine = (ctx: NpcContext): RoutinePlan => {
   const { home, workplace, wakeHour, sleepHour } = ctx.schedule;
   if (night(ctx)) {
     return (
@@ -288,7 +295,7 @@ const wokenFields = (
 interface Waking {
   readonly changes: ReturnType<typeof wokenFields>;
   readonly next: NpcContext;
-  readonly plan: Plan | "decide";
+  readonly plan: RoutinePlan | "decide";
 }
 const wakings = new WeakMap<object, Waking>();
 const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
@@ -342,7 +349,7 @@ const onWake = (before: ReadonlyArray<string>): never =>
       target: "deciding",
       actions: [...before, "takeWake", "askBrain"],
     },
-    ...activities.map((activity) => ({
+    ...routineActivities.map((activity) => ({
       guard: { type: "wakePlanIs" as const, params: { activity } },
       target: activity,
       actions: [...before, "takeWake", "announce"],
