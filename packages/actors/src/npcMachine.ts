@@ -269,15 +269,15 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
 });
 
 /**
- * What a WAKE changes in the context, before any plan: its news (what it learnt since it
- * last changed activity, and its open tasks — both from its own facts) noted, a journey
- * ended.
+ * The context a WAKE leads to, before any plan: its news (what it learnt since it last
+ * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
  */
-const wokenFields = (
+const woken = (
   ctx: NpcContext,
   e: Extract<NpcEvent, { type: "WAKE" }>,
   arriving: boolean,
-) => ({
+): NpcContext => ({
+  ...ctx,
   t: e.t,
   company: e.company,
   concerns: ctx.facts.concerns,
@@ -289,11 +289,10 @@ const wokenFields = (
 
 /**
  * What a wake-up leads to, computed once per WAKE (the guards of one transition and its
- * assignment all ask for it with the same event object): the woken context's changes and
- * a decision, or the routine's next activity.
+ * assignment all ask for it with the same event object): the woken context, and a
+ * decision or the routine's next activity.
  */
 interface Waking {
-  readonly changes: ReturnType<typeof wokenFields>;
   readonly next: NpcContext;
   readonly plan: RoutinePlan | "decide";
 }
@@ -301,9 +300,8 @@ const wakings = new WeakMap<object, Waking>();
 const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
   let w = wakings.get(e);
   if (w === undefined) {
-    const changes = wokenFields(ctx, e, ctx.activity === "travelling");
-    const next: NpcContext = { ...ctx, ...changes };
-    w = { changes, next, plan: significant(next) !== null ? "decide" : routine(next) };
+    const next = woken(ctx, e, ctx.activity === "travelling");
+    w = { next, plan: significant(next) !== null ? "decide" : routine(next) };
     wakings.set(e, w);
   }
   return w;
@@ -385,12 +383,11 @@ export const npcMachine = setup({
   actions: {
     takeWake: assign(({ context, event }) => {
       if (event.type !== "WAKE") return {};
-      // Its news noted and a journey ended, then the routine's plan, if any: only what
-      // changes (the assignment copies the context once).
-      const { changes, next, plan } = waking(context, event);
-      if (plan === "decide") return changes;
+      // Its news noted and a journey ended (`woken`), then the routine's plan, if any.
+      const { next, plan } = waking(context, event);
+      if (plan === "decide") return next;
       return {
-        ...changes,
+        ...next,
         ...applyPlan(next, plan),
         note: plan.note,
         workMinutes: shiftOf(next, plan),
