@@ -145,6 +145,13 @@ const TASK_WORK_MINUTES = 3 * MINUTES_PER_HOUR;
 
 type Plan = Partial<NpcActivityState> & { readonly activity: Activity; readonly note: string };
 
+/**
+ * What the routine can lead to, most common first: a WAKE's transitions test only these
+ * (a conversation or a debate is only ever joined, or decided on).
+ */
+const routineActivities = ["working", "idle", "travelling", "asleep"] as const;
+type RoutinePlan = Plan & { readonly activity: (typeof routineActivities)[number] };
+
 /** Game time `minutes` after `t`, never sooner than one tick. */
 const later = (ctx: NpcContext, minutes: number): GameTime =>
   (ctx.t + Math.max(ctx.tickMinutes, Math.ceil(minutes))) as GameTime;
@@ -152,7 +159,7 @@ const later = (ctx: NpcContext, minutes: number): GameTime =>
 const night = (ctx: NpcContext) =>
   isNight(hourOf(ctx.t), ctx.schedule.wakeHour, ctx.schedule.sleepHour);
 
-const travelTo = (ctx: NpcContext, to: LocationId, note: string): Plan | null => {
+const travelTo = (ctx: NpcContext, to: LocationId, note: string): RoutinePlan | null => {
   if (to === ctx.locationId) return null;
   const minutes = ctx.routes.travelMinutes(ctx.locationId, to);
   if (minutes === null) return null;
@@ -160,7 +167,7 @@ const travelTo = (ctx: NpcContext, to: LocationId, note: string): Plan | null =>
 };
 
 /** The routine: what an NPC does when nothing significant calls for a decision. */
-const routine = (ctx: NpcContext): Plan => {
+const routine = (ctx: NpcContext): RoutinePlan => {
   const { home, workplace, wakeHour, sleepHour } = ctx.schedule;
   if (night(ctx)) {
     return (
@@ -281,20 +288,26 @@ const woken = (
 });
 
 /**
- * What a wake-up leads to, computed once per WAKE (the guards of one transition all ask
- * for it with the same event object): a decision, or the routine's next activity.
+ * What a wake-up leads to, computed once per WAKE (the guards of one transition and its
+ * assignment all ask for it with the same event object): the woken context, and a
+ * decision or the routine's next activity.
  */
-const wakePlans = new WeakMap<object, Plan | "decide">();
-const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" => {
-  if (e.type !== "WAKE") return { activity: ctx.activity, note: "" };
-  let plan = wakePlans.get(e);
-  if (plan === undefined) {
+interface Waking {
+  readonly next: NpcContext;
+  readonly plan: RoutinePlan | "decide";
+}
+const wakings = new WeakMap<object, Waking>();
+const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
+  let w = wakings.get(e);
+  if (w === undefined) {
     const next = woken(ctx, e, ctx.activity === "travelling");
-    plan = significant(next) !== null ? "decide" : routine(next);
-    wakePlans.set(e, plan);
+    w = { next, plan: significant(next) !== null ? "decide" : routine(next) };
+    wakings.set(e, w);
   }
-  return plan;
+  return w;
 };
+const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
+  e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
 
 const decisionPlans = new WeakMap<object, Plan>();
 const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => {
@@ -334,7 +347,7 @@ const onWake = (before: ReadonlyArray<string>): never =>
       target: "deciding",
       actions: [...before, "takeWake", "askBrain"],
     },
-    ...activities.map((activity) => ({
+    ...routineActivities.map((activity) => ({
       guard: { type: "wakePlanIs" as const, params: { activity } },
       target: activity,
       actions: [...before, "takeWake", "announce"],
@@ -371,8 +384,7 @@ export const npcMachine = setup({
     takeWake: assign(({ context, event }) => {
       if (event.type !== "WAKE") return {};
       // Its news noted and a journey ended (`woken`), then the routine's plan, if any.
-      const next = woken(context, event, context.activity === "travelling");
-      const plan = wakePlan(context, event);
+      const { next, plan } = waking(context, event);
       if (plan === "decide") return next;
       return {
         ...next,

@@ -22,15 +22,20 @@ import type { TickContext } from "./TickContext.ts";
 
 const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
 
-/** Awake NPCs at a location other than `self`, in id order. */
+/**
+ * Awake NPCs at a location other than `self`, in id order. Filtered before it is sorted:
+ * at night, or in a crowded square, most of those present are asleep or on their way.
+ */
 export const companyOf = (
   ctx: TickContext,
   self: NpcId | null,
   location: LocationId,
-): ReadonlyArray<NpcId> =>
-  ctx.state
-    .presentAt(location)
-    .filter((id) => id !== self && awake(ctx.state.npcs.get(id)!.activity));
+): ReadonlyArray<NpcId> => {
+  const out: Array<NpcId> = [];
+  for (const id of ctx.state.presence.get(location) ?? [])
+    if (id !== self && awake(ctx.state.npcs.get(id)!.activity)) out.push(id);
+  return out.sort();
+};
 
 /** How many awake NPCs other than `self` are at a location (a wake-up's gating needs no list). */
 export const companyCount = (ctx: TickContext, self: NpcId, location: LocationId): number => {
