@@ -17,7 +17,6 @@ import type {
   TaskId,
   WorldEventId,
 } from "@hearsay/core";
-import { DueIndex } from "./DueIndex.ts";
 import { HappeningBook } from "./HappeningBook.ts";
 import { NameFinder } from "./NameFinder.ts";
 import { NarrativeLedger } from "./NarrativeLedger.ts";

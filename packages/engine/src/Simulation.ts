@@ -5,7 +5,7 @@
  * from it (never from actor snapshots), then continues from the last committed tick and
  * stops at the same game day an uninterrupted run would.
  */
-import { emptySchedule, foldSchedule, type NpcInput } from "@hearsay/actors";
+import { foldSchedule, type NpcInput } from "@hearsay/actors";
 import {
   type CampaignId,
   type Event,

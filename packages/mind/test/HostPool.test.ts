@@ -236,7 +236,11 @@ describe("HostPool.run", () => {
       pool.run(
         "x",
         "m",
-        (h) => Effect.suspend(() => (asked.push(h.url), Effect.fail(invalid))),
+        (h) =>
+          Effect.suspend(() => {
+            asked.push(h.url);
+            return Effect.fail(invalid);
+          }),
         hostFailed,
       ),
     );

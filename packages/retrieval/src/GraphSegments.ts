@@ -21,7 +21,7 @@
  * (`stale`), are not in any graph: a search scans them exactly. A removed row may still
  * sit in a graph; its hits are dropped (the store no longer has it).
  */
-import usearch, { type Index } from "usearch";
+import type { Index } from "usearch";
 import { newGraph } from "./newGraph.ts";
 
 /** How graphs are laid out and built. */

@@ -12,15 +12,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  currentVersions,
-  type Event,
-  type EventType,
-  type GameTime,
-  ids,
-  makeEvent,
-} from "@hearsay/core";
+import { currentVersions, type Event, type EventType, ids } from "@hearsay/core";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { logBatches } from "@hearsay/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { appendRecordingCheckpoints, freshStore, newSave, runs } from "./harness.ts";
@@ -62,27 +56,11 @@ const pick = <A>(xs: ReadonlyArray<A>, n: number): A => xs[n % xs.length]!;
 
 /** The batches (cut at `Cut` steps) a log of these steps is appended in. */
 const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> => {
-  let n = 0;
-  const ev = (type: EventType, t: number, payload: object): Event =>
-    makeEvent(type, { id: ids.event(`e${++n}`), t: t as GameTime, payload } as never);
-  const batches: Array<Array<Event>> = [[]];
-  const push = (e: Event) => batches[batches.length - 1]!.push(e);
-  for (const npc of npcs) {
-    push(
-      ev("NpcRegistered", 0, {
-        npcId: npc,
-        name: npc,
-        role: "smith",
-        factionId: null,
-        locationId: "square",
-        traits: [],
-      }),
-    );
-  }
+  const { ev, push, cut, batches } = logBatches("e", npcs);
   for (const { type, a, b, t } of steps) {
     switch (type) {
       case "Cut":
-        batches.push([]);
+        cut();
         break;
       case "MemoryRecorded":
         push(
@@ -218,7 +196,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
         break;
     }
   }
-  return batches.filter((b) => b.length > 0);
+  return batches();
 };
 
 /** Brings an event "written at version 0" (see the second property) back to its own. */

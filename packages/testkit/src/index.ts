@@ -16,6 +16,7 @@ export {
   knowledgeNpcs,
   knowledgeTimes,
 } from "./arbitraries/arbKnowledgeLog.ts";
+export { type LogBatches, logBatches } from "./arbitraries/logBatches.ts";
 export { SequenceBuilder, type Step } from "./arbitraries/SequenceBuilder.ts";
 export {
   arbSmallWorld,

@@ -12,17 +12,16 @@
  */
 import {
   type Event,
-  type EventType,
   foldKnowledge,
   type GameTime,
   type ItemKind,
   ids,
   type KnowledgeLedger,
   knows,
-  makeEvent,
   type NpcId,
 } from "@hearsay/core";
 import fc from "fast-check";
+import { logBatches } from "./logBatches.ts";
 
 export const knowledgeNpcs: ReadonlyArray<NpcId> = ["ana", "bo", "cy"].map(ids.npc);
 
@@ -85,27 +84,11 @@ const vias = ["witnessed", "participant", "faction", "broadcast", "told", "rumor
 
 /** Turns steps into append batches (cut at `cut` steps; never empty). */
 const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> => {
-  let n = 0;
-  const ev = (type: EventType, t: number, payload: object): Event =>
-    makeEvent(type, { id: ids.event(`k${++n}`), t: t as GameTime, payload } as never);
-  const batches: Array<Array<Event>> = [[]];
-  const push = (e: Event) => batches[batches.length - 1]!.push(e);
-  for (const npc of knowledgeNpcs) {
-    push(
-      ev("NpcRegistered", 0, {
-        npcId: npc,
-        name: npc,
-        role: "smith",
-        factionId: null,
-        locationId: "square",
-        traits: [],
-      }),
-    );
-  }
+  const { ev, push, cut, batches } = logBatches("k", knowledgeNpcs);
   for (const { op, a, b, t } of steps) {
     switch (op) {
       case "cut":
-        batches.push([]);
+        cut();
         break;
       case "learn": {
         const item = pick(knowledgeItems, a + 3 * b);
@@ -195,7 +178,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
         break;
     }
   }
-  return batches.filter((batch) => batch.length > 0);
+  return batches();
 };
 
 /** Append batches of a hostile knowledge log (see the module comment). */
