@@ -271,42 +271,45 @@ export class HostPool {
   }
 
   /**
-   * Serves lanes in ring order: a lane's first call gets the eligible host with the most
-   * free slots (the first such on a tie) and its lane goes to the back; a call no host
-   * can ever take now is refused; a call whose hosts are all busy waits, and the lanes
-   * behind it (maybe for other models) are still served.
+   * Serves lanes in ring order: a lane's first call that a host can take now gets the
+   * eligible host with the most free slots (the first such on a tie) and its lane goes to
+   * the back. Within a lane calls keep their order, except that one waiting for a full
+   * host does not hold back one behind it that another host could take (no slot idles
+   * while a call could use it); a call no untried host serves is refused at once,
+   * wherever it waits.
    */
   private pump(): void {
     let i = 0;
     while (i < this.ring.length) {
       const lane = this.ring[i]!;
-      const ticket = this.lanes.get(lane)![0]!;
-      const hosts = this.eligible(ticket);
-      if (hosts.length === 0) {
+      let acted = false;
+      for (const ticket of this.lanes.get(lane)!) {
+        const hosts = this.eligible(ticket);
+        if (hosts.length === 0) {
+          ticket.done = true;
+          this.remove(ticket);
+          ticket.refuse(this.refusal(ticket));
+          acted = true;
+          break;
+        }
+        let best = -1;
+        for (const h of hosts)
+          if (this.free(h) > 0 && (best < 0 || this.free(h) > this.free(best))) best = h;
+        if (best < 0) continue;
         ticket.done = true;
         this.remove(ticket);
-        ticket.refuse(this.refusal(ticket));
-        i = 0;
-        continue;
+        if (this.lanes.has(lane)) {
+          this.ring.splice(this.ring.indexOf(lane), 1);
+          this.ring.push(lane);
+        }
+        this.state[best]!.running++;
+        ticket.granted = best;
+        ticket.grant(best);
+        acted = true;
+        break;
       }
-      let best = -1;
-      for (const h of hosts)
-        if (this.free(h) > 0 && (best < 0 || this.free(h) > this.free(best))) best = h;
-      if (best < 0) {
-        i++;
-        continue;
-      }
-      ticket.done = true;
-      this.remove(ticket);
-      const queue = this.lanes.get(lane);
-      if (queue !== undefined) {
-        this.ring.splice(this.ring.indexOf(lane), 1);
-        this.ring.push(lane);
-      }
-      this.state[best]!.running++;
-      ticket.granted = best;
-      ticket.grant(best);
-      i = 0;
+      // A grant or a refusal may have changed every lane (its callback may enqueue).
+      i = acted ? 0 : i + 1;
     }
   }
 }
