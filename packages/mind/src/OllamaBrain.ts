@@ -13,7 +13,14 @@
 import { dayOf, Prng, type RejectedSpend } from "@hearsay/core";
 import { Effect, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
-import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape, PlannedCall } from "./Brain.ts";
+import type {
+  BrainAnswer,
+  BrainMeta,
+  BrainRequest,
+  BrainShape,
+  PlannedCall,
+  TickPlan,
+} from "./Brain.ts";
 import {
   type BrainError,
   BrainUnavailable,
@@ -39,7 +46,13 @@ import { outputFormat } from "./ollama/outputFormat.ts";
 import { ReadyAhead } from "./ollama/ReadyAhead.ts";
 import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
 import { compileDecoders, type PurposeName, purposeNames } from "./Purpose.ts";
-import { routeOf } from "./policy/BrainPolicy.ts";
+import {
+  ceilingOf,
+  type Nearness,
+  nobodyNear,
+  type PriorityClass,
+  routeOf,
+} from "./policy/BrainPolicy.ts";
 import { type PlannedRoute, planCalls } from "./policy/planCalls.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
 
@@ -77,6 +90,10 @@ export interface OllamaBrainShape extends BrainShape {
   ): ReadonlyArray<PlannedCall<P>>;
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
+  beginTick(plan: TickPlan): void;
+  endTick(): void;
+  /** Calls asked in ticks beyond their forecast (the class order is not assured for those). */
+  unforeseen(): number;
 }
 
 /** A failure that blames the host, not the model: the call goes to another host. */
@@ -299,15 +316,34 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
     }).pipe(Effect.ensuring(Effect.sync(giveBack)));
   };
 
+  // Who is near the player or the camera in the open tick (nobody outside a tick).
+  let near: Nearness = nobodyNear;
+
+  /** Opens a tick: who is near, and the budget held for its calls by their highest class. */
+  const beginTick = (tick: TickPlan): void => {
+    near = config.policy.nearHops === null ? nobodyNear : tick.near(config.policy.nearHops);
+    const forecast: Partial<Record<PriorityClass, number>> = {};
+    for (const d of tick.demand) {
+      const c = ceilingOf(config.policy, d.purpose, d.npcId, near);
+      forecast[c] = (forecast[c] ?? 0) + d.count;
+    }
+    budget.beginTick(dayOf(tick.t), forecast);
+  };
+
+  const endTick = (): void => {
+    near = nobodyNear;
+    budget.endTick();
+  };
+
   /** Plans a batch: each call's class, and the model budget spent highest class first. */
   const plan = <P extends PurposeName>(
     requests: ReadonlyArray<BrainRequest<P>>,
   ): ReadonlyArray<PlannedCall<P>> => {
     const refusals: Array<BudgetExhausted | null> = requests.map(() => null);
     const planned = planCalls(
-      requests.map((r) => routeOf(config.policy, r)),
+      requests.map((r) => routeOf(config.policy, r, near)),
       (i, priority) => {
-        const refused = budget.reserve(dayOf(requests[i]!.t), priority === "critical");
+        const refused = budget.reserve(dayOf(requests[i]!.t), priority);
         refusals[i] = refused;
         return refused === null ? null : refused.message;
       },
@@ -329,6 +365,9 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
     decide,
     plan,
     usage: () => budget.usage(),
+    beginTick,
+    endTick,
+    unforeseen: () => budget.unforeseen,
   };
 };
 
