@@ -14,7 +14,7 @@
  *     memory extractions (NPC not known yet).
  * A call beyond the bound is still decided, and counted as unforeseen by the brain.
  */
-import type { NpcId } from "@hearsay/core";
+import type { LocationId, NpcId } from "@hearsay/core";
 import type { PurposeName, TickDemand, TickPlan } from "@hearsay/mind";
 import { type Focus, nearnessOf } from "./Focus.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -47,15 +47,13 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> => {
   return demand;
 };
 
+/** Where every NPC is now. */
+export const whereIs = (ctx: TickContext): ReadonlyMap<NpcId, LocationId> =>
+  new Map([...ctx.state.npcs].map(([id, npc]) => [id, npc.locationId]));
+
 /** The tick's plan: its demand, and who is near the focus now. */
 export const tickPlanOf = (ctx: TickContext, focus: ReadonlyArray<Focus>): TickPlan => ({
   t: ctx.t,
   demand: tickDemandOf(ctx),
-  near: (hops) =>
-    nearnessOf(
-      ctx.world,
-      new Map([...ctx.state.npcs].map(([id, npc]) => [id, npc.locationId])),
-      focus,
-      hops,
-    ),
+  near: (hops) => nearnessOf(ctx.world, whereIs(ctx), focus, hops),
 });
