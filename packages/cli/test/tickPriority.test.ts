@@ -8,13 +8,14 @@ import { join } from "node:path";
 import { ids, type PayloadOf } from "@hearsay/core";
 import { loadSimulation, retrievalDossiers, runSimulation, verifyLog } from "@hearsay/engine";
 import {
+  BudgetExhausted,
   defaultMindConfig,
   defaultPolicy,
   OllamaBrain,
   type PriorityClass,
   rankOf,
 } from "@hearsay/mind";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { fallbackKindOf, llmCallStats, openDatabase, SqliteEventLog } from "@hearsay/store";
 import { OllamaFixtureServer } from "@hearsay/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -91,9 +92,32 @@ describe("a tick's model budget in a run", () => {
     expect(all.some((c) => c.policy?.reason.includes("near the camera at"))).toBe(true);
     expect(all.some((c) => c.error?.includes("higher-class calls of this tick"))).toBe(true);
 
+    const stats = llmCallStats(log.db, MAIN);
+    expect(stats.fallbacksByPriority.reduce((n, f) => n + f.held, 0)).toBe(
+      all.filter((c) => fallbackKindOf(c.error) === "held").length,
+    );
+    expect(stats.fallbacksByPriority.some((f) => f.held > 0)).toBe(true);
+
     await server.close();
     const report = await verifyLog({ log, saveId: MAIN, simulation: sim });
     expect(report.divergence).toBeNull();
     expect(report.ok).toBe(true);
   }, 120_000);
+});
+
+describe("why a call fell back", () => {
+  it("reads the brain's own refusals: held for higher classes, a spent budget, a failed model", () => {
+    const spent = new BudgetExhausted({ budget: "maxCallsPerDay (day 3)", limit: 8, used: 8 });
+    const held = new BudgetExhausted({
+      budget: "maxCallsPerDay (day 3)",
+      limit: 8,
+      used: 6,
+      heldForHigher: 4,
+    });
+    expect(fallbackKindOf(held.message)).toBe("held");
+    expect(fallbackKindOf(spent.message)).toBe("budget");
+    expect(fallbackKindOf(`qwen3: timed out after 30000 ms; ${spent.message}`)).toBe("budget");
+    expect(fallbackKindOf("qwen3: timed out after 30000 ms")).toBe("model");
+    expect(fallbackKindOf(null)).toBeNull();
+  });
 });
