@@ -93,6 +93,8 @@ describe("a tick's model budget in a run", () => {
     expect(all.some((c) => c.error?.includes("higher-class calls of this tick"))).toBe(true);
 
     const stats = llmCallStats(log.db, MAIN);
+    // What the forecast held back within a tick was not lost: each day spent its budget.
+    for (const d of stats.byDay) expect(d.calls - d.fellBack - d.failed).toBe(14);
     expect(stats.fallbacksByPriority.reduce((n, f) => n + f.held, 0)).toBe(
       all.filter((c) => fallbackKindOf(c.error) === "held").length,
     );

@@ -25,6 +25,7 @@ import {
   rejectedOf,
   type SyncBrain,
   spendingOrder,
+  type TickDemand,
   type TickPlan,
 } from "@hearsay/mind";
 import { Effect, Result } from "effect";
@@ -77,6 +78,11 @@ export class BrainRunner {
    */
   beginTick(plan: () => TickPlan): void {
     if (this.brain.beginTick !== undefined) this.brain.beginTick(plan());
+  }
+
+  /** A tighter bound of the open tick's remaining calls, once a phase knows more. */
+  reviseTick(demand: () => ReadonlyArray<TickDemand>): void {
+    if (this.brain.reviseTick !== undefined) this.brain.reviseTick(demand());
   }
 
   endTick(): void {

@@ -10,8 +10,8 @@
  * a scene nobody has left yet (departures happen in wake-ups and decisions).
  *
  * The brain is told the tick's plan first (TickDemand.ts): a bound of the calls its
- * steps may ask, so its model budget goes to the tick's highest classes wherever
- * in the tick they ask.
+ * steps may ask, narrowed once it is known who decides and who spoke, so its model
+ * budget goes to the tick's highest classes wherever in the tick they ask.
  *
  * Every step writes through the tick's writer; the engine appends the lot in one
  * transaction, so after a crash the log ends at a whole tick. What is due — the tick
@@ -28,7 +28,7 @@ import { closeScenes } from "./Scenes.ts";
 import { expireTasks, proposeSeeds } from "./Tasks.ts";
 import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
-import { tickPlanOf } from "./TickDemand.ts";
+import { demandAfterDecisions, demandAfterWakes, tickPlanOf } from "./TickDemand.ts";
 import { decide, wakeDue } from "./Turns.ts";
 import { rememberWorldChanges } from "./WorldMemories.ts";
 
@@ -51,7 +51,9 @@ const steps = async (ctx: TickContext): Promise<void> => {
   await holdDebates(ctx);
   const reactions = noReactions();
   wakeDue(ctx, ctx.actors.clock.wakesDue(), reactions);
+  ctx.brain.reviseTick(() => demandAfterWakes(ctx, reactions.decide));
   await decide(ctx, reactions.decide, reactions);
+  ctx.brain.reviseTick(() => demandAfterDecisions(ctx, reactions.spoken));
   await closeScenes(ctx);
   await runConversations(ctx, reactions.spoken);
   rememberWorldChanges(ctx);

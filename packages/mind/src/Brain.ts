@@ -98,5 +98,7 @@ export interface BrainShape {
    * Calls outside a tick (a talk with the player) are planned batch by batch.
    */
   beginTick?(plan: TickPlan): void;
+  /** A tighter bound of the tick's remaining calls, once a phase knows more (never looser). */
+  reviseTick?(demand: ReadonlyArray<TickDemand>): void;
   endTick?(): void;
 }

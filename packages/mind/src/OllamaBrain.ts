@@ -19,6 +19,7 @@ import type {
   BrainRequest,
   BrainShape,
   PlannedCall,
+  TickDemand,
   TickPlan,
 } from "./Brain.ts";
 import {
@@ -53,7 +54,7 @@ import {
   type PriorityClass,
   routeOf,
 } from "./policy/BrainPolicy.ts";
-import { type PlannedRoute, planCalls } from "./policy/planCalls.ts";
+import { type PlannedRoute, planCalls, spendingOrder } from "./policy/planCalls.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
 
 /** Reports how long an effect took, however it ended. */
@@ -91,6 +92,7 @@ export interface OllamaBrainShape extends BrainShape {
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
   beginTick(plan: TickPlan): void;
+  reviseTick(demand: ReadonlyArray<TickDemand>): void;
   endTick(): void;
   /** Calls asked in ticks beyond their forecast (the class order is not assured for those). */
   unforeseen(): number;
@@ -319,16 +321,24 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   // Who is near the player or the camera in the open tick (nobody outside a tick).
   let near: Nearness = nobodyNear;
 
-  /** Opens a tick: who is near, and the budget held for its calls by their highest class. */
-  const beginTick = (tick: TickPlan): void => {
-    near = config.policy.nearHops === null ? nobodyNear : tick.near(config.policy.nearHops);
+  /** Calls by the highest class each could get, with who is near now. */
+  const forecastOf = (demand: ReadonlyArray<TickDemand>) => {
     const forecast: Partial<Record<PriorityClass, number>> = {};
-    for (const d of tick.demand) {
+    for (const d of demand) {
       const c = ceilingOf(config.policy, d.purpose, d.npcId, near);
       forecast[c] = (forecast[c] ?? 0) + d.count;
     }
-    budget.beginTick(dayOf(tick.t), forecast);
+    return forecast;
   };
+
+  /** Opens a tick: who is near, and the budget held for its calls by their highest class. */
+  const beginTick = (tick: TickPlan): void => {
+    near = config.policy.nearHops === null ? nobodyNear : tick.near(config.policy.nearHops);
+    budget.beginTick(dayOf(tick.t), forecastOf(tick.demand));
+  };
+
+  const reviseTick = (demand: ReadonlyArray<TickDemand>): void =>
+    budget.narrowTick(forecastOf(demand));
 
   const endTick = (): void => {
     near = nobodyNear;
@@ -339,15 +349,15 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
   const plan = <P extends PurposeName>(
     requests: ReadonlyArray<BrainRequest<P>>,
   ): ReadonlyArray<PlannedCall<P>> => {
+    const routes = requests.map((r) => routeOf(config.policy, r, near));
+    // The batch's model calls reserve together, in the order planCalls grants them.
+    const asked = spendingOrder(routes).filter((i) => routes[i]!.priority !== "scripted");
     const refusals: Array<BudgetExhausted | null> = requests.map(() => null);
-    const planned = planCalls(
-      requests.map((r) => routeOf(config.policy, r, near)),
-      (i, priority) => {
-        const refused = budget.reserve(dayOf(requests[i]!.t), priority);
-        refusals[i] = refused;
-        return refused === null ? null : refused.message;
-      },
+    const reserved = budget.reserveBatch(
+      asked.map((i) => ({ day: dayOf(requests[i]!.t), priority: routes[i]!.priority })),
     );
+    for (const [k, i] of asked.entries()) refusals[i] = reserved[k]!;
+    const planned = planCalls(routes, (i) => refusals[i]?.message ?? null);
     return requests.map((request, i) => ({
       route: planned[i]!,
       decide: decideRouted(request, planned[i]!, refusals[i]!),
@@ -366,6 +376,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
     plan,
     usage: () => budget.usage(),
     beginTick,
+    reviseTick,
     endTick,
     unforeseen: () => budget.unforeseen,
   };

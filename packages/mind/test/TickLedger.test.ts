@@ -1,9 +1,11 @@
 import {
+  type ClassCounts,
   type PlannedRoute,
   type PriorityClass,
   planCalls,
   priorityClasses,
   rankOf,
+  spendingOrder,
   TickLedger,
 } from "@hearsay/mind";
 import fc from "fast-check";
@@ -39,28 +41,42 @@ const forecastOf = (tick: ReadonlyArray<ReadonlyArray<Call>>, spare: Record<stri
   return counts;
 };
 
-/** Runs a tick's phases in order through the ledger, each batch planned highest class first. */
+/**
+ * Runs a tick's phases in order through the ledger, each batch planned highest class
+ * first: asked call by call, or (`batched`) claimed together first as the brain does.
+ */
 const runTick = (
   ledger: TickLedger | null,
   left: number,
   tick: ReadonlyArray<ReadonlyArray<Call>>,
+  batched = false,
+  /** Before each phase, a bound of the rest of the tick to narrow the forecast to. */
+  narrowTo: ((rest: ReadonlyArray<ReadonlyArray<Call>>) => ClassCounts) | null = null,
 ) => {
   let budget = left;
   const decided: Array<PlannedRoute> = [];
-  for (const phase of tick) {
-    const planned = planCalls(
-      phase.map((c) => ({ priority: c.priority, reason: c.priority })),
-      (_, priority) => {
-        if (ledger !== null) {
-          const d = ledger.ask(priority, priority === "critical");
-          return d.granted ? null : "held";
-        }
-        // Batch by batch, first come first served across batches (as without a tick).
-        if (priority !== "critical" && budget < 1) return "spent";
-        budget -= 1;
-        return null;
-      },
-    );
+  for (const [p, phase] of tick.entries()) {
+    if (ledger !== null && narrowTo !== null) ledger.narrow(narrowTo(tick.slice(p)));
+    const routes = phase.map((c) => ({ priority: c.priority, reason: c.priority }));
+    const order = spendingOrder(routes).filter((i) => routes[i]!.priority !== "scripted");
+    const together =
+      ledger !== null && batched
+        ? ledger.askBatch(
+            order.map((i) => routes[i]!.priority),
+            (p) => p === "critical",
+          )
+        : null;
+    const planned = planCalls(routes, (i, priority) => {
+      if (together !== null) return together[order.indexOf(i)]!.granted ? null : "held";
+      if (ledger !== null) {
+        const d = ledger.ask(priority, priority === "critical");
+        return d.granted ? null : "held";
+      }
+      // Batch by batch, first come first served across batches (as without a tick).
+      if (priority !== "critical" && budget < 1) return "spent";
+      budget -= 1;
+      return null;
+    });
     decided.push(...planned);
   }
   return decided;
@@ -78,25 +94,37 @@ const inverted = (decided: ReadonlyArray<PlannedRoute>): boolean => {
 describe("a tick's model budget", () => {
   it("never gives the model to a call of a lower class than one of the same tick that fell back, whatever phase asked first", () => {
     fc.assert(
-      fc.property(arbTick, arbSpare, fc.nat({ max: 12 }), (tick, spare, left) => {
-        const ledger = new TickLedger(left, forecastOf(tick, spare));
-        const decided = runTick(ledger, left, tick);
-        expect(inverted(decided)).toBe(false);
-        for (const d of decided) if (d.priority === "critical") expect(d.model).toBe(true);
-        const granted = decided.filter((d) => d.model && d.priority !== "critical").length;
-        expect(granted).toBeLessThanOrEqual(left);
-        expect(ledger.unforeseen).toBe(0);
-      }),
+      fc.property(
+        arbTick,
+        arbSpare,
+        fc.nat({ max: 12 }),
+        fc.boolean(),
+        fc.option(arbSpare, { nil: null }),
+        (tick, spare, left, batched, narrowing) => {
+          const ledger = new TickLedger(left, forecastOf(tick, spare));
+          // Narrowed (or not) before each phase to a bound of the phases still to come.
+          const narrowTo =
+            narrowing === null
+              ? null
+              : (rest: ReadonlyArray<ReadonlyArray<Call>>) => forecastOf(rest, narrowing);
+          const decided = runTick(ledger, left, tick, batched, narrowTo);
+          expect(inverted(decided)).toBe(false);
+          for (const d of decided) if (d.priority === "critical") expect(d.model).toBe(true);
+          const granted = decided.filter((d) => d.model && d.priority !== "critical").length;
+          expect(granted).toBeLessThanOrEqual(left);
+          expect(ledger.unforeseen).toBe(0);
+        },
+      ),
       { numRuns: runs(400) },
     );
   });
 
   it("spends the whole budget when the forecast is exact and the calls outnumber it", () => {
     fc.assert(
-      fc.property(arbTick, fc.nat({ max: 12 }), (tick, left) => {
+      fc.property(arbTick, fc.nat({ max: 12 }), fc.boolean(), (tick, left, batched) => {
         const exact = tick.map((p) => p.map((c) => ({ ...c, ceiling: c.priority })));
         const ledger = new TickLedger(left, forecastOf(exact, {}));
-        const decided = runTick(ledger, left, exact);
+        const decided = runTick(ledger, left, exact, batched);
         const model = exact.flat().filter((c) => c.priority !== "scripted");
         const critical = model.filter((c) => c.priority === "critical").length;
         const granted = decided.filter((d) => d.model).length;
@@ -134,5 +162,33 @@ describe("a tick's model budget", () => {
     expect(ledger.ask("high").granted).toBe(true);
     expect(ledger.ask("critical", true).granted).toBe(true);
     expect(ledger.remaining).toBe(-1);
+  });
+});
+
+describe("a batch asked together", () => {
+  it("is not held back for the slots its own batch-mates take", () => {
+    // Two acts forecast at high (either could have been raised); both are asked normal.
+    const oneByOne = new TickLedger(1, { high: 2 });
+    expect(oneByOne.ask("normal").granted).toBe(false);
+    const together = new TickLedger(1, { high: 2 });
+    expect(together.askBatch(["normal", "normal"], () => false).map((d) => d.granted)).toEqual([
+      true,
+      false,
+    ]);
+  });
+});
+
+describe("narrowing the forecast", () => {
+  it("takes the smaller bound at or above each class, never widening", () => {
+    const ledger = new TickLedger(2, { low: 2, high: 3 });
+    // A looser bound changes nothing: the normal call takes a high slot, two stay held.
+    ledger.narrow({ high: 9, low: 9 });
+    expect(ledger.ask("normal")).toMatchObject({ granted: false, heldForHigher: 2 });
+    // What is known now: one call of at most high to come.
+    const narrowed = new TickLedger(2, { low: 2, high: 3 });
+    narrowed.narrow({ high: 1, low: 1 });
+    expect(narrowed.ask("normal").granted).toBe(true);
+    expect(narrowed.ask("high").granted).toBe(true);
+    expect(narrowed.unforeseen).toBe(1);
   });
 });

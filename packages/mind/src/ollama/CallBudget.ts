@@ -74,6 +74,11 @@ export class CallBudget {
     this.tick = { day, ledger: new TickLedger(room?.left ?? null, forecast), room };
   }
 
+  /** Narrows the open tick's forecast of its remaining calls (see TickLedger.narrow). */
+  narrowTick(forecast: ClassCounts): void {
+    this.tick?.ledger.narrow(forecast);
+  }
+
   /** Closes the tick; later calls are decided batch by batch again. */
   endTick(): void {
     if (this.tick !== null) this.unforeseenCalls += this.tick.ledger.unforeseen;
@@ -105,17 +110,25 @@ export class CallBudget {
   }
 
   /**
-   * Holds one call of class `priority` on `day` for a planned call, unless a limit is
-   * spent or, within a tick, what is left is held for its higher classes (`critical`
-   * calls are held anyway).
+   * Holds one call per entry for a planned batch, given in spending order (highest class
+   * first), unless a limit is spent or, within a tick, what is left is held for its
+   * higher classes (`critical` calls are held anyway). Null where held, else why not.
    */
-  reserve(day: number, priority: PriorityClass): BudgetExhausted | null {
-    const force = priority === "critical";
-    const tick = this.tick?.day === day ? this.tick : null;
-    if (tick !== null) {
-      const decision = tick.ledger.ask(priority, force);
-      if (!decision.granted) {
-        const room = tick.room!;
+  reserveBatch(
+    calls: ReadonlyArray<{ readonly day: number; readonly priority: PriorityClass }>,
+  ): Array<BudgetExhausted | null> {
+    const tick = this.tick;
+    const inTick = tick !== null && calls.every((c) => c.day === tick.day);
+    const decisions = inTick
+      ? tick.ledger.askBatch(
+          calls.map((c) => c.priority),
+          (p) => p === "critical",
+        )
+      : null;
+    return calls.map(({ day, priority }, i) => {
+      const decision = decisions?.[i];
+      if (decision !== undefined && !decision.granted) {
+        const room = tick!.room!;
         return new BudgetExhausted({
           budget: room.budget,
           limit: room.limit,
@@ -123,13 +136,14 @@ export class CallBudget {
           ...(decision.left > 0 ? { heldForHigher: decision.heldForHigher } : {}),
         });
       }
-    } else {
-      const spent = this.check(day);
-      if (spent !== null && !force) return spent;
-    }
-    this.reserved++;
-    this.reservedPerDay.set(day, (this.reservedPerDay.get(day) ?? 0) + 1);
-    return null;
+      if (decision === undefined) {
+        const spent = this.check(day);
+        if (spent !== null && priority !== "critical") return spent;
+      }
+      this.reserved++;
+      this.reservedPerDay.set(day, (this.reservedPerDay.get(day) ?? 0) + 1);
+      return null;
+    });
   }
 
   /** Gives back a held call once its call has run (what it spent is counted by `spend`). */

@@ -56,16 +56,57 @@ export class TickLedger {
   }
 
   /**
+   * Narrows the forecast of the rest of the tick, once a phase knows more (who woke, who
+   * spoke): for every class, the open slots at or above it become the smaller of what
+   * they were and what `forecast` says. Never widening keeps what was already held for
+   * higher classes held, so the guarantee stands for calls decided before.
+   */
+  narrow(forecast: ClassCounts): void {
+    let before = 0;
+    let proposed = 0;
+    let above = 0;
+    for (let k = this.open.length - 1; k >= 0; k--) {
+      before += this.open[k]!;
+      proposed += Math.max(0, Math.floor(forecast[priorityClasses[k]!] ?? 0));
+      const atOrAbove = Math.min(before, proposed);
+      this.open[k] = atOrAbove - above;
+      above = atOrAbove;
+    }
+  }
+
+  /**
    * Decides one call of class `priority` (`force`: grant it whatever is left — the
-   * player's talk). The call first takes the lowest open forecast slot at or above its
-   * class: taking the lowest keeps every higher slot for the higher calls still to come.
+   * player's talk): `claim` then `decide`.
    */
   ask(priority: PriorityClass, force = false): LedgerDecision {
-    const rank = rankOf(priority);
-    let slot = rank;
+    this.claim(priority);
+    return this.decide(priority, force);
+  }
+
+  /**
+   * Decides a batch asked together, given in spending order (highest class first): every
+   * call claims its slot before any is decided, so a call is not held back for slots its
+   * own batch-mates are about to take at a lower class than forecast.
+   */
+  askBatch(priorities: ReadonlyArray<PriorityClass>, force: (c: PriorityClass) => boolean) {
+    for (const p of priorities) this.claim(p);
+    return priorities.map((p) => this.decide(p, force(p)));
+  }
+
+  /**
+   * Matches a call to the lowest open forecast slot at or above its class: taking the
+   * lowest keeps every higher slot for the higher calls still to come.
+   */
+  private claim(priority: PriorityClass): void {
+    let slot = rankOf(priority);
     while (slot < this.open.length && this.open[slot] === 0) slot++;
     if (slot < this.open.length) this.open[slot]! -= 1;
     else this.unforeseenCalls++;
+  }
+
+  /** Grants a claimed call if what is left covers every open slot above its class. */
+  private decide(priority: PriorityClass, force: boolean): LedgerDecision {
+    const rank = rankOf(priority);
     let held = 0;
     for (let k = rank + 1; k < this.open.length; k++) held += this.open[k]!;
     if (!force && (rank <= this.floor || this.left - held < 1)) {
