@@ -62,6 +62,15 @@ export class DueIndex<K extends string> {
     return out.sort();
   }
 
+  /** Every key due at or before `t`, sorted, left on the schedule. */
+  peekDue(t: GameTime): Array<K> {
+    const lastDay = Math.floor(t / MINUTES_PER_DAY);
+    const out: Array<K> = [];
+    for (let day = this.firstDay; day <= lastDay; day++)
+      for (const [key, due] of this.buckets.get(day) ?? []) if (due <= t) out.push(key);
+    return out.sort();
+  }
+
   /** Every scheduled key with when it is due, in no particular order. */
   *entries(): IterableIterator<readonly [K, number]> {
     for (const bucket of this.buckets.values()) yield* bucket;

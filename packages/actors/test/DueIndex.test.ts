@@ -37,6 +37,9 @@ class TakeCommand implements fc.Command<Model, DueIndex<Key>> {
     m.now += this.step;
     const expected = [...m.due].filter(([, due]) => due <= m.now).map(([k]) => k);
     expected.sort();
+    // A peek sees what a take would take, and leaves it scheduled.
+    expect(r.peekDue(m.now as GameTime)).toEqual(expected);
+    expect(r.size).toBe(m.due.size);
     expect(r.takeDue(m.now as GameTime)).toEqual(expected);
     for (const k of expected) m.due.delete(k);
     expect(r.size).toBe(m.due.size);

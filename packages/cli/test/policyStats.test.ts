@@ -68,6 +68,13 @@ describe("a run under a brain policy", () => {
       expect(p.fellBack).toBe(mine.filter((c) => c.error !== null).length);
     }
     expect(stats.byPriority.find((p) => p.priority === "scripted")?.fellBack).toBe(0);
+    // Why each class fell back: every call with a reason counted once, by its kind.
+    for (const f of stats.fallbacksByPriority) {
+      const mine = calls.filter((c) => c.policy!.priority === f.priority && c.error !== null);
+      expect(f.held + f.budget + f.model).toBe(mine.length);
+      expect(f.budget + f.held).toBe(mine.filter((c) => c.error!.includes("budget ")).length);
+    }
+    expect(stats.fallbacksByPriority.reduce((n, f) => n + f.budget + f.held, 0)).toBeGreaterThan(0);
     expect(summary.brainFellBack).toBe(calls.filter((c) => c.error !== null).length);
 
     await server.close();

@@ -114,6 +114,23 @@ describe("hearsay serve", () => {
       }),
     });
     expect(((await tick.json()) as { field: string }).field).toBe("events.0.visibility");
+    for (const [camera, field] of [
+      [{ locationId: "moon" }, "camera.locationId"],
+      [{ location: "mill" }, "camera.location"],
+      ["mill", "camera"],
+    ] as const) {
+      const badCamera = await call("/saves/main/tick", {
+        method: "POST",
+        body: JSON.stringify({
+          events: [{ kind: "fire", text: "Smoke.", visibility: "global" }],
+          camera,
+        }),
+      });
+      expect(badCamera.status).toBe(400);
+      const failure = (await badCamera.json()) as { field: string; message: string };
+      expect(failure.field).toBe(field);
+      expect(failure.message.split("\n")).toHaveLength(1);
+    }
     const big = await call("/saves/main/npcs/ada/turn", {
       method: "POST",
       body: JSON.stringify({ message: "x".repeat(10_000) }),
@@ -237,6 +254,19 @@ describe("hearsay serve", () => {
       events: Array<{ worldEventId: string; learnt: Array<{ npcId: string; via: string }> }>;
     };
     const main = ids.save("main");
+    const watched = async (camera: unknown) =>
+      (
+        (await (
+          await call("/saves/main/tick", {
+            method: "POST",
+            body: JSON.stringify(camera === undefined ? { events: [] } : { events: [], camera }),
+          })
+        ).json()) as { camera: string | null }
+      ).camera;
+    expect(await watched({ locationId: "mill" })).toBe("mill");
+    // Absent, the camera stays; null takes it away.
+    expect(await watched(undefined)).toBe("mill");
+    expect(await watched(null)).toBeNull();
     const atMill = [...log.read(main)].filter(
       (e) => e.type === "KnowledgeGained" && e.payload.itemId === tick.events[0]!.worldEventId,
     );

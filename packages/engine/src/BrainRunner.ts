@@ -9,7 +9,8 @@
  * A brain with a policy (the model brain) plans the batch first — which calls get the
  * model, its budget spent highest priority first — and its calls are started in that
  * order, so the slots of the model hosts go to the most important calls first too.
- * Answers still come back, and are committed, in request order.
+ * Answers still come back, and are committed, in request order. Such a brain spends its
+ * budget across a whole tick in class order: the tick opens with its plan (`beginTick`).
  */
 import type { LlmCallId } from "@hearsay/core";
 import {
@@ -24,6 +25,8 @@ import {
   rejectedOf,
   type SyncBrain,
   spendingOrder,
+  type TickDemand,
+  type TickPlan,
 } from "@hearsay/mind";
 import { Effect, Result } from "effect";
 import type { TickWriter } from "./TickWriter.ts";
@@ -67,6 +70,23 @@ export class BrainRunner {
 
   get name(): string {
     return this.brain.name;
+  }
+
+  /**
+   * Opens a tick for a brain that spends its budget across whole ticks (its plan is
+   * made only for such a brain); `endTick` closes it once the tick's calls are made.
+   */
+  beginTick(plan: () => TickPlan): void {
+    if (this.brain.beginTick !== undefined) this.brain.beginTick(plan());
+  }
+
+  /** A tighter bound of the open tick's remaining calls, once a phase knows more. */
+  reviseTick(demand: () => ReadonlyArray<TickDemand>): void {
+    if (this.brain.reviseTick !== undefined) this.brain.reviseTick(demand());
+  }
+
+  endTick(): void {
+    this.brain.endTick?.();
   }
 
   /** Asks every request; answers come back in request order. */

@@ -26,6 +26,7 @@ import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
 import { RunRefused } from "./EngineError.ts";
 import { EngineSnapshots } from "./EngineSnapshots.ts";
 import type { EngineState } from "./EngineState.ts";
+import type { Focus } from "./Focus.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
@@ -78,6 +79,8 @@ export interface SimulationSpec {
   readonly maxTicks?: number;
   /** Called with the run's NPC actors once they are up (tests read what they own). */
   readonly onActors?: (actors: NpcActors) => void;
+  /** Where the player and the camera are: NPCs near them rank higher for the model. */
+  readonly focus?: ReadonlyArray<Focus>;
 }
 
 export interface Progress {
@@ -249,6 +252,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     t,
     names,
     skipping: false,
+    focus: spec.focus ?? [],
   });
 
   if (head === 0) {

@@ -26,6 +26,7 @@ import { closeScenes } from "./Scenes.ts";
 import { expireTasks, proposeSeeds } from "./Tasks.ts";
 import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
+import { tickPlanOf } from "./TickDemand.ts";
 import { rememberWorldChanges } from "./WorldMemories.ts";
 
 /**
@@ -43,8 +44,13 @@ export const runSkip = async (ctx: TickContext, mode: SkipMode): Promise<void> =
     expireTasks(step);
     expireMemories(step);
     proposeSeeds(step);
-    await closeScenes(step);
-    await holdDebates(step);
+    step.brain.beginTick(() => tickPlanOf(step, step.focus ?? []));
+    try {
+      await closeScenes(step);
+      await holdDebates(step);
+    } finally {
+      step.brain.endTick();
+    }
     rememberWorldChanges(step);
     tendThreads(step);
     capMemories(step, step.writer.memoryOwners() as never);

@@ -9,6 +9,10 @@
  * Scenes close twice: before debates and before conversations, so every exchange joins
  * a scene nobody has left yet (departures happen in wake-ups and decisions).
  *
+ * The brain is told the tick's plan first (TickDemand.ts): a bound of the calls its
+ * steps may ask, narrowed once it is known who decides and who spoke, so its model
+ * budget goes to the tick's highest classes wherever in the tick they ask.
+ *
  * Every step writes through the tick's writer; the engine appends the lot in one
  * transaction, so after a crash the log ends at a whole tick. What is due — the tick
  * itself, its debates, who wakes — the world clock says; the steps do it.
@@ -24,10 +28,20 @@ import { closeScenes } from "./Scenes.ts";
 import { expireTasks, proposeSeeds } from "./Tasks.ts";
 import { tendThreads } from "./Threads.ts";
 import type { TickContext } from "./TickContext.ts";
+import { demandAfterDecisions, demandAfterWakes, tickPlanOf } from "./TickDemand.ts";
 import { decide, wakeDue } from "./Turns.ts";
 import { rememberWorldChanges } from "./WorldMemories.ts";
 
 export const runTick = async (ctx: TickContext): Promise<void> => {
+  ctx.brain.beginTick(() => tickPlanOf(ctx, ctx.focus ?? []));
+  try {
+    await steps(ctx);
+  } finally {
+    ctx.brain.endTick();
+  }
+};
+
+const steps = async (ctx: TickContext): Promise<void> => {
   announceScheduled(ctx);
   runPlannedHappenings(ctx);
   expireTasks(ctx);
@@ -37,7 +51,9 @@ export const runTick = async (ctx: TickContext): Promise<void> => {
   await holdDebates(ctx);
   const reactions = noReactions();
   wakeDue(ctx, ctx.actors.clock.wakesDue(), reactions);
+  ctx.brain.reviseTick(() => demandAfterWakes(ctx, reactions.decide));
   await decide(ctx, reactions.decide, reactions);
+  ctx.brain.reviseTick(() => demandAfterDecisions(ctx, reactions.spoken));
   await closeScenes(ctx);
   await runConversations(ctx, reactions.spoken);
   rememberWorldChanges(ctx);

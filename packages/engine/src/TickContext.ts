@@ -16,6 +16,7 @@ import type { BrainRunner } from "./BrainRunner.ts";
 import type { DossierReads } from "./DossierReads.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
+import type { Focus } from "./Focus.ts";
 import type { NpcActors } from "./NpcActors.ts";
 import type { Routes } from "./Routes.ts";
 import type { TickWriter } from "./TickWriter.ts";
@@ -87,4 +88,6 @@ export interface TickContext {
   readonly skipping: boolean;
   /** World lookups by id. */
   readonly names: WorldIndex;
+  /** Where the player and the camera are: NPCs near them rank higher for the model. */
+  readonly focus?: ReadonlyArray<Focus>;
 }

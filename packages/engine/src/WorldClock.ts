@@ -81,6 +81,11 @@ export class WorldClock {
     return this.ask({ type: "WAKES_DUE" }, "wakes")?.due ?? [];
   }
 
+  /** The NPCs due to wake by `t`, in id order, left on the schedule (a tick's forecast). */
+  wakesPending(t: GameTime): ReadonlyArray<NpcId> {
+    return this.active ? this.schedule().wakes.peekDue(t) : [];
+  }
+
   /** Starts a skip; its span, or null when nothing would move (then no skip is made). */
   skip(request: SkipRequest): Span | null {
     const skip = this.ask({ type: "SKIP", ...request }, "skip");

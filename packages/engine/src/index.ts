@@ -51,6 +51,7 @@ export {
   type SnapshotRoots,
   snapshotFingerprint,
 } from "./EngineStateCodec.ts";
+export { type Focus, locationsWithin, nearnessOf } from "./Focus.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
 export {
   DEFAULT_SIMULATION,
@@ -144,3 +145,4 @@ export {
   skipSave,
 } from "./skipSave.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
+export { tickDemandOf, tickPlanOf } from "./TickDemand.ts";

@@ -300,6 +300,22 @@ export interface Cost {
     readonly asked: number;
     readonly gated: number;
   };
+  /**
+   * Calls per game day, priority class (null: recorded without a brain policy) and
+   * purpose: how many the model answered, and how many fell back and why — the tick's
+   * budget held for higher classes, a budget spent, the model failed.
+   */
+  readonly byClass: ReadonlyArray<{
+    readonly day: number;
+    readonly priority: string | null;
+    readonly purpose: string;
+    readonly calls: number;
+    readonly model: number;
+    readonly fellBack: number;
+    readonly held: number;
+    readonly budget: number;
+    readonly failed: number;
+  }>;
   /** False when the run did not record its brain calls (a scripted run by default). */
   readonly callsRecorded: boolean;
 }

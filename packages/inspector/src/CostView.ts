@@ -1,6 +1,7 @@
 /**
  * What the run cost up to the cursor: recorded model calls, tokens and latency per day,
- * per purpose and per NPC, and the NPC wake-ups significance gating kept from the brain
+ * per purpose and per NPC; per day, priority class and purpose, how many calls the model
+ * answered and how many fell back and why; and the NPC wake-ups significance gating kept from the brain
  * (how a turn is counted as gated is defined in `Gating.ts`). Every number is a
  * difference of running totals in the index, so a year costs no more than a day.
  */
@@ -76,6 +77,9 @@ export const costView = (ctx: ViewContext, params: Params): Cost => {
       asked: turns.asked,
       gated: turns.gated,
     },
+    byClass: index.cost
+      .classesAt(at)
+      .map((c) => ({ ...c, fellBack: c.held + c.budget + c.failed })),
     callsRecorded: index.cost.all.length > 0,
   };
 };

@@ -8,6 +8,7 @@ import type { CallPolicy, DossierReader, GameTime, NpcId, RejectedSpend } from "
 import type { Effect } from "effect";
 import type { BrainError } from "./BrainError.ts";
 import type { PurposeInput, PurposeName, PurposeOutput } from "./Purpose.ts";
+import type { Nearness } from "./policy/BrainPolicy.ts";
 import type { PlannedRoute } from "./policy/planCalls.ts";
 
 /** One call: the same request always gets the same scripted answer and the same hash. */
@@ -55,6 +56,25 @@ export interface PlannedCall<P extends PurposeName = PurposeName> {
   readonly decide: Effect.Effect<BrainAnswer<P>, BrainError>;
 }
 
+/** Calls a tick may ask: `count` calls of `purpose` for `npcId` (null: any NPC, or none). */
+export interface TickDemand {
+  readonly purpose: PurposeName;
+  readonly npcId: NpcId | null;
+  readonly count: number;
+}
+
+/**
+ * What the engine knows of a tick before any phase asks: an upper bound of the calls it
+ * may ask (so the budget is held for the higher classes among them), and who is near
+ * the player or the camera.
+ */
+export interface TickPlan {
+  readonly t: GameTime;
+  readonly demand: ReadonlyArray<TickDemand>;
+  /** The NPCs within `hops` travel hops of the player or the camera, each with why. */
+  readonly near: (hops: number) => Nearness;
+}
+
 /** What every brain implements. */
 export interface BrainShape {
   /** The adapter's name, as `meta.brain` reports it. */
@@ -72,4 +92,13 @@ export interface BrainShape {
   plan?<P extends PurposeName>(
     requests: ReadonlyArray<BrainRequest<P>>,
   ): ReadonlyArray<PlannedCall<P>>;
+  /**
+   * A brain with a policy spends its budget across a whole tick in class order: the
+   * engine opens each tick with its plan and closes it when the tick is written.
+   * Calls outside a tick (a talk with the player) are planned batch by batch.
+   */
+  beginTick?(plan: TickPlan): void;
+  /** A tighter bound of the tick's remaining calls, once a phase knows more (never looser). */
+  reviseTick?(demand: ReadonlyArray<TickDemand>): void;
+  endTick?(): void;
 }

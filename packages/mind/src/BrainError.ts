@@ -107,9 +107,13 @@ export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>()("Budg
   budget: Schema.String,
   limit: Schema.Number,
   used: Schema.Number,
+  /** Set when calls were left but held for this many higher-class calls of the same tick. */
+  heldForHigher: Schema.optional(Schema.Number),
 }) {
   override get message(): string {
-    return `budget ${this.budget} spent (${this.used} of ${this.limit})`;
+    return this.heldForHigher === undefined
+      ? `budget ${this.budget} spent (${this.used} of ${this.limit})`
+      : `budget ${this.budget} held for ${this.heldForHigher} higher-class calls of this tick (${this.used} of ${this.limit} used)`;
   }
 }
 

@@ -10,7 +10,8 @@
  *     "fallback": ["<model>", …, "scripted"],
  *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
- *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting" } }
+ *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
+ *                 "nearHops" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -177,6 +178,12 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     null,
     PolicyConfig.fields.firstMeeting,
     "give true or false",
+  ),
+  nearHops: f(
+    ["policy", "nearHops"],
+    null,
+    PolicyConfig.fields.nearHops,
+    "give whole travel hops from 0 (0: the same place), or null to ignore the player and the camera",
   ),
   ollamaUrl: f(
     ["ollama", "host"],
@@ -460,6 +467,7 @@ export const loadMindConfig = (
       sceneSize,
       deadlineHours,
       firstMeeting,
+      nearHops,
       ...rest
     } = values;
     // Given hosts and no single host of its own, the first host is where embeddings go too.
@@ -471,6 +479,6 @@ export const loadMindConfig = (
     return Schema.decodeUnknownSync(MindConfig)({
       ...rest,
       budgets: { maxCalls, maxCallsPerDay, maxTokens },
-      policy: { purposes, principalNpcs, sceneSize, deadlineHours, firstMeeting },
+      policy: { purposes, principalNpcs, sceneSize, deadlineHours, firstMeeting, nearHops },
     });
   });

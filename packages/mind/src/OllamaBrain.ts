@@ -13,7 +13,15 @@
 import { dayOf, Prng, type RejectedSpend } from "@hearsay/core";
 import { Effect, Result, Semaphore } from "effect";
 import type { ChatResponse, Message } from "ollama";
-import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape, PlannedCall } from "./Brain.ts";
+import type {
+  BrainAnswer,
+  BrainMeta,
+  BrainRequest,
+  BrainShape,
+  PlannedCall,
+  TickDemand,
+  TickPlan,
+} from "./Brain.ts";
 import {
   type BrainError,
   BrainUnavailable,
@@ -39,8 +47,14 @@ import { outputFormat } from "./ollama/outputFormat.ts";
 import { ReadyAhead } from "./ollama/ReadyAhead.ts";
 import { type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
 import { compileDecoders, type PurposeName, purposeNames } from "./Purpose.ts";
-import { routeOf } from "./policy/BrainPolicy.ts";
-import { type PlannedRoute, planCalls } from "./policy/planCalls.ts";
+import {
+  ceilingOf,
+  type Nearness,
+  nobodyNear,
+  type PriorityClass,
+  routeOf,
+} from "./policy/BrainPolicy.ts";
+import { type PlannedRoute, planCalls, spendingOrder } from "./policy/planCalls.ts";
 import { ScriptedBrain, type SyncBrain } from "./ScriptedBrain.ts";
 
 /** Reports how long an effect took, however it ended. */
@@ -77,6 +91,11 @@ export interface OllamaBrainShape extends BrainShape {
   ): ReadonlyArray<PlannedCall<P>>;
   /** Model calls and tokens spent so far (every HTTP chat, repairs included). */
   usage(): BudgetUsage;
+  beginTick(plan: TickPlan): void;
+  reviseTick(demand: ReadonlyArray<TickDemand>): void;
+  endTick(): void;
+  /** Calls asked in ticks beyond their forecast (the class order is not assured for those). */
+  unforeseen(): number;
 }
 
 /** A failure that blames the host, not the model: the call goes to another host. */
@@ -299,19 +318,46 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
     }).pipe(Effect.ensuring(Effect.sync(giveBack)));
   };
 
+  // Who is near the player or the camera in the open tick (nobody outside a tick).
+  let near: Nearness = nobodyNear;
+
+  /** Calls by the highest class each could get, with who is near now. */
+  const forecastOf = (demand: ReadonlyArray<TickDemand>) => {
+    const forecast: Partial<Record<PriorityClass, number>> = {};
+    for (const d of demand) {
+      const c = ceilingOf(config.policy, d.purpose, d.npcId, near);
+      forecast[c] = (forecast[c] ?? 0) + d.count;
+    }
+    return forecast;
+  };
+
+  /** Opens a tick: who is near, and the budget held for its calls by their highest class. */
+  const beginTick = (tick: TickPlan): void => {
+    near = config.policy.nearHops === null ? nobodyNear : tick.near(config.policy.nearHops);
+    budget.beginTick(dayOf(tick.t), forecastOf(tick.demand));
+  };
+
+  const reviseTick = (demand: ReadonlyArray<TickDemand>): void =>
+    budget.narrowTick(forecastOf(demand));
+
+  const endTick = (): void => {
+    near = nobodyNear;
+    budget.endTick();
+  };
+
   /** Plans a batch: each call's class, and the model budget spent highest class first. */
   const plan = <P extends PurposeName>(
     requests: ReadonlyArray<BrainRequest<P>>,
   ): ReadonlyArray<PlannedCall<P>> => {
+    const routes = requests.map((r) => routeOf(config.policy, r, near));
+    // The batch's model calls reserve together, in the order planCalls grants them.
+    const asked = spendingOrder(routes).filter((i) => routes[i]!.priority !== "scripted");
     const refusals: Array<BudgetExhausted | null> = requests.map(() => null);
-    const planned = planCalls(
-      requests.map((r) => routeOf(config.policy, r)),
-      (i, priority) => {
-        const refused = budget.reserve(dayOf(requests[i]!.t), priority === "critical");
-        refusals[i] = refused;
-        return refused === null ? null : refused.message;
-      },
+    const reserved = budget.reserveBatch(
+      asked.map((i) => ({ day: dayOf(requests[i]!.t), priority: routes[i]!.priority })),
     );
+    for (const [k, i] of asked.entries()) refusals[i] = reserved[k]!;
+    const planned = planCalls(routes, (i) => refusals[i]?.message ?? null);
     return requests.map((request, i) => ({
       route: planned[i]!,
       decide: decideRouted(request, planned[i]!, refusals[i]!),
@@ -329,6 +375,10 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
     decide,
     plan,
     usage: () => budget.usage(),
+    beginTick,
+    reviseTick,
+    endTick,
+    unforeseen: () => budget.unforeseen,
   };
 };
 

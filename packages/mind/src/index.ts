@@ -5,6 +5,8 @@ export type {
   BrainRequest,
   BrainShape,
   PlannedCall,
+  TickDemand,
+  TickPlan,
 } from "./Brain.ts";
 export {
   type BrainError,
@@ -101,8 +103,11 @@ export {
   purposes,
 } from "./Purpose.ts";
 export {
+  ceilingOf,
   defaultPolicy,
   defaultPurposeClasses,
+  type Nearness,
+  nobodyNear,
   PolicyConfig,
   PriorityClass,
   priorityClasses,
@@ -116,6 +121,7 @@ export {
   planCalls,
   spendingOrder,
 } from "./policy/planCalls.ts";
+export { type ClassCounts, type LedgerDecision, TickLedger } from "./policy/TickLedger.ts";
 export {
   ActConversation,
   ActInput,

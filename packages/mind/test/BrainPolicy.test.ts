@@ -1,6 +1,7 @@
 import { gameTime, ids } from "@hearsay/core";
 import {
   type BrainRequest,
+  ceilingOf,
   defaultMindConfig,
   defaultPolicy,
   OllamaBrain,
@@ -28,6 +29,7 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   sceneSize: fc.option(fc.integer({ min: 2, max: 6 }), { nil: null }),
   deadlineHours: fc.option(fc.integer({ min: 1, max: 72 }), { nil: null }),
   firstMeeting: fc.boolean(),
+  nearHops: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -155,5 +157,114 @@ describe("routeOf", () => {
     });
     const low = { ...policy, purposes: { act: "low" }, sceneSize: null } as PolicyConfig;
     expect(routeOf(low, actFor("ana", 3, null)).priority).toBe("normal");
+  });
+});
+
+const nearOf = (npcs: ReadonlyArray<string>) =>
+  new Map(npcs.map((id) => [id, "near the camera at the inn"] as const));
+
+describe("nearness to the player or the camera", () => {
+  it("raises an NPC near the camera one class, names it, and is ignored when nearHops is null", () => {
+    const near = nearOf([ids.npc("ana")]);
+    expect(routeOf(defaultPolicy, actFor("ana", 1, null), near)).toEqual({
+      priority: "high",
+      reason: "act is normal, near the camera at the inn",
+    });
+    expect(routeOf(defaultPolicy, actFor("bo", 1, null), near).priority).toBe("normal");
+    expect(
+      routeOf({ ...defaultPolicy, nearHops: null }, actFor("ana", 1, null), near).priority,
+    ).toBe("normal");
+  });
+
+  it("gives the model to a principal near the camera under a budget where a far principal falls back", () => {
+    const policy: PolicyConfig = {
+      ...defaultPolicy,
+      purposes: { act: "low" },
+      principalNpcs: [ids.npc("ana"), ids.npc("bo")],
+    };
+    const brain = OllamaBrain.make({
+      config: {
+        ...defaultMindConfig,
+        policy,
+        budgets: { maxCalls: null, maxCallsPerDay: 1, maxTokens: null },
+      },
+    });
+    brain.beginTick({
+      t: T,
+      demand: [
+        { purpose: "act", npcId: ids.npc("bo"), count: 1 },
+        { purpose: "act", npcId: ids.npc("ana"), count: 1 },
+      ],
+      near: (hops) => (hops >= 1 ? nearOf([ids.npc("ana")]) : new Map()),
+    });
+    // The far one asks first, in an earlier phase: it still falls back.
+    const [far] = brain.plan([actFor("bo", 1, null)]);
+    const [close] = brain.plan([actFor("ana", 1, null)]);
+    brain.endTick();
+    expect(far!.route).toMatchObject({ priority: "normal", model: false });
+    expect(far!.route.refused).toMatch(/held for 1 higher-class calls of this tick/);
+    expect(close!.route).toMatchObject({
+      priority: "high",
+      model: true,
+      reason: "act is low, principal NPC, near the camera at the inn",
+    });
+    expect(brain.unforeseen()).toBe(0);
+  });
+});
+
+describe("a tick's forecast", () => {
+  it("counts every call at or above the class the policy gives it (so the forecast bounds the tick)", () => {
+    fc.assert(
+      fc.property(
+        arbPolicy,
+        fc.subarray([...npcPool], { maxLength: 4 }),
+        fc.oneof(...purposeNames.map((p) => arbRequest(p as PurposeName))),
+        (policy, nearIds, request) => {
+          const near = nearOf(nearIds);
+          const got = rankOf(routeOf(policy, request as BrainRequest, near).priority);
+          expect(got).toBeLessThanOrEqual(
+            rankOf(ceilingOf(policy, request.purpose, request.npcId, near)),
+          );
+          expect(got).toBeLessThanOrEqual(rankOf(ceilingOf(policy, request.purpose, null, near)));
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("spends a tick's budget in class order across its phases: no call of a lower class gets the model while a higher one of the same tick falls back", () => {
+    fc.assert(
+      fc.property(
+        arbPolicy,
+        fc.subarray([...npcPool], { maxLength: 3 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(arbTick, { minLength: 1, maxLength: 4 }),
+        (policy, nearIds, perDay, phases) => {
+          const brain = OllamaBrain.make({
+            config: {
+              ...defaultMindConfig,
+              policy,
+              budgets: { maxCalls: null, maxCallsPerDay: perDay, maxTokens: null },
+            },
+          });
+          brain.beginTick({
+            t: T,
+            demand: phases.flat().map((r) => ({ purpose: r.purpose, npcId: r.npcId, count: 1 })),
+            near: () => nearOf(nearIds),
+          });
+          const routes = phases.flatMap((requests) => brain.plan(requests).map((p) => p.route));
+          brain.endTick();
+          const got = routes.filter((r) => r.model).map((r) => rankOf(r.priority));
+          const fell = routes
+            .filter((r) => !r.model && r.priority !== "scripted")
+            .map((r) => rankOf(r.priority));
+          if (got.length > 0 && fell.length > 0)
+            expect(Math.min(...got)).toBeGreaterThanOrEqual(Math.max(...fell));
+          expect(fell).not.toContain(rankOf("critical"));
+          expect(brain.unforeseen()).toBe(0);
+        },
+      ),
+      { numRuns: runs(150) },
+    );
   });
 });

@@ -176,6 +176,7 @@ describe("loadMindConfig", () => {
           purposes: { summarize_scene: "scripted", act: "high" },
           principalNpcs: ["npc-mara"],
           sceneSize: null,
+          nearHops: 2,
         },
       }),
     );
@@ -185,6 +186,7 @@ describe("loadMindConfig", () => {
       sceneSize: null,
       deadlineHours: 24,
       firstMeeting: true,
+      nearHops: 2,
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",
@@ -201,6 +203,11 @@ describe("loadMindConfig", () => {
       expect(error.message).toMatch(shown);
       expect(error.message).toContain("Fix: map purposes to a class");
     }
+    writeFileSync(path, JSON.stringify({ policy: { nearHops: -1 } }));
+    const hops = fail({ cwd, env: {} });
+    expect(hops).toMatchObject({ source: path, field: "policy.nearHops" });
+    expect(hops.message.split("\n")).toHaveLength(1);
+    expect(hops.message).toContain("Fix: give whole travel hops from 0");
     writeFileSync(path, JSON.stringify({ policy: { principalNPCs: [] } }));
     expect(fail({ cwd, env: {} })).toMatchObject({
       field: "policy.principalNPCs",

@@ -3,6 +3,7 @@
  * latency, per purpose, per NPC and per game day. `hearsay stats` and the end summary of
  * a run print it; the inspector shows the same figures.
  */
+import { type FallbackKind, fallbackKindOf } from "./fallbackKind.ts";
 import type { SqliteDatabase } from "./openDatabase.ts";
 
 export interface CallFigures {
@@ -31,6 +32,10 @@ export interface LlmCallStats {
   readonly byDay: ReadonlyArray<{ readonly day: number } & CallFigures>;
   /** Per priority class of the brain policy; null: calls recorded without one. */
   readonly byPriority: ReadonlyArray<{ readonly priority: string | null } & CallFigures>;
+  /** Per priority class, why its calls fell back (see fallbackKind.ts), in byPriority's order. */
+  readonly fallbacksByPriority: ReadonlyArray<
+    { readonly priority: string | null } & Readonly<Record<FallbackKind, number>>
+  >;
 }
 
 // Whether a call was answered, and what it refused, are read from its event (seq).
@@ -55,6 +60,10 @@ export const llmCallStats = (db: SqliteDatabase, saveId: string): LlmCallStats =
       )
       .all(saveId) as Array<R>;
   const total = q<CallFigures>("", "")[0]!;
+  const byPriority = q<{ priority: string | null } & CallFigures>(
+    "GROUP BY priority ORDER BY calls DESC, priority",
+    "events.payload ->> '$.policy.priority' AS priority",
+  );
   return {
     total,
     byPurpose: q<{ purpose: string } & CallFigures>(
@@ -73,9 +82,32 @@ export const llmCallStats = (db: SqliteDatabase, saveId: string): LlmCallStats =
       "GROUP BY l.t / 1440 ORDER BY day",
       "l.t / 1440 AS day",
     ),
-    byPriority: q<{ priority: string | null } & CallFigures>(
-      "GROUP BY priority ORDER BY calls DESC, priority",
-      "events.payload ->> '$.policy.priority' AS priority",
-    ),
+    byPriority,
+    fallbacksByPriority: fallbacksBy(db, saveId, byPriority),
   };
+};
+
+/** Why each class's calls fell back, counted over the save's calls with a reason. */
+const fallbacksBy = (
+  db: SqliteDatabase,
+  saveId: string,
+  classes: ReadonlyArray<{ readonly priority: string | null }>,
+): LlmCallStats["fallbacksByPriority"] => {
+  const counts = new Map(
+    classes.map((c) => [c.priority, { priority: c.priority, held: 0, budget: 0, model: 0 }]),
+  );
+  const rows = db
+    .prepare(
+      `SELECT events.payload ->> '$.policy.priority', l.error FROM llm_calls AS l
+        JOIN events ON events.save_id = l.save_id AND events.seq = l.seq
+        WHERE l.save_id = ? AND l.error IS NOT NULL`,
+    )
+    .raw(true)
+    .iterate(saveId) as IterableIterator<[string | null, string]>;
+  for (const [priority, error] of rows) {
+    const kind = fallbackKindOf(error);
+    const c = counts.get(priority);
+    if (kind !== null && c !== undefined) c[kind] += 1;
+  }
+  return [...counts.values()];
 };

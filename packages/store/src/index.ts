@@ -15,6 +15,7 @@ export {
   engineSnapshotFigures,
 } from "./EngineSnapshotStore.ts";
 export type { SaveInfo, Segment } from "./EventHistory.ts";
+export { type FallbackKind, fallbackKindOf, fallbackKinds } from "./fallbackKind.ts";
 export { findDamage } from "./findDamage.ts";
 export type {
   CheckpointEvent,

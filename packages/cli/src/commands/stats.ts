@@ -81,6 +81,11 @@ export const statsCommand = Command.make(
             ? [
                 "by priority class (brain policy)",
                 ...stats.byPriority.map((p) => row(`  ${p.priority ?? "(none recorded)"}`, p)),
+                "why each class fell back",
+                ...stats.fallbacksByPriority.map(
+                  (f) =>
+                    `  ${(f.priority ?? "(none recorded)").padEnd(26)} held for higher classes of the tick ${f.held}, budget spent ${f.budget}, model failed ${f.model}`,
+                ),
               ]
             : []),
           "by game day",

@@ -32,9 +32,14 @@ export const GameEvent = Schema.Struct({
 });
 export type GameEvent = typeof GameEvent.Type;
 
-/** A world tick: what changed in the game since the last one. */
+/** Where the game's camera looks: NPCs near it rank higher for the model budget. */
+export const Camera = Schema.Struct({ locationId: Text(200) });
+
+/** A world tick: what changed in the game since the last one, and where the camera is. */
 export const TickBody = Schema.Struct({
   events: Schema.Array(GameEvent).check(Schema.isMaxLength(200)),
+  /** Absent: the camera stays where it was; null: there is none. */
+  camera: Schema.optional(Schema.NullOr(Camera)),
 });
 export type TickBody = typeof TickBody.Type;
 

@@ -79,10 +79,13 @@ export const openApiDocument = (maxBodyBytes: number): Record<string, unknown> =
     "/saves/{save}/tick": {
       post: {
         summary:
-          "A world tick: game events in, world events out with who learnt each (by its visibility)",
+          "A world tick: game events in, world events out with who learnt each (by its visibility); `camera` moves the camera (NPCs near it rank higher for the model)",
         parameters: [param("save")],
         requestBody: body(TickBody),
-        responses: { "200": { description: "The world events recorded" }, ...errors },
+        responses: {
+          "200": { description: "The world events recorded, and where the camera now is" },
+          ...errors,
+        },
       },
     },
     "/saves/{save}/actions": {

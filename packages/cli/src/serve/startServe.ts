@@ -256,8 +256,17 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
     }
     if (method === "POST" && rest === "tick") {
       const body = decoded(TickBody, await readJson(req, max));
+      const world = worldOf(save);
+      const camera = body.camera === undefined ? world.camera : (body.camera?.locationId ?? null);
+      if (camera !== null && !world.spec.simulation.world.locations.some((l) => l.id === camera))
+        throw new HttpFailure(
+          400,
+          "BadCamera",
+          `camera.locationId: no location "${camera}" in this world: give one of its location ids`,
+          { field: "camera.locationId" },
+        );
       const announced = await applyWorldTick(
-        worldOf(save),
+        world,
         body.events.map((e) => ({
           kind: e.kind,
           text: e.text,
@@ -269,7 +278,9 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
           entities: e.entities ?? [],
         })),
       );
-      return sendJson(res, 200, { events: announced });
+      // Moved only once the tick's events are stored: a failed tick changes nothing.
+      world.setCamera(camera);
+      return sendJson(res, 200, { events: announced, camera });
     }
     if (method === "POST" && rest === "actions") {
       const body = decoded(ActionBody, await readJson(req, max));

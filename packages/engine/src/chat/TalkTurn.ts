@@ -17,9 +17,11 @@ import {
 } from "@hearsay/core";
 import type { BrainRequest, DialogueLine, ReplyListener, ReplyStreamer } from "@hearsay/mind";
 import { Effect, Result } from "effect";
+import { nearnessOf } from "../Focus.ts";
 import { companyOf, selfOf } from "../Glimpses.ts";
 import { capMemories } from "../Memories.ts";
 import type { TickContext } from "../TickContext.ts";
+import { whereIs } from "../TickDemand.ts";
 import { ensureProfiles } from "../Turns.ts";
 import {
   applyDigest,
@@ -129,7 +131,16 @@ export class TalkTurn {
     ];
     if (turns.length === 0) return null;
     const requests = digestRequests(f, turns, this.talk.queries.playerSummary(f.npcId));
-    const outcomes = await f.ctx.brain.decideAll(requests, f.ctx.writer);
+    // The digest is planned as a tick of its own: its calls are all known, and the
+    // player is at the NPC's place.
+    f.ctx.brain.beginTick(() => ({
+      t: f.ctx.t,
+      demand: requests.map((r) => ({ purpose: r.purpose, npcId: r.npcId, count: 1 })),
+      near: (hops) => nearnessOf(f.ctx.world, whereIs(f.ctx), this.talk.focus(f.locationId), hops),
+    }));
+    const outcomes = await f.ctx.brain
+      .decideAll(requests, f.ctx.writer)
+      .finally(() => f.ctx.brain.endTick());
     return applyDigest(f, requests, outcomes, through);
   }
 

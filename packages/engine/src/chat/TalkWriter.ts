@@ -18,6 +18,7 @@
 import {
   type Event,
   type GameTime,
+  type LocationId,
   type NpcId,
   PLAYER_ID,
   type PlayerInputBody,
@@ -30,6 +31,7 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "../BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "../EngineConfig.ts";
 import { EngineState } from "../EngineState.ts";
+import type { Focus } from "../Focus.ts";
 import type { LoreFile } from "../Genesis.ts";
 import { NpcActors } from "../NpcActors.ts";
 import { Routes } from "../Routes.ts";
@@ -38,7 +40,7 @@ import type { DossierSource, TickContext } from "../TickContext.ts";
 import { TickWriter } from "../TickWriter.ts";
 import { WorldIndex } from "../WorldIndex.ts";
 import { skipWorldDays } from "./skipWorldDays.ts";
-import { NpcNotFound, TurnAbandoned } from "./TalkError.ts";
+import { NotInWorld, NpcNotFound, TurnAbandoned } from "./TalkError.ts";
 import { TalkQueries } from "./TalkQueries.ts";
 
 export interface TalkOptions {
@@ -88,6 +90,11 @@ export class TalkWriter {
   readonly names: WorldIndex;
   private readonly routes: Routes;
   readonly config: EngineConfig;
+  /**
+   * Where the game's camera is, as its last world tick said (null: not given). Kept in
+   * memory only: it ranks calls for the model budget, and each call records the reason.
+   */
+  private cameraAt: LocationId | null = null;
 
   constructor(readonly spec: TalkWorldSpec) {
     this.options = { ...defaultTalkOptions, ...spec.options };
@@ -131,6 +138,28 @@ export class TalkWriter {
     this.actors = new NpcActors(this.config.memoryDecay);
     this.known = 0;
     this.catchUp();
+  }
+
+  get camera(): LocationId | null {
+    return this.cameraAt;
+  }
+
+  /** Moves the camera (null: none). @throws NotInWorld for a place the world lacks */
+  setCamera(locationId: string | null): void {
+    if (
+      locationId !== null &&
+      !this.spec.simulation.world.locations.some((l) => l.id === locationId)
+    )
+      throw new NotInWorld({ kind: "location", id: locationId });
+    this.cameraAt = locationId as LocationId | null;
+  }
+
+  /** The game's focus: the camera, and the player's place when they talk to someone. */
+  focus(player: LocationId | null = null): ReadonlyArray<Focus> {
+    return [
+      ...(player === null ? [] : [{ who: "player" as const, locationId: player }]),
+      ...(this.cameraAt === null ? [] : [{ who: "camera" as const, locationId: this.cameraAt }]),
+    ];
   }
 
   /** The NPC's id if the save has it. @throws NpcNotFound */
@@ -223,6 +252,7 @@ export class TalkWriter {
       t: this.state.t,
       names: this.names,
       skipping: false,
+      focus: this.focus(),
     };
   }
 

@@ -23,6 +23,7 @@ export const skipWorldDays = async (talk: TalkWriter, days: number): Promise<voi
     dossiers: () => talk.dossiers,
     resume: true,
     config: talk.config,
+    focus: talk.focus(),
   };
   const startDay = sim.world.meta.start.day;
   let t: number = talk.state.t;

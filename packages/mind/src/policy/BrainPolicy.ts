@@ -2,12 +2,14 @@
  * Level of detail for minds: which calls go to a model and which the scripted brain
  * answers, and in what order a model budget is spent. Each call gets a priority class —
  * from its purpose (configurable; the player's talk is `critical`, summaries `low`),
- * raised one step for a principal NPC and one for a significant moment (a scene of
- * many, a task due soon, a first meeting with the player), never above `high` — and a
- * reason naming what decided it. `scripted` never goes to a model.
+ * raised one step for a principal NPC, one for an NPC near the player or the camera
+ * (within `nearHops` travel hops; the engine says who is near, per tick) and one for a
+ * significant moment (a scene of many, a task due soon, a first meeting with the
+ * player), never above `high` — and a reason naming what decided it. `scripted` never
+ * goes to a model.
  *
- * Pure: the same request under the same policy always gets the same class and reason,
- * and neither depends on what else is asked or on time.
+ * Pure: the same request under the same policy and the same nearness always gets the
+ * same class and reason, and neither depends on what else is asked or on time.
  */
 import { MINUTES_PER_HOUR } from "@hearsay/core";
 import { Schema } from "effect";
@@ -57,6 +59,8 @@ export const PolicyConfig = Schema.Struct({
   deadlineHours: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 8760 }))),
   /** The first talk with the player (no summary of earlier ones) raises its reply. */
   firstMeeting: Schema.Boolean,
+  /** An NPC within this many travel hops of the player or the camera is raised; null: never. */
+  nearHops: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 50 }))),
 });
 export type PolicyConfig = typeof PolicyConfig.Type;
 
@@ -66,7 +70,13 @@ export const defaultPolicy: PolicyConfig = {
   sceneSize: 4,
   deadlineHours: 24,
   firstMeeting: true,
+  nearHops: 1,
 };
+
+/** The NPCs near the player or the camera, each with why ("near the camera at Market"). */
+export type Nearness = ReadonlyMap<string, string>;
+
+export const nobodyNear: Nearness = new Map();
 
 /** What the policy made of one call. */
 export interface Route {
@@ -115,9 +125,16 @@ const significance = (policy: PolicyConfig, request: BrainRequest): string | nul
   }
 };
 
-/** The class of one call, and why. */
-export const routeOf = (policy: PolicyConfig, request: BrainRequest): Route => {
-  const base = policy.purposes[request.purpose] ?? defaultPurposeClasses[request.purpose];
+const baseOf = (policy: PolicyConfig, purpose: PurposeName): PriorityClass =>
+  policy.purposes[purpose] ?? defaultPurposeClasses[purpose];
+
+/** The class of one call, and why (`near`: who is near the player or the camera now). */
+export const routeOf = (
+  policy: PolicyConfig,
+  request: BrainRequest,
+  near: Nearness = nobodyNear,
+): Route => {
+  const base = baseOf(policy, request.purpose);
   const reasons = [`${request.purpose} is ${base}`];
   let priority = base;
   if (priority === "scripted" || priority === "critical") return { priority, reason: reasons[0]! };
@@ -125,10 +142,54 @@ export const routeOf = (policy: PolicyConfig, request: BrainRequest): Route => {
     priority = raise(priority);
     reasons.push("principal NPC");
   }
+  const why =
+    request.npcId === null || policy.nearHops === null ? undefined : near.get(request.npcId);
+  if (why !== undefined) {
+    priority = raise(priority);
+    reasons.push(why);
+  }
   const moment = significance(policy, request);
   if (moment !== null) {
     priority = raise(priority);
     reasons.push(moment);
   }
   return { priority, reason: reasons.join(", ") };
+};
+
+/** Purposes whose calls a significant moment can raise, under this policy. */
+const canBeSignificant = (policy: PolicyConfig, purpose: PurposeName): boolean => {
+  switch (purpose) {
+    case "act":
+      return policy.sceneSize !== null || policy.deadlineHours !== null;
+    case "summarize_scene":
+    case "extract_memories":
+    case "debate_turn":
+    case "summarize_debate":
+      return policy.sceneSize !== null;
+    case "reply":
+      return policy.firstMeeting;
+    default:
+      return false;
+  }
+};
+
+/**
+ * The highest class a call of `purpose` for `npcId` could get under this policy and this
+ * nearness, whatever its input (`npcId` null: any NPC, or none). A tick's forecast counts
+ * its calls at this class, so the forecast is never below what is asked.
+ */
+export const ceilingOf = (
+  policy: PolicyConfig,
+  purpose: PurposeName,
+  npcId: string | null,
+  near: Nearness = nobodyNear,
+): PriorityClass => {
+  let priority = baseOf(policy, purpose);
+  if (priority === "scripted" || priority === "critical") return priority;
+  if (npcId === null ? policy.principalNpcs.length > 0 : policy.principalNpcs.includes(npcId))
+    priority = raise(priority);
+  if (policy.nearHops !== null && (npcId === null ? near.size > 0 : near.has(npcId)))
+    priority = raise(priority);
+  if (canBeSignificant(policy, purpose)) priority = raise(priority);
+  return priority;
 };

@@ -1,6 +1,6 @@
 /**
  * Cost up to the cursor: model calls, tokens and latency per day, per purpose and per
- * NPC, and NPC wake-ups per day split into those that asked the brain and those that
+ * NPC, calls by priority class when the run had a brain policy (CostByClass), and NPC wake-ups per day split into those that asked the brain and those that
  * significance gating kept to their routine.
  */
 import type { ChartConfiguration } from "chart.js";
@@ -11,6 +11,7 @@ import { Chart } from "../components/Chart.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { Status } from "../components/Status.tsx";
 import { useApi } from "../useApi.ts";
+import { CostByClass } from "./CostByClass.tsx";
 
 const n = (x: number) => Math.round(x).toLocaleString();
 
@@ -187,6 +188,7 @@ export const CostView = (props: ViewProps) => {
               <Pager {...c.byNpc} onOffset={setOffset} />
             </article>
           </div>
+          {c.byClass.some((r) => r.priority !== null) && <CostByClass rows={c.byClass} />}
         </>
       )}
     </section>
