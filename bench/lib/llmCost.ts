@@ -123,6 +123,8 @@ export const llmCost = async (): Promise<void> => {
   const turns = new PrefixShare();
   const any = new PrefixShare();
   const asked: Array<BrainRequest> = [];
+  /** What kind of `act` turn each was: a reply in a talk, a turn in company, a turn alone. */
+  const actKinds = new Map<string, number>();
   const noting: BrainShape = {
     name: ollama.name,
     capacity: ollama.pool.capacity,
@@ -132,7 +134,17 @@ export const llmCost = async (): Promise<void> => {
         const prompt = `${system}\n${user}`;
         const who = request.npcId ?? `(world) ${request.purpose}`;
         any.note(who, prompt);
-        if (request.purpose === "act") turns.note(who, prompt);
+        if (request.purpose === "act") {
+          turns.note(who, prompt);
+          const input = (request as BrainRequest<"act">).input;
+          const kind =
+            input.conversation !== undefined
+              ? "act: reply in a talk"
+              : input.present.length > 0
+                ? "act: turn in company"
+                : "act: turn alone";
+          actKinds.set(kind, (actKinds.get(kind) ?? 0) + 1);
+        }
         asked.push(request);
         return ollama.decide(request);
       }),
@@ -155,6 +167,9 @@ export const llmCost = async (): Promise<void> => {
     ["purpose", "calls", "per NPC-day"],
     [
       ...purposes.map(([p, n]) => [p, n, Math.round((n / npcDays) * 1000) / 1000]),
+      ...[...actKinds.entries()]
+        .sort()
+        .map(([k, n]) => [`  ${k}`, n, Math.round((n / npcDays) * 1000) / 1000]),
       ["all", costRun.calls.length, Math.round(perNpcDay * 1000) / 1000],
     ],
     3,

@@ -32,6 +32,7 @@ export const defaultPurposeClasses: Readonly<Record<PurposeName, PriorityClass>>
   revise_profile: "low",
   extract_memories: "low",
   summarize_scene: "low",
+  summarize_shared_scene: "low",
   summarize_debate: "low",
 };
 
@@ -48,6 +49,7 @@ export const PolicyConfig = Schema.Struct({
     extract_facts: Schema.optionalKey(PriorityClass),
     summarize_talk: Schema.optionalKey(PriorityClass),
     summarize_scene: Schema.optionalKey(PriorityClass),
+    summarize_shared_scene: Schema.optionalKey(PriorityClass),
   } satisfies Record<PurposeName, unknown>),
   /** NPCs whose calls rank one class higher. */
   principalNpcs: Schema.Array(Schema.String.check(Schema.isMinLength(1))),
@@ -102,6 +104,8 @@ const significance = (policy: PolicyConfig, request: BrainRequest): string | nul
       return many(request.input.company.length + 1)
         ? `scene of ${request.input.company.length + 1}`
         : null;
+    case "summarize_shared_scene":
+      return many(request.input.present.length) ? `scene of ${request.input.present.length}` : null;
     case "extract_memories":
     case "debate_turn":
     case "summarize_debate":
@@ -115,13 +119,21 @@ const significance = (policy: PolicyConfig, request: BrainRequest): string | nul
   }
 };
 
+/** The NPCs a call speaks for: its NPC, or the witnesses of a shared scene summary. */
+const npcsOf = (request: BrainRequest): ReadonlyArray<string> =>
+  request.purpose === "summarize_shared_scene"
+    ? request.input.witnesses.map((w) => w.id)
+    : request.npcId === null
+      ? []
+      : [request.npcId];
+
 /** The class of one call, and why. */
 export const routeOf = (policy: PolicyConfig, request: BrainRequest): Route => {
   const base = policy.purposes[request.purpose] ?? defaultPurposeClasses[request.purpose];
   const reasons = [`${request.purpose} is ${base}`];
   let priority = base;
   if (priority === "scripted" || priority === "critical") return { priority, reason: reasons[0]! };
-  if (request.npcId !== null && policy.principalNpcs.includes(request.npcId)) {
+  if (npcsOf(request).some((id) => policy.principalNpcs.includes(id))) {
     priority = raise(priority);
     reasons.push("principal NPC");
   }
