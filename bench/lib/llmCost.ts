@@ -16,7 +16,7 @@
  *   own work (prompt, hash, decoding) bounds the rate, not the hosts.
  */
 import { loadavg } from "node:os";
-import { ids, type PayloadOf } from "@hearsay/core";
+import { ids, MINUTES_PER_DAY, type PayloadOf } from "@hearsay/core";
 import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
 import {
   type BrainRequest,
@@ -49,9 +49,21 @@ const commonPrefix = (a: string, b: string): number => {
   return i;
 };
 
+/** A dossier's sections in a prompt, by heading. */
+const sectionsOf = (prompt: string): Map<string, string> => {
+  const out = new Map<string, string>();
+  for (const part of prompt.split(/\n(?=## )/).slice(1)) {
+    const head = part.slice(0, part.indexOf("\n"));
+    out.set(head, part);
+  }
+  return out;
+};
+
 /** Share of prompt text equal to the start of the same NPC's previous prompt. */
 class PrefixShare {
   private readonly last = new Map<string, string>();
+  /** Per section heading: pairs where it changed, pairs where it was there, its characters. */
+  readonly sections = new Map<string, { changed: number; seen: number; chars: number }>();
   /** Where consecutive prompts first differ: the heading above that point, and how often. */
   readonly breaks = new Map<string, number>();
   shared = 0;
@@ -62,6 +74,14 @@ class PrefixShare {
     this.last.set(key, prompt);
     if (before === undefined) return;
     const same = commonPrefix(before, prompt);
+    const was = sectionsOf(before);
+    for (const [head, text] of sectionsOf(prompt)) {
+      const s = this.sections.get(head) ?? { changed: 0, seen: 0, chars: 0 };
+      s.seen++;
+      s.chars += text.length;
+      if (was.get(head) !== text) s.changed++;
+      this.sections.set(head, s);
+    }
     this.shared += same;
     this.total += prompt.length;
     this.pairs++;
@@ -96,7 +116,7 @@ const runWorld = async (brain: BrainShape, days: number) => {
     log,
     saveId: ids.save("bench"),
     days,
-    seed: 1,
+    seed: Number(flag("--seed") ?? 1),
     brain,
     recordBrain: true,
     dossiers: retrievalDossiers,
@@ -106,10 +126,14 @@ const runWorld = async (brain: BrainShape, days: number) => {
   const cpu = cpuMs(process.cpuUsage(cpu0));
   const events = log.read(ids.save("bench"));
   const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
+  // The last day's calls: a run's first day also pays once-per-NPC calls (profiles).
+  const lastDay = events.filter(
+    (e) => e.type === "LlmCallRecorded" && e.t >= (days - 1) * MINUTES_PER_DAY,
+  ).length;
   // How lively the world stayed: its events, the calls' own records aside.
   const worldEvents = events.length - calls.length;
   log.db.close();
-  return { calls, worldEvents, seconds, cpuMs: cpu };
+  return { calls, lastDay, worldEvents, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -171,6 +195,11 @@ export const llmCost = async (): Promise<void> => {
         .sort()
         .map(([k, n]) => [`  ${k}`, n, Math.round((n / npcDays) * 1000) / 1000]),
       ["all", costRun.calls.length, Math.round(perNpcDay * 1000) / 1000],
+      [
+        `all, day ${days - 1} alone`,
+        costRun.lastDay,
+        Math.round((costRun.lastDay / npcs) * 1000) / 1000,
+      ],
     ],
     3,
   );
@@ -197,6 +226,15 @@ export const llmCost = async (): Promise<void> => {
     ["heading", "pairs"],
     [...turns.breaks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
     0,
+  );
+
+  printTable(
+    "Each dossier section on consecutive act turns of one NPC: how often it changed, its size",
+    ["section", "pairs with it", "changed, %", "chars"],
+    [...turns.sections.entries()]
+      .sort((a, b) => b[1].seen - a[1].seen)
+      .map(([head, s]) => [head, s.seen, pct(s.changed / s.seen), Math.round(s.chars / s.seen)]),
+    1,
   );
 
   if (process.argv.includes("--no-throughput")) return;
@@ -273,6 +311,8 @@ export const llmCost = async (): Promise<void> => {
         calls: costRun.calls.length,
         worldEventsPerNpcDay: costRun.worldEvents / npcDays,
         callsPerNpcDay: perNpcDay,
+        callsPerNpcDayLastDay: costRun.lastDay / npcs,
+        sections: Object.fromEntries(turns.sections),
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,
         outputTokensPerNpcDay: outputTokens / npcDays,
