@@ -130,10 +130,19 @@ const runWorld = async (brain: BrainShape, days: number) => {
   const lastDay = events.filter(
     (e) => e.type === "LlmCallRecorded" && e.t >= (days - 1) * MINUTES_PER_DAY,
   ).length;
-  // How lively the world stayed: its events, the calls' own records aside.
+  // How lively the world stayed: its events, the calls' own records aside, and of them
+  // what was said, the tasks proposed and the moves of tasks (started, done, failed).
   const worldEvents = events.length - calls.length;
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  const lively = {
+    talkLines: count("ConversationTurn"),
+    tasksProposed: count("TaskProposed"),
+    taskChanges: count("TaskStatusChanged"),
+    scenes: count("SceneClosed"),
+    memories: count("MemoryRecorded"),
+  };
   log.db.close();
-  return { calls, lastDay, worldEvents, seconds, cpuMs: cpu };
+  return { calls, lastDay, worldEvents, lively, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -211,6 +220,12 @@ export const llmCost = async (): Promise<void> => {
         "world events per NPC-day (LlmCallRecorded aside)",
         Math.round(costRun.worldEvents / npcDays),
       ],
+      ["  talk lines per NPC-day", (costRun.lively.talkLines / npcDays).toFixed(2)],
+      ["  tasks proposed per NPC-day", (costRun.lively.tasksProposed / npcDays).toFixed(2)],
+      ["  task status changes per NPC-day", (costRun.lively.taskChanges / npcDays).toFixed(2)],
+      ["  scenes closed per NPC-day", (costRun.lively.scenes / npcDays).toFixed(2)],
+      ["  memories per NPC-day", (costRun.lively.memories / npcDays).toFixed(2)],
+      ["model calls per world event", (costRun.calls.length / costRun.worldEvents).toFixed(3)],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
       [
@@ -310,6 +325,9 @@ export const llmCost = async (): Promise<void> => {
         npcs,
         calls: costRun.calls.length,
         worldEventsPerNpcDay: costRun.worldEvents / npcDays,
+        livelyPerNpcDay: Object.fromEntries(
+          Object.entries(costRun.lively).map(([k, n]) => [k, n / npcDays]),
+        ),
         callsPerNpcDay: perNpcDay,
         callsPerNpcDayLastDay: costRun.lastDay / npcs,
         sections: Object.fromEntries(turns.sections),
