@@ -1,8 +1,8 @@
 /**
  * Conversations between NPCs, within one tick. A speaker's line is a ConversationTurn;
  * the listener, if it is there and awake, is drawn in and may answer (its own `act` call,
- * batched with every other listener's, after its first-meeting profile if it has none,
- * which also says what the listener will remember of the talk); then the speaker — and a listener whose answer brought no memories —
+ * batched with every other listener's, which also says what the listener will remember
+ * of the talk); then the speaker — and a listener whose answer brought no memories —
  * extracts what it will remember (its own memories, in its own words), and the speaker
  * may pass on something it heard — a rumour loses confidence with each hop.
  *
@@ -35,7 +35,6 @@ import { moveRegard } from "./Regard.ts";
 import { openScene } from "./Scenes.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
-import { ensureProfiles } from "./Turns.ts";
 
 interface Talk {
   readonly id: ConversationId;
@@ -151,13 +150,6 @@ const talkOf = (ctx: TickContext, talk: Talk, self: NpcId) => ({
  * whose listener's memories came with its answer.
  */
 const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Set<Talk>> => {
-  // A listener answers as who it is: one drawn in before its own first turn gets its
-  // first-meeting profile now, not after — so its reply is in character, and its next
-  // prompts start with the same profile as this one.
-  await ensureProfiles(
-    ctx,
-    talks.map((t) => t.b),
-  );
   const requests = talks.map((talk): BrainRequest<"act"> => {
     const locationId = ctx.state.npcs.get(talk.b)!.locationId;
     const query = talk.lines[0]!.text;
