@@ -16,7 +16,7 @@
  *   own work (prompt, hash, decoding) bounds the rate, not the hosts.
  */
 import { loadavg } from "node:os";
-import { ids, type PayloadOf } from "@hearsay/core";
+import { ids, MINUTES_PER_DAY, type PayloadOf } from "@hearsay/core";
 import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
 import {
   type BrainRequest,
@@ -49,9 +49,21 @@ const commonPrefix = (a: string, b: string): number => {
   return i;
 };
 
+/** A dossier's sections in a prompt, by heading. */
+const sectionsOf = (prompt: string): Map<string, string> => {
+  const out = new Map<string, string>();
+  for (const part of prompt.split(/\n(?=## )/).slice(1)) {
+    const head = part.slice(0, part.indexOf("\n"));
+    out.set(head, part);
+  }
+  return out;
+};
+
 /** Share of prompt text equal to the start of the same NPC's previous prompt. */
 class PrefixShare {
   private readonly last = new Map<string, string>();
+  /** Per section heading: pairs where it changed, pairs where it was there, its characters. */
+  readonly sections = new Map<string, { changed: number; seen: number; chars: number }>();
   /** Where consecutive prompts first differ: the heading above that point, and how often. */
   readonly breaks = new Map<string, number>();
   shared = 0;
@@ -62,6 +74,14 @@ class PrefixShare {
     this.last.set(key, prompt);
     if (before === undefined) return;
     const same = commonPrefix(before, prompt);
+    const was = sectionsOf(before);
+    for (const [head, text] of sectionsOf(prompt)) {
+      const s = this.sections.get(head) ?? { changed: 0, seen: 0, chars: 0 };
+      s.seen++;
+      s.chars += text.length;
+      if (was.get(head) !== text) s.changed++;
+      this.sections.set(head, s);
+    }
     this.shared += same;
     this.total += prompt.length;
     this.pairs++;
@@ -96,7 +116,7 @@ const runWorld = async (brain: BrainShape, days: number) => {
     log,
     saveId: ids.save("bench"),
     days,
-    seed: 1,
+    seed: Number(flag("--seed") ?? 1),
     brain,
     recordBrain: true,
     dossiers: retrievalDossiers,
@@ -106,10 +126,23 @@ const runWorld = async (brain: BrainShape, days: number) => {
   const cpu = cpuMs(process.cpuUsage(cpu0));
   const events = log.read(ids.save("bench"));
   const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
-  // How lively the world stayed: its events, the calls' own records aside.
+  // The last day's calls: a run's first day also pays once-per-NPC calls (profiles).
+  const lastDay = events.filter(
+    (e) => e.type === "LlmCallRecorded" && e.t >= (days - 1) * MINUTES_PER_DAY,
+  ).length;
+  // How lively the world stayed: its events, the calls' own records aside, and of them
+  // what was said, the tasks proposed and the moves of tasks (started, done, failed).
   const worldEvents = events.length - calls.length;
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  const lively = {
+    talkLines: count("ConversationTurn"),
+    tasksProposed: count("TaskProposed"),
+    taskChanges: count("TaskStatusChanged"),
+    scenes: count("SceneClosed"),
+    memories: count("MemoryRecorded"),
+  };
   log.db.close();
-  return { calls, worldEvents, seconds, cpuMs: cpu };
+  return { calls, lastDay, worldEvents, lively, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -123,6 +156,8 @@ export const llmCost = async (): Promise<void> => {
   const turns = new PrefixShare();
   const any = new PrefixShare();
   const asked: Array<BrainRequest> = [];
+  /** What kind of `act` turn each was: a reply in a talk, a turn in company, a turn alone. */
+  const actKinds = new Map<string, number>();
   const noting: BrainShape = {
     name: ollama.name,
     capacity: ollama.pool.capacity,
@@ -132,7 +167,17 @@ export const llmCost = async (): Promise<void> => {
         const prompt = `${system}\n${user}`;
         const who = request.npcId ?? `(world) ${request.purpose}`;
         any.note(who, prompt);
-        if (request.purpose === "act") turns.note(who, prompt);
+        if (request.purpose === "act") {
+          turns.note(who, prompt);
+          const input = (request as BrainRequest<"act">).input;
+          const kind =
+            input.conversation !== undefined
+              ? "act: reply in a talk"
+              : input.present.length > 0
+                ? "act: turn in company"
+                : "act: turn alone";
+          actKinds.set(kind, (actKinds.get(kind) ?? 0) + 1);
+        }
         asked.push(request);
         return ollama.decide(request);
       }),
@@ -155,7 +200,15 @@ export const llmCost = async (): Promise<void> => {
     ["purpose", "calls", "per NPC-day"],
     [
       ...purposes.map(([p, n]) => [p, n, Math.round((n / npcDays) * 1000) / 1000]),
+      ...[...actKinds.entries()]
+        .sort()
+        .map(([k, n]) => [`  ${k}`, n, Math.round((n / npcDays) * 1000) / 1000]),
       ["all", costRun.calls.length, Math.round(perNpcDay * 1000) / 1000],
+      [
+        `all, day ${days - 1} alone`,
+        costRun.lastDay,
+        Math.round((costRun.lastDay / npcs) * 1000) / 1000,
+      ],
     ],
     3,
   );
@@ -167,6 +220,12 @@ export const llmCost = async (): Promise<void> => {
         "world events per NPC-day (LlmCallRecorded aside)",
         Math.round(costRun.worldEvents / npcDays),
       ],
+      ["  talk lines per NPC-day", (costRun.lively.talkLines / npcDays).toFixed(2)],
+      ["  tasks proposed per NPC-day", (costRun.lively.tasksProposed / npcDays).toFixed(2)],
+      ["  task status changes per NPC-day", (costRun.lively.taskChanges / npcDays).toFixed(2)],
+      ["  scenes closed per NPC-day", (costRun.lively.scenes / npcDays).toFixed(2)],
+      ["  memories per NPC-day", (costRun.lively.memories / npcDays).toFixed(2)],
+      ["model calls per world event", (costRun.calls.length / costRun.worldEvents).toFixed(3)],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
       [
@@ -182,6 +241,15 @@ export const llmCost = async (): Promise<void> => {
     ["heading", "pairs"],
     [...turns.breaks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8),
     0,
+  );
+
+  printTable(
+    "Each dossier section on consecutive act turns of one NPC: how often it changed, its size",
+    ["section", "pairs with it", "changed, %", "chars"],
+    [...turns.sections.entries()]
+      .sort((a, b) => b[1].seen - a[1].seen)
+      .map(([head, s]) => [head, s.seen, pct(s.changed / s.seen), Math.round(s.chars / s.seen)]),
+    1,
   );
 
   if (process.argv.includes("--no-throughput")) return;
@@ -257,7 +325,12 @@ export const llmCost = async (): Promise<void> => {
         npcs,
         calls: costRun.calls.length,
         worldEventsPerNpcDay: costRun.worldEvents / npcDays,
+        livelyPerNpcDay: Object.fromEntries(
+          Object.entries(costRun.lively).map(([k, n]) => [k, n / npcDays]),
+        ),
         callsPerNpcDay: perNpcDay,
+        callsPerNpcDayLastDay: costRun.lastDay / npcs,
+        sections: Object.fromEntries(turns.sections),
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,
         outputTokensPerNpcDay: outputTokens / npcDays,

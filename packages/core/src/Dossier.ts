@@ -45,6 +45,12 @@ export interface DossierItem {
   readonly score: number;
   readonly tokens: number;
   readonly text: string;
+  /**
+   * Where the item stands in the order its kind entered the world (its row in the
+   * store, so a later item has a larger one), when it has such a place; a prompt lists
+   * items in this order, so a new item lands after those already there.
+   */
+  readonly order?: number;
 }
 
 export interface DossierSection {
@@ -122,13 +128,21 @@ export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
 
 const byId = (a: DossierItem, b: DossierItem): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** By kind, then the order items entered the world (those without one last), then id. */
+const byArrival = (a: DossierItem, b: DossierItem): number =>
+  (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) ||
+  (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY) ||
+  byId(a, b);
+
 /**
- * A section's items as a prompt lists them: in id order, not rank order, so an item
- * that keeps its place in the dossier keeps its place in the prompt whatever the turn's
- * scores — a rank change alone moves no text. Dialogue stays in the order it was said.
+ * A section's items as a prompt lists them: in the order they entered the world (then
+ * by id), not rank order, so an item that keeps its place in the dossier keeps its place
+ * in the prompt whatever the turn's scores — a rank change alone moves no text — and a
+ * new item is appended after the ones the previous turn listed rather than inserted
+ * among them. Dialogue stays in the order it was said.
  */
 const promptItems = (s: DossierSection): ReadonlyArray<DossierItem> =>
-  s.name === "dialogue" ? s.items : [...s.items].sort(byId);
+  s.name === "dialogue" ? s.items : [...s.items].sort(byArrival);
 
 /**
  * The dossier as a prompt carries it: the same sections, stable-to-volatile

@@ -1,7 +1,8 @@
 /**
- * A dossier in a prompt: sections stable-to-volatile (`promptSectionOrder`), items in id
- * order, so a change of rank alone moves no prompt text and consecutive prompts of one
- * NPC share their start up to the first item that really changed.
+ * A dossier in a prompt: sections stable-to-volatile (`promptSectionOrder`), items in the
+ * order they entered the world (then id), so a change of rank alone moves no prompt text,
+ * a new item is appended after those a previous prompt listed, and consecutive prompts of
+ * one NPC share their start up to the first item that really changed.
  */
 import {
   type Dossier,
@@ -18,13 +19,16 @@ import { describe, expect, it } from "vitest";
 
 const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 20 : n });
 
-const itemArb = fc.record({
-  kind: fc.constantFrom("memory" as const, "lore" as const),
-  id: fc.string({ minLength: 1, maxLength: 6 }),
-  score: fc.double({ min: 0, max: 100, noNaN: true }),
-  tokens: fc.integer({ min: 1, max: 200 }),
-  text: fc.string({ minLength: 1, maxLength: 30 }).map((s) => `t${s}`),
-});
+const itemArb = fc
+  .record({
+    kind: fc.constantFrom("memory" as const, "lore" as const),
+    id: fc.string({ minLength: 1, maxLength: 6 }),
+    score: fc.double({ min: 0, max: 100, noNaN: true }),
+    tokens: fc.integer({ min: 1, max: 200 }),
+    text: fc.string({ minLength: 1, maxLength: 30 }).map((s) => `t${s}`),
+    order: fc.option(fc.nat(50), { nil: undefined }),
+  })
+  .map(({ order, ...item }) => (order === undefined ? item : { ...item, order }));
 
 const dossierOf = (sections: ReadonlyArray<DossierSection>): Dossier => ({
   saveId: "s" as SaveId,
@@ -97,5 +101,39 @@ describe("renderDossierForPrompt", () => {
     ]);
     const said = renderDossierForPrompt(talk);
     expect(said.indexOf("first")).toBeLessThan(said.indexOf("second"));
+  });
+
+  it("appends an item that entered the world later after those already listed", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(1000), { minLength: 1, maxLength: 8 }),
+        fc.nat(1000),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        (orders, extra, id) => {
+          const item = (order: number, i: number) => ({
+            kind: "world_event" as const,
+            id: `${id}-${(order * 7 + i) % 13}-${i}`,
+            score: (order * 31) % 17,
+            tokens: 1,
+            text: `event ${order}`,
+            order,
+          });
+          const listed = orders.map(item);
+          const latest = Math.max(...orders) + 1 + extra;
+          const section = (items: ReadonlyArray<ReturnType<typeof item>>): DossierSection => ({
+            name: "world_events",
+            budget: 100,
+            tokens: 0,
+            items,
+          });
+          const before = renderDossierForPrompt(dossierOf([section(listed)]));
+          const after = renderDossierForPrompt(
+            dossierOf([section([item(latest, orders.length), ...listed])]),
+          );
+          expect(after.startsWith(before)).toBe(true);
+        },
+      ),
+      runs(100),
+    );
   });
 });

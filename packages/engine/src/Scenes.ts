@@ -3,20 +3,32 @@
  * between NPCs, a debate — opens one (`SceneOpened`); every exchange at the place joins
  * it (the state's NarrativeLedger folds them); it closes (`SceneClosed`) when a
  * participant leaves or `sceneMaxMinutes` pass. On close every witness gets its own
- * summary — a `summarize_scene` brain call given only what that witness heard, debated
- * or knows of, stored as its own `scene` memory — and every leaver remembers where it
- * was and whom it dealt with there (LeaveMemories.ts). An answer that fails or names
- * someone the witness did not meet is asked once more, then skipped with a recorded
- * warning: no text is ever made up in its place. Per-NPC and per-place cursors
+ * summary, stored as its own `scene` memory, drawn only from what that witness heard,
+ * debated or knows of (SceneWitnesses.ts): witnesses who heard the same lines share one
+ * `summarize_shared_scene` call that answers a summary for each, given only what they
+ * all know; any other witness gets a `summarize_scene` call of its own view. Every
+ * leaver remembers where it was and whom it dealt with there (LeaveMemories.ts). An
+ * answer that fails or names someone the witness did not meet is asked once more (for a
+ * shared call, each witness it left without a summary, on its own), then skipped with a
+ * recorded warning:
+ * no text is ever made up in its place. Per-NPC and per-place cursors
  * (`SummaryCursorAdvanced`) make summarising a scene twice add nothing.
  */
 import type { LocationId, NpcId, SceneCause, SceneId } from "@hearsay/core";
-import { type BrainRequest, type SceneLine, validateAnswer } from "@hearsay/mind";
+import {
+  type BrainRequest,
+  type SummarizeSceneInput,
+  type SummarizeSharedSceneInput,
+  type SummarizeSharedSceneOutput,
+  validateAnswer,
+  type WitnessSummary,
+} from "@hearsay/mind";
 import { Result } from "effect";
 import { glimpseOf, selfOf } from "./Glimpses.ts";
 import { rememberLeaving } from "./LeaveMemories.ts";
 import { rememberKept } from "./Memories.ts";
 import type { OpenScene } from "./NarrativeLedger.ts";
+import { type SharedScene, shareScene, witnessView } from "./SceneWitnesses.ts";
 import type { TickContext } from "./TickContext.ts";
 import { warn } from "./Turns.ts";
 
@@ -56,76 +68,95 @@ export const closeScenes = async (ctx: TickContext): Promise<void> => {
   }
 };
 
-/** One witness's request, or null when it has nothing new to remember of the scene. */
-const requestFor = (
-  ctx: TickContext,
-  scene: OpenScene,
-  self: NpcId,
-): BrainRequest<"summarize_scene"> | null => {
-  const after = ctx.state.narrative.cursor("npc", self);
-  const npc = ctx.actors.facts(self)!;
-  const company = new Set<NpcId>();
-  const lines: Array<SceneLine> = [];
-  for (const l of scene.lines) {
-    if (l.seq <= after || (l.speakerId !== self && !l.listenerIds.includes(self))) continue;
-    lines.push({
-      speakerId: l.speakerId,
-      speakerName: ctx.names.npcName(l.speakerId),
-      listenerIds: [...l.listenerIds],
-      text: l.text,
-    });
-    for (const id of [l.speakerId, ...l.listenerIds]) company.add(id);
-  }
-  const debates = scene.debates.filter((d) => d.seq > after && d.participants.includes(self));
-  for (const d of debates) for (const id of d.participants) company.add(id);
-  const happenings = scene.happenings.filter(
-    (h) => h.seq > after && npc.rumours.has(h.worldEventId),
-  );
-  if (lines.length === 0 && debates.length === 0 && happenings.length === 0) return null;
-  company.delete(self);
-  return {
-    purpose: "summarize_scene",
-    npcId: self,
-    t: ctx.t,
-    seed: ctx.seed,
-    dossier: null,
-    input: {
-      sceneId: scene.sceneId,
+const viewsOf = (ctx: TickContext, scene: OpenScene): Array<SummarizeSceneInput> => {
+  const record = { ...scene, locationName: ctx.names.locationName(scene.locationId) };
+  return [...scene.participants].sort().flatMap((self) => {
+    if (!ctx.state.npcs.has(self)) return [];
+    const npc = ctx.actors.facts(self)!;
+    const view = witnessView(record, {
       self: selfOf(ctx, self),
-      locationName: ctx.names.locationName(scene.locationId),
-      company: [...company]
-        .filter((id) => ctx.state.npcs.has(id))
-        .sort()
-        .map((id) => glimpseOf(ctx, self, id)),
-      lines,
-      debates: debates.map((d) => ({ topic: d.topic, summary: d.summary, outcome: d.outcome })),
-      happenings: happenings.map((h) => h.text),
-    },
-  };
+      after: ctx.state.narrative.cursor("npc", self),
+      knows: (id) => npc.rumours.has(id),
+      glimpse: (id) => (ctx.state.npcs.has(id) ? glimpseOf(ctx, self, id) : null),
+      nameOf: (id) => ctx.names.npcName(id),
+    });
+    return view === null ? [] : [view];
+  });
 };
 
-type Asked = { readonly scene: OpenScene; readonly request: BrainRequest<"summarize_scene"> };
+const aloneRequest = (ctx: TickContext, input: SummarizeSceneInput): Request => ({
+  purpose: "summarize_scene",
+  npcId: input.self.id,
+  t: ctx.t,
+  seed: ctx.seed,
+  dossier: null,
+  input,
+});
 
-/** Asks every request; returns the valid answers' outputs, null for those that failed twice. */
-const askWithRetry = async (ctx: TickContext, asked: ReadonlyArray<Asked>) => {
-  const ask = async (batch: ReadonlyArray<Asked>) => {
-    const outcomes = await ctx.brain.decideAll(
-      batch.map((a) => a.request),
-      ctx.writer,
+const sharedRequest = (ctx: TickContext, input: SummarizeSharedSceneInput): Request => ({
+  purpose: "summarize_shared_scene",
+  npcId: null,
+  t: ctx.t,
+  seed: ctx.seed,
+  dossier: null,
+  input,
+});
+
+type Request = BrainRequest<"summarize_scene"> | BrainRequest<"summarize_shared_scene">;
+type Summary = Omit<WitnessSummary, "witnessId">;
+/** A call to make: one witness's view, or witnesses sharing one. */
+type Ask =
+  | { readonly scene: OpenScene; readonly view: SummarizeSceneInput; readonly shared?: undefined }
+  | { readonly scene: OpenScene; readonly shared: SharedScene; readonly view?: undefined };
+
+/**
+ * Asks every call once, then once more for each witness still without a summary — on
+ * its own, whether its call was its own or shared. Returns each witness's summary, or
+ * why it has none, by scene and witness.
+ */
+const askWithRetry = async (ctx: TickContext, asks: ReadonlyArray<Ask>) => {
+  const got = new Map<string, { summary: Summary | null; why: string }>();
+  const keyOf = (scene: OpenScene, id: NpcId) => `${scene.sceneId}\u0000${id}`;
+  const round = async (batch: ReadonlyArray<Ask>): Promise<Array<Ask>> => {
+    const requests = batch.map((a) =>
+      a.shared === undefined ? aloneRequest(ctx, a.view) : sharedRequest(ctx, a.shared.input),
     );
-    return outcomes.map((o, i) => {
-      if (!o.ok) return { output: null, why: o.error.message };
-      const checked = validateAnswer("summarize_scene", batch[i]!.request.input, o.answer.output);
-      return Result.isSuccess(checked)
-        ? { output: checked.success, why: "" }
-        : { output: null, why: checked.failure.message };
-    });
+    const outcomes = await ctx.brain.decideAll<Request["purpose"]>(requests, ctx.writer);
+    const again: Array<Ask> = [];
+    for (const [i, ask] of batch.entries()) {
+      const o = outcomes[i]!;
+      const request = requests[i]!;
+      const checked = o.ok
+        ? validateAnswer(request.purpose, request.input, o.answer.output)
+        : Result.fail(o.error);
+      const why = Result.isFailure(checked) ? checked.failure.message : "";
+      if (ask.shared === undefined) {
+        const summary = Result.isSuccess(checked) ? (checked.success as Summary) : null;
+        got.set(keyOf(ask.scene, ask.view.self.id), { summary, why });
+        if (summary === null) again.push(ask);
+        continue;
+      }
+      const answered = Result.isSuccess(checked)
+        ? (checked.success as SummarizeSharedSceneOutput).summaries
+        : null;
+      for (const view of ask.shared.views) {
+        const own = answered?.find((s) => s.witnessId === view.self.id);
+        if (own !== undefined) {
+          const { witnessId: _, ...summary } = own;
+          got.set(keyOf(ask.scene, view.self.id), { summary, why: "" });
+        } else {
+          // Asked again on its own, so one witness's refused part leaves the others a try.
+          const left = answered === null ? why : "the shared summary left this witness out";
+          got.set(keyOf(ask.scene, view.self.id), { summary: null, why: left });
+          again.push({ scene: ask.scene, view });
+        }
+      }
+    }
+    return again;
   };
-  const first = await ask(asked);
-  const again = asked.filter((_, i) => first[i]!.output === null);
-  const second = await ask(again);
-  let j = 0;
-  return first.map((r) => (r.output !== null ? r : second[j++]!));
+  const again = await round(asks);
+  await round(again);
+  return (scene: OpenScene, id: NpcId) => got.get(keyOf(scene, id));
 };
 
 /**
@@ -140,30 +171,30 @@ export const summarizeScenes = async (
   const todo = scenes.filter(
     (s) => ctx.state.narrative.cursor("location", s.locationId) < s.throughSeq,
   );
-  const asked: Array<Asked> = [];
+  const asks: Array<Ask> = [];
+  const witnesses: Array<{ scene: OpenScene; self: NpcId }> = [];
   for (const scene of todo) {
-    for (const self of [...scene.participants].sort()) {
-      if (!ctx.state.npcs.has(self)) continue;
-      const request = requestFor(ctx, scene, self);
-      if (request !== null) asked.push({ scene, request });
-    }
+    const views = viewsOf(ctx, scene);
+    for (const v of views) witnesses.push({ scene, self: v.self.id });
+    const { shared, alone } = shareScene(views);
+    for (const group of shared) asks.push({ scene, shared: group });
+    for (const view of alone) asks.push({ scene, view });
   }
-  const answers = await askWithRetry(ctx, asked);
-  for (const [i, { scene, request }] of asked.entries()) {
-    const self = request.npcId!;
-    const answer = answers[i]!;
-    if (answer.output === null) {
+  const answerOf = await askWithRetry(ctx, asks);
+  for (const { scene, self } of witnesses) {
+    const answer = answerOf(scene, self)!;
+    if (answer.summary === null) {
       warn(ctx, self, "scene_summary_failed", `scene ${scene.sceneId}: ${answer.why}`);
       continue;
     }
     rememberKept(ctx, self, {
-      text: answer.output.summary,
+      text: answer.summary.summary,
       category: "scene",
-      importance: answer.output.importance,
+      importance: answer.summary.importance,
       lifetime: "30d",
       entities: [
         ctx.names.locationName(scene.locationId),
-        ...answer.output.about.map((id) => ctx.names.npcName(id)),
+        ...answer.summary.about.map((id) => ctx.names.npcName(id)),
       ],
       about: { kind: "scene", id: scene.sceneId },
       locationId: scene.locationId,

@@ -17,7 +17,6 @@ import {
   type BrainRequest,
   type BrainShape,
   BrainUnavailable,
-  inputHash,
   type PurposeName,
   ScriptedBrain,
   type SyncBrain,
@@ -29,11 +28,40 @@ import { freshLog, logHash, MAIN, run, tinyWorld } from "./harness.ts";
 
 const runs = (n: number) => (process.env.HEARSAY_DEEP ? n * 10 : n);
 
-/** A scripted brain that keeps every `summarize_scene` request it is asked. */
-const spying = (asked: Array<BrainRequest<"summarize_scene">>): SyncBrain => {
+/** What one witness was given to summarise a scene, alone or sharing a call. */
+interface Given {
+  readonly sceneId: SceneId;
+  readonly self: NpcId;
+  readonly lines: ReadonlyArray<{ speakerId: NpcId; text: string }>;
+  readonly debates: ReadonlyArray<{ topic: string }>;
+  readonly happenings: ReadonlyArray<string>;
+  readonly company: ReadonlyArray<NpcId>;
+  readonly shared: boolean;
+}
+
+/** A scripted brain that keeps what every scene summary request gives each witness. */
+const spying = (asked: Array<Given>): SyncBrain => {
   const inner = ScriptedBrain.make({ tuning: { talkChance: 0.6 } });
   const decideSync = <P extends PurposeName>(r: BrainRequest<P>) => {
-    if (r.purpose === "summarize_scene") asked.push(r as BrainRequest<"summarize_scene">);
+    if (r.purpose === "summarize_scene") {
+      const { input } = r as BrainRequest<"summarize_scene">;
+      asked.push({
+        ...input,
+        self: input.self.id,
+        company: input.company.map((c) => c.id),
+        shared: false,
+      });
+    }
+    if (r.purpose === "summarize_shared_scene") {
+      const { input } = r as BrainRequest<"summarize_shared_scene">;
+      for (const w of input.witnesses)
+        asked.push({
+          ...input,
+          self: w.id,
+          company: input.present.map((p) => p.id),
+          shared: true,
+        });
+    }
     return inner.decideSync(r);
   };
   return { name: "scripted", decideSync, decide: (r) => Effect.sync(() => decideSync(r)) };
@@ -59,7 +87,7 @@ describe("scenes", () => {
   it("per-POV summaries exist only for witnesses and are asked with only what the witness knew", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), async (seed) => {
-        const asked: Array<BrainRequest<"summarize_scene">> = [];
+        const asked: Array<Given> = [];
         const log = freshLog();
         await run(log, { seed, days: 2, brain: spying(asked) });
         const events = log.read(MAIN);
@@ -107,10 +135,12 @@ describe("scenes", () => {
         }
 
         // What each witness was given: lines it heard there, debates it was in, happenings it knew.
+        // Shared or alone, every witness of a call is checked against its own view.
+        expect(asked.some((r) => r.shared)).toBe(true);
         for (const r of asked) {
-          const self = r.input.self.id;
-          const scene = closed.get(r.input.sceneId)!;
-          const from = opened.get(r.input.sceneId)!.seq;
+          const self = r.self;
+          const scene = closed.get(r.sceneId)!;
+          const from = opened.get(r.sceneId)!.seq;
           const inScene = events.filter((e) => e.seq >= from && e.seq <= scene.payload.throughSeq);
           expect(scene.payload.participants).toContain(self);
           const heard = all(inScene, "ConversationTurn").filter(
@@ -118,22 +148,22 @@ describe("scenes", () => {
               e.payload.locationId === scene.payload.locationId &&
               (e.payload.speakerId === self || e.payload.listenerIds.includes(self)),
           );
-          for (const line of r.input.lines) {
+          for (const line of r.lines) {
             expect(
               heard.some(
                 (e) => e.payload.speakerId === line.speakerId && e.payload.text === line.text,
               ),
             ).toBe(true);
           }
-          for (const d of r.input.debates) {
+          for (const d of r.debates) {
             const held = all(inScene, "DebateHeld").find((e) => e.payload.topic === d.topic)!;
             expect(held.payload.participants).toContain(self);
           }
-          for (const h of r.input.happenings) {
+          for (const h of r.happenings) {
             const id = worldEvents.get(h)!;
             expect(knew(self, id, scene.seq)).toBe(true);
           }
-          for (const c of r.input.company) expect(scene.payload.participants).toContain(c.id);
+          for (const c of r.company) expect(scene.payload.participants).toContain(c);
         }
       }),
       { numRuns: runs(4) },
@@ -235,50 +265,76 @@ describe("scenes", () => {
 
   it("a summary the brain fails is asked once more, then skipped with a recorded warning", async () => {
     const inner = ScriptedBrain.make();
+    const [eli, cora] = [ids.npc("eli"), ids.npc("cora")];
     const tries = new Map<string, number>();
-    // eli's summaries always name a stranger; cora's first try finds the server down.
+    /** Calls that asked for each NPC's summary, alone or shared. */
+    const asked = new Map<NpcId, number>();
+    /** Those who shared a call with eli, by scene. */
+    const withEli: Array<{ sceneId: SceneId; id: NpcId }> = [];
+    // Any summary for eli names a stranger (refusing a shared answer that holds one); the
+    // first call to ask for cora's summary of a scene finds the server down.
     const flaky: BrainShape = {
       name: "scripted",
       decide: <P extends PurposeName>(r: BrainRequest<P>) =>
         Effect.suspend(() => {
           const answer = inner.decideSync(r);
-          if (r.purpose !== "summarize_scene") return Effect.succeed(answer);
-          const hash = inputHash(r);
-          const n = (tries.get(hash) ?? 0) + 1;
-          tries.set(hash, n);
-          if (r.npcId === ids.npc("eli"))
-            return Effect.succeed({
-              ...answer,
-              output: { ...answer.output, about: ["stranger"] },
-            } as never);
-          if (r.npcId === ids.npc("cora") && n === 1)
-            return Effect.fail(
-              new BrainUnavailable({ brain: "scripted", model: "-", kind: "lost", reason: "gone" }),
-            );
-          return Effect.succeed(answer);
+          const who =
+            r.purpose === "summarize_scene"
+              ? [(r as BrainRequest<"summarize_scene">).input.self.id]
+              : r.purpose === "summarize_shared_scene"
+                ? (r as BrainRequest<"summarize_shared_scene">).input.witnesses.map((w) => w.id)
+                : null;
+          if (who === null) return Effect.succeed(answer);
+          const sceneId = (r.input as { sceneId: SceneId }).sceneId;
+          for (const id of who) asked.set(id, (asked.get(id) ?? 0) + 1);
+          if (who.length > 1 && who.includes(eli))
+            for (const id of who) if (id !== eli) withEli.push({ sceneId, id });
+          if (who.includes(cora)) {
+            const n = (tries.get(sceneId) ?? 0) + 1;
+            tries.set(sceneId, n);
+            if (n === 1)
+              return Effect.fail(
+                new BrainUnavailable({
+                  brain: "scripted",
+                  model: "-",
+                  kind: "lost",
+                  reason: "gone",
+                }),
+              );
+          }
+          if (!who.includes(eli)) return Effect.succeed(answer);
+          const output =
+            r.purpose === "summarize_scene"
+              ? { ...answer.output, about: ["stranger"] }
+              : {
+                  summaries: (
+                    answer.output as unknown as { summaries: Array<{ witnessId: NpcId }> }
+                  ).summaries.map((s) => (s.witnessId === eli ? { ...s, about: ["stranger"] } : s)),
+                };
+          return Effect.succeed({ ...answer, output } as never);
         }),
     };
     const log = freshLog();
     await run(log, { days: 2, brain: flaky, recordBrain: true });
     const events = log.read(MAIN);
     const memories = all(events, "MemoryRecorded").filter((m) => m.payload.category === "scene");
-    const calls = all(events, "LlmCallRecorded").filter(
-      (c) => c.payload.purpose === "summarize_scene",
-    );
     const warnings = all(events, "SimulationWarning").filter(
       (w) => w.payload.code === "scene_summary_failed",
     );
-    const eliCalls = calls.filter((c) => c.payload.npcId === ids.npc("eli"));
-    expect(eliCalls.length).toBeGreaterThan(0);
-    expect(memories.some((m) => m.payload.ownerNpcId === ids.npc("eli"))).toBe(false);
-    expect(warnings.filter((w) => w.payload.npcId === ids.npc("eli"))).toHaveLength(
-      eliCalls.length / 2,
-    );
-    const coraCalls = calls.filter((c) => c.payload.npcId === ids.npc("cora"));
-    const coraMemories = memories.filter((m) => m.payload.ownerNpcId === ids.npc("cora"));
+    const eliCalls = asked.get(eli) ?? 0;
+    expect(eliCalls).toBeGreaterThan(0);
+    expect(memories.some((m) => m.payload.ownerNpcId === eli)).toBe(false);
+    expect(warnings.filter((w) => w.payload.npcId === eli)).toHaveLength(eliCalls / 2);
+    const coraMemories = memories.filter((m) => m.payload.ownerNpcId === cora);
     expect(coraMemories.length).toBeGreaterThan(0);
-    expect(coraCalls).toHaveLength(coraMemories.length * 2);
-    expect(warnings.some((w) => w.payload.npcId === ids.npc("cora"))).toBe(false);
+    expect(asked.get(cora)).toBe(coraMemories.length * 2);
+    expect(warnings.some((w) => w.payload.npcId === cora)).toBe(false);
+    // Whoever shared a refused call with eli still has its summary, asked on its own.
+    expect(withEli.length).toBeGreaterThan(0);
+    for (const { sceneId, id } of withEli)
+      expect(
+        memories.some((m) => m.payload.ownerNpcId === id && m.payload.about?.id === sceneId),
+      ).toBe(true);
     expect(tinyWorld().npcs.map((n) => n.id)).toContain(ids.npc("eli"));
   });
 });

@@ -38,6 +38,11 @@ import {
   SummarizeSceneOutput,
   summarizeSceneInstruction,
 } from "./purposes/SummarizeScenePurpose.ts";
+import {
+  SummarizeSharedSceneInput,
+  SummarizeSharedSceneOutput,
+  summarizeSharedSceneInstruction,
+} from "./purposes/SummarizeSharedScenePurpose.ts";
 
 /** One purpose: what it is given, what it must answer, and how a prompt asks for it. */
 export interface PurposeSpec<I extends Schema.Top, O extends Schema.Top> {
@@ -64,6 +69,11 @@ export const purposes = {
   extract_facts: spec(ExtractFactsInput, ExtractFactsOutput, extractFactsInstruction),
   summarize_talk: spec(SummarizeTalkInput, SummarizeTalkOutput, summarizeTalkInstruction),
   summarize_scene: spec(SummarizeSceneInput, SummarizeSceneOutput, summarizeSceneInstruction),
+  summarize_shared_scene: spec(
+    SummarizeSharedSceneInput,
+    SummarizeSharedSceneOutput,
+    summarizeSharedSceneInstruction,
+  ),
 } as const;
 
 export type PurposeName = keyof typeof purposes;
@@ -80,6 +90,7 @@ export const purposeNames: ReadonlyArray<PurposeName> = [
   "extract_facts",
   "summarize_talk",
   "summarize_scene",
+  "summarize_shared_scene",
 ];
 
 /** The decoded input of a purpose. */

@@ -17,6 +17,7 @@ import { factsByRule } from "./scripted/factsByRule.ts";
 import { replyByRule } from "./scripted/replyByRule.ts";
 import { reviseProfileByRule } from "./scripted/reviseProfileByRule.ts";
 import { summarizeSceneByRule } from "./scripted/summarizeSceneByRule.ts";
+import { summarizeSharedSceneByRule } from "./scripted/summarizeSharedSceneByRule.ts";
 import { summarizeTalkByRule } from "./scripted/summarizeTalkByRule.ts";
 import { voiceOf } from "./scripted/Voice.ts";
 
@@ -101,6 +102,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
       const self = request.input.self;
       return summarizeSceneByRule(request.input, prng, voiceOf(self.traits, self.speechStyle));
     }
+    case "summarize_shared_scene":
+      return summarizeSharedSceneByRule(request.input, request.seed, request.t);
   }
 };
 

@@ -173,6 +173,12 @@ export {
   SummarizeSceneInput,
   SummarizeSceneOutput,
 } from "./purposes/SummarizeScenePurpose.ts";
+export {
+  SharedWitness,
+  SummarizeSharedSceneInput,
+  SummarizeSharedSceneOutput,
+  WitnessSummary,
+} from "./purposes/SummarizeSharedScenePurpose.ts";
 export { RecordedBrain, type RecordedBrainShape } from "./RecordedBrain.ts";
 export {
   SCRIPTED_MODEL,

@@ -13,6 +13,10 @@ import type {
   SummarizeSceneInput,
   SummarizeSceneOutput,
 } from "./purposes/SummarizeScenePurpose.ts";
+import type {
+  SummarizeSharedSceneInput,
+  SummarizeSharedSceneOutput,
+} from "./purposes/SummarizeSharedScenePurpose.ts";
 
 const check = (
   purpose: PurposeName,
@@ -86,6 +90,30 @@ const checkSceneSummary = (
 };
 
 /**
+ * A shared scene summary may be for the witnesses asked, each once, and about those
+ * present other than its witness.
+ */
+const checkSharedSceneSummary = (
+  input: SummarizeSharedSceneInput,
+  output: SummarizeSharedSceneOutput,
+): UnknownId | null => {
+  const witnesses = input.witnesses.map((w) => w.id as string);
+  const seen = new Set<string>();
+  for (const s of output.summaries) {
+    const unasked = witnesses.filter((w) => !seen.has(w));
+    const problem = check("summarize_shared_scene", "witnessId", "npc", s.witnessId, unasked);
+    if (problem !== null) return problem;
+    seen.add(s.witnessId);
+    const others = input.present.map((p) => p.id as string).filter((id) => id !== s.witnessId);
+    for (const id of s.about) {
+      const about = check("summarize_shared_scene", "about", "npc", id, others);
+      if (about !== null) return about;
+    }
+  }
+  return null;
+};
+
+/**
  * Checks that every id a decoded answer names was offered by its input. Succeeds with
  * the output unchanged, or fails with the first unknown id.
  */
@@ -100,5 +128,10 @@ export const validateAnswer = <P extends PurposeName>(
     problem = checkDebateTurn(input as DebateTurnInput, output as DebateTurnOutput);
   else if (purpose === "summarize_scene")
     problem = checkSceneSummary(input as SummarizeSceneInput, output as SummarizeSceneOutput);
+  else if (purpose === "summarize_shared_scene")
+    problem = checkSharedSceneSummary(
+      input as SummarizeSharedSceneInput,
+      output as SummarizeSharedSceneOutput,
+    );
   return problem === null ? Result.succeed(output) : Result.fail(problem);
 };

@@ -242,6 +242,39 @@ export const arbSceneInput = fc
     });
   });
 
+/** What witnesses who heard the same lines share of a scene: no regard, traits or role. */
+export const arbSharedSceneInput = fc.subarray(npcPool, { minLength: 2 }).chain((witnesses) =>
+  fc.record({
+    sceneId: fc.constant("scene-1" as SceneId),
+    locationName: fc.constantFrom("the Mill", "Saltmarket", "the Lantern Inn"),
+    witnesses: fc.tuple(
+      ...witnesses.map((id) =>
+        fc.record({
+          id: fc.constant(id),
+          name: fc.constantFrom(...names),
+          speechStyle: fc.option(arbText, { nil: null }),
+        }),
+      ),
+    ),
+    present: fc.tuple(
+      ...witnesses.map((id) => fc.record({ id: fc.constant(id), name: fc.constantFrom(...names) })),
+    ),
+    lines: fc.array(
+      fc.record({
+        speakerId: fc.constantFrom(...witnesses),
+        speakerName: fc.constantFrom(...names),
+        listenerIds: fc.subarray(witnesses, { minLength: 1, maxLength: 2 }),
+        text: arbText,
+      }),
+      { maxLength: 8 },
+    ),
+    debates: fc.array(fc.record({ topic: arbText, summary: arbText, outcome: arbText }), {
+      maxLength: 2,
+    }),
+    happenings: fc.array(arbText, { maxLength: 2 }),
+  }),
+);
+
 const arbTextList = fc.array(arbText, { maxLength: 4 });
 
 /** A profile as a first meeting or an earlier revision left it. */
@@ -355,6 +388,7 @@ const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> }
     turns: arbPlayerTurns,
   }),
   summarize_scene: arbSceneInput,
+  summarize_shared_scene: arbSharedSceneInput,
 };
 
 /** A request of the given purpose, with or without a dossier. */

@@ -217,7 +217,9 @@ export const deferredDossier = (
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.flatMap((h) => {
       const text = hitText(reads, h);
-      return text === null ? [] : [{ kind: h.kind, id: h.id, score: h.score, text }];
+      return text === null
+        ? []
+        : [{ kind: h.kind, id: h.id, score: h.score, text, order: h.rowid }];
     });
 
   const candidates = (name: DossierSectionName): Array<SectionCandidate> => {

@@ -126,6 +126,8 @@ export interface SectionCandidate {
   readonly id: string;
   readonly score: number;
   readonly text: string;
+  /** Its place in the order its kind entered the world (`DossierItem.order`). */
+  readonly order?: number;
 }
 
 /** Items shorter than this after truncation are dropped rather than kept as scraps. */
@@ -155,7 +157,11 @@ export const cutSection = (
     if (fitted === null) continue;
     const { text, tokens } = fitted;
     if (tokens > remaining || (tokens < MIN_ITEM_TOKENS && text.endsWith("…"))) continue;
-    items.push({ kind: c.kind, id: c.id, score: c.score, tokens, text });
+    items.push(
+      c.order === undefined
+        ? { kind: c.kind, id: c.id, score: c.score, tokens, text }
+        : { kind: c.kind, id: c.id, score: c.score, tokens, text, order: c.order },
+    );
     remaining -= tokens;
   }
   const used = items.reduce((a, i) => a + i.tokens, 0);

@@ -199,9 +199,16 @@ describe("dossier", () => {
       "conv-1#6",
       "conv-1#7",
     ]);
+    // Items found by search carry their row's place (`order`), so a prompt lists them as
+    // they entered the world; the others have none.
+    const searched = new Set(["memories", "world_events", "lore", "debates"]);
     for (const s of d.sections)
       for (const i of s.items)
-        expect(Object.keys(i).sort()).toEqual(["id", "kind", "score", "text", "tokens"]);
+        expect(Object.keys(i).sort()).toEqual(
+          searched.has(s.name)
+            ? ["id", "kind", "order", "score", "text", "tokens"]
+            : ["id", "kind", "score", "text", "tokens"],
+        );
     expect(d.totalTokens).toBeLessThanOrEqual(d.budget);
     expect(estimateTokens(renderDossier(d))).toBeLessThanOrEqual(d.totalTokens);
   });

@@ -34,6 +34,7 @@ export const defaultPurposeClasses: Readonly<Record<PurposeName, PriorityClass>>
   revise_profile: "low",
   extract_memories: "low",
   summarize_scene: "low",
+  summarize_shared_scene: "low",
   summarize_debate: "low",
 };
 
@@ -50,6 +51,7 @@ export const PolicyConfig = Schema.Struct({
     extract_facts: Schema.optionalKey(PriorityClass),
     summarize_talk: Schema.optionalKey(PriorityClass),
     summarize_scene: Schema.optionalKey(PriorityClass),
+    summarize_shared_scene: Schema.optionalKey(PriorityClass),
   } satisfies Record<PurposeName, unknown>),
   /** NPCs whose calls rank one class higher. */
   principalNpcs: Schema.Array(Schema.String.check(Schema.isMinLength(1))),
@@ -112,6 +114,8 @@ const significance = (policy: PolicyConfig, request: BrainRequest): string | nul
       return many(request.input.company.length + 1)
         ? `scene of ${request.input.company.length + 1}`
         : null;
+    case "summarize_shared_scene":
+      return many(request.input.present.length) ? `scene of ${request.input.present.length}` : null;
     case "extract_memories":
     case "debate_turn":
     case "summarize_debate":
@@ -128,6 +132,14 @@ const significance = (policy: PolicyConfig, request: BrainRequest): string | nul
 const baseOf = (policy: PolicyConfig, purpose: PurposeName): PriorityClass =>
   policy.purposes[purpose] ?? defaultPurposeClasses[purpose];
 
+/** The NPCs a call speaks for: its NPC, or the witnesses of a shared scene summary. */
+const npcsOf = (request: BrainRequest): ReadonlyArray<string> =>
+  request.purpose === "summarize_shared_scene"
+    ? request.input.witnesses.map((w) => w.id)
+    : request.npcId === null
+      ? []
+      : [request.npcId];
+
 /** The class of one call, and why (`near`: who is near the player or the camera now). */
 export const routeOf = (
   policy: PolicyConfig,
@@ -138,12 +150,16 @@ export const routeOf = (
   const reasons = [`${request.purpose} is ${base}`];
   let priority = base;
   if (priority === "scripted" || priority === "critical") return { priority, reason: reasons[0]! };
-  if (request.npcId !== null && policy.principalNpcs.includes(request.npcId)) {
+  if (npcsOf(request).some((id) => policy.principalNpcs.includes(id))) {
     priority = raise(priority);
     reasons.push("principal NPC");
   }
   const why =
-    request.npcId === null || policy.nearHops === null ? undefined : near.get(request.npcId);
+    policy.nearHops === null
+      ? undefined
+      : npcsOf(request)
+          .map((id) => near.get(id))
+          .find((reason) => reason !== undefined);
   if (why !== undefined) {
     priority = raise(priority);
     reasons.push(why);
@@ -162,6 +178,7 @@ const canBeSignificant = (policy: PolicyConfig, purpose: PurposeName): boolean =
     case "act":
       return policy.sceneSize !== null || policy.deadlineHours !== null;
     case "summarize_scene":
+    case "summarize_shared_scene":
     case "extract_memories":
     case "debate_turn":
     case "summarize_debate":

@@ -3,7 +3,8 @@
  * prompt carries (the `(purpose: <name>)` heading and the ```` ```json purpose-input ````
  * block of @hearsay/mind's prompts), picks a template for the current behaviour — by a
  * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
- * input cannot fill — and fills it, so "good" answers name ids the input offers.
+ * input cannot fill — and fills it, so "good" answers name ids the input offers
+ * (`{ "$each": path, "as": template }` repeats a template for each element of a list).
  */
 import { createHash } from "node:crypto";
 import type { ChatTemplates } from "./OllamaFixtures.ts";
@@ -63,6 +64,17 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
     return out.includes(MISSING) ? MISSING : out;
   }
   if (template !== null && typeof template === "object") {
+    // `{ "$each": "path", "as": template }`: the template once per element of the array
+    // at `path`, with the element as `item` — so an answer can hold one entry for each
+    // of a list the input gives (a summary per witness).
+    const each = (template as { $each?: unknown }).$each;
+    if (typeof each === "string") {
+      const list = lookup(input, each);
+      if (!Array.isArray(list)) return MISSING;
+      const as = (template as { as?: unknown }).as;
+      const out = list.map((item) => fillTemplate(as, { ...(input as object), item }));
+      return out.includes(MISSING) ? MISSING : out;
+    }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(template)) {
       const filled = fillTemplate(v, input);

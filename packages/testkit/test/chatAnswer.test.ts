@@ -1,0 +1,48 @@
+/**
+ * The fixture server's answer templates: `{ "$each": path, "as": template }` fills the
+ * template once per element of the list at `path` (the element as `item`), and a
+ * template whose list is missing is skipped for one that can be filled.
+ */
+import { describe, expect, it } from "vitest";
+import { chatAnswer } from "../src/ollama/chatAnswer.ts";
+
+const templates = {
+  good: [
+    { all: { $each: "witnesses", as: { id: "$item.id", line: "{{item.name}} at {{place}}" } } },
+    { none: true },
+  ],
+  schema_invalid: [],
+  unknown_ids: [],
+  malformed: [],
+};
+
+describe("chatAnswer", () => {
+  it("repeats an $each template for every element of the list", () => {
+    let filled = 0;
+    for (const prompt of ["a", "b", "c", "d", "e", "f"]) {
+      const input = {
+        place: "the Mill",
+        witnesses: [
+          { id: "ana", name: "Ana" },
+          { id: "bo", name: "Bo" },
+        ],
+      };
+      const answer = JSON.parse(chatAnswer(templates, "good", input, prompt));
+      expect(answer.none ?? false).toBe(answer.all === undefined);
+      if (answer.all !== undefined)
+        expect(answer.all).toEqual([
+          { id: "ana", line: "Ana at the Mill" },
+          { id: "bo", line: "Bo at the Mill" },
+        ]);
+      if (answer.all !== undefined) filled++;
+    }
+    expect(filled).toBeGreaterThan(0);
+  });
+
+  it("skips an $each template whose list the input lacks", () => {
+    for (const prompt of ["a", "b", "c", "d"])
+      expect(JSON.parse(chatAnswer(templates, "good", { place: "x" }, prompt))).toEqual({
+        none: true,
+      });
+  });
+});
