@@ -13,10 +13,20 @@ import { moveTask } from "./Tasks.ts";
 import { agreeingParty, agreesToMove, mayCancel, movedDeadline } from "./TaskTerms.ts";
 import type { TickContext } from "./TickContext.ts";
 
-/** A reason after a colon, as its own sentence: trimmed, its closing stop left to the caller. */
+/** The NPC's own reason after a colon, as its own sentence: its closing stop left to the caller. */
 const clause = (reason: string): string => {
   const r = reason.trim().replace(/[.!?…]+$/, "");
   return r === "" ? "" : `: ${r}`;
+};
+
+/**
+ * Someone else's reason, quoted as they gave it (it may say "I"): a quotation closing the
+ * sentence, its own quotation marks made single so quotes never nest; "." when none.
+ */
+const saying = (reason: string): string => {
+  const r = reason.trim().replaceAll('"', "'");
+  if (r === "") return ".";
+  return `, saying: "${/[.!?…]$/.test(r) ? r : `${r}.`}"`;
 };
 
 /** Those who saw it: awake in the asker's place, neither party. */
@@ -56,7 +66,7 @@ export const cancelTask = (
   const told = (party: NpcId): string =>
     party === npc
       ? `I ${did} the task "${task.title}"${why}.`
-      : `${name} ${did} the task "${task.title}"${why}.`;
+      : `${name} ${did} the task "${task.title}"${saying(reason)}`;
   const moved = moveTask(
     ctx,
     taskId,
@@ -133,7 +143,11 @@ export const askNewDeadline = (
   if (other === npc) memo(npc, `I gave myself ${more} for "${task.title}"${clause(reason)}.`, 0.5);
   else {
     memo(npc, `${otherName} agreed to give me ${more} for "${task.title}"${clause(reason)}.`, 0.55);
-    memo(other, `I agreed to give ${name} ${more} for "${task.title}"${clause(reason)}.`, 0.5);
+    memo(
+      other,
+      `${name} asked me for more time on "${task.title}"${saying(reason)} I agreed to ${more}.`,
+      0.5,
+    );
   }
   tellWitnesses(ctx, npc, task, `I heard ${name} get ${more} for the task "${task.title}".`);
   return true;

@@ -210,6 +210,20 @@ const agree = (m: Model, b: Bench): void => {
 
 type Cmd = fc.Command<Model, Bench>;
 
+/**
+ * What others remember of `actor`'s change since event `from` of this batch: their
+ * quotations pair up and never nest, and the actor's own words ("I …") are quoted, never
+ * run on after a third-person account.
+ */
+const othersTold = (b: Bench, from: number, actor: NpcId): void => {
+  for (const e of b.writer.emitted().slice(from))
+    if (e.type === "MemoryRecorded" && e.payload.ownerNpcId !== actor) {
+      const text = e.payload.text;
+      expect((text.match(/"/g) ?? []).length % 2, text).toBe(0);
+      expect(text, text).not.toMatch(/""|[a-z]": I /);
+    }
+};
+
 class Propose implements Cmd {
   constructor(
     readonly assignee: NpcId | null,
@@ -255,7 +269,8 @@ class Cancel implements Cmd {
     const party = this.move === "give_up" ? task.assignee : task.proposedBy;
     const may = isOpen(task.status) && party === this.npc;
     const before = b.writer.size;
-    expect(cancelTask(b.ctx, this.npc, id, this.move, "Too much to do.")).toBe(may);
+    expect(cancelTask(b.ctx, this.npc, id, this.move, "I have too much to do.")).toBe(may);
+    othersTold(b, before, this.npc);
     if (may) task.status = "cancelled";
     else expect(b.writer.size).toBe(before);
     agree(m, b);
@@ -285,7 +300,11 @@ class AskMore implements Cmd {
       other !== null &&
       (other === this.npc ||
         (m.at.get(other) === m.at.get(this.npc) && !m.distrust.has(`${other}>${this.npc}`)));
-    expect(askNewDeadline(b.ctx, this.npc, id, this.days, "The storm set it back.")).toBe(may);
+    const before = b.writer.size;
+    expect(askNewDeadline(b.ctx, this.npc, id, this.days, 'I lost a week to the "storm"')).toBe(
+      may,
+    );
+    othersTold(b, before, this.npc);
     if (may) {
       const to = movedDeadline(task.deadline as GameTime, b.t as GameTime, this.days);
       expect(to).toBeGreaterThan(b.t);

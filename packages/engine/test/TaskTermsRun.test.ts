@@ -79,6 +79,10 @@ describe("tasks renegotiated over a month", () => {
           if (by === undefined) break;
           const task = tasks.get(about.id)!;
           const owner = e.payload.ownerNpcId;
+          // Quotations pair up and never nest; another's reason is theirs, quoted.
+          const text = e.payload.text;
+          expect((text.match(/"/g) ?? []).length % 2, text).toBe(0);
+          expect(text, text).not.toMatch(/""|[a-z]": I /);
           // A party, or a witness standing where it happened.
           if (owner !== task.assignee && owner !== task.proposedBy)
             expect(at.get(owner), `${owner} learnt of ${about.id}`).toBe(at.get(by));
