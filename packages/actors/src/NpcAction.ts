@@ -21,4 +21,15 @@ export type NpcAction =
       readonly assignee: NpcId | null;
       readonly deadlineDays: number;
     }
-  | { readonly action: "rest"; readonly hours: number };
+  | { readonly action: "rest"; readonly hours: number }
+  /** The assignee gives a task up. */
+  | { readonly action: "give_up"; readonly taskId: TaskId; readonly reason: string }
+  /** The proposer withdraws a task it proposed. */
+  | { readonly action: "withdraw"; readonly taskId: TaskId; readonly reason: string }
+  /** A party asks the other, present, to move the task's deadline `days` later. */
+  | {
+      readonly action: "move_deadline";
+      readonly taskId: TaskId;
+      readonly days: number;
+      readonly reason: string;
+    };

@@ -56,8 +56,10 @@ export interface Regard {
 }
 
 /**
- * A task as its holder keeps it. Its assignee holds it; a task given to someone who is
- * not an NPC (the player) is held by the NPC who proposed it.
+ * A task as a party to it keeps it. Its assignee holds it; a task given to someone who is
+ * not an NPC (the player) is held by the NPC who proposed it. An NPC who proposed a task
+ * someone else holds keeps its own copy (to withdraw it, or to agree to a new deadline);
+ * work sessions are counted only in the holder's.
  */
 export interface HeldTask {
   readonly id: TaskId;
@@ -65,10 +67,12 @@ export interface HeldTask {
   readonly proposedBy: NpcId | null;
   readonly assignee: NpcId | null;
   readonly locationId: LocationId | null;
-  readonly deadline: GameTime | null;
+  deadline: GameTime | null;
   status: TaskStatus;
   /** Work sessions finished on it. */
   sessions: number;
+  /** How often its deadline was moved by agreement. */
+  deadlineMoves: number;
 }
 
 /** Whether a task can still be worked on (and expire). */
@@ -158,6 +162,19 @@ export const openTasksOf = (facts: NpcFacts): Array<HeldTask> => {
 };
 
 /**
+ * The open tasks the NPC is a party to — assigned to it, or proposed by it — in id order:
+ * what it could work on, give up, withdraw or ask a new deadline for.
+ */
+export const partyTasksOf = (facts: NpcFacts): Array<HeldTask> => {
+  const out: Array<HeldTask> = [];
+  if (facts.tasks.size === 0) return out;
+  for (const task of facts.tasks.values())
+    if (isOpen(task.status) && (task.assignee === facts.npcId || task.proposedBy === facts.npcId))
+      out.push(task);
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+};
+
+/**
  * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
  * that is one (`isNpc` says who is), else nobody — a task between no NPCs is the world's.
  */
@@ -170,6 +187,17 @@ export const taskHolder = (
   if (proposedBy !== null && isNpc(proposedBy)) return proposedBy;
   return null;
 };
+
+/** A task's own events: those `foldTasks` applies. */
+export type TaskEvent = Extract<
+  Event,
+  { type: "TaskProposed" | "TaskStatusChanged" | "TaskDeadlineMoved" }
+>;
+
+export const isTaskEvent = (event: Event): event is TaskEvent =>
+  event.type === "TaskProposed" ||
+  event.type === "TaskStatusChanged" ||
+  event.type === "TaskDeadlineMoved";
 
 /** Applies a task's own events to the tasks that hold it (an NPC's, or the world's). */
 export const foldTasks = (tasks: Map<TaskId, HeldTask>, event: Event): void => {
@@ -184,10 +212,17 @@ export const foldTasks = (tasks: Map<TaskId, HeldTask>, event: Event): void => {
       deadline: p.deadline,
       status: "proposed",
       sessions: 0,
+      deadlineMoves: 0,
     });
   } else if (event.type === "TaskStatusChanged") {
     const task = tasks.get(event.payload.taskId);
     if (task) task.status = event.payload.to;
+  } else if (event.type === "TaskDeadlineMoved") {
+    const task = tasks.get(event.payload.taskId);
+    if (task) {
+      task.deadline = event.payload.to;
+      task.deadlineMoves += 1;
+    }
   }
 };
 
@@ -242,6 +277,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
       return;
     }
     case "TaskProposed":
+    case "TaskDeadlineMoved":
       foldTasks(facts.tasks, event);
       return;
     case "TaskStatusChanged": {

@@ -49,11 +49,14 @@ export {
   type HeldTask,
   isOpen,
   isPinned,
+  isTaskEvent,
   type LiveMemory,
   type NpcFacts,
   openTasksOf,
+  partyTasksOf,
   type Regard,
   type SinceProfile,
+  type TaskEvent,
   taskHolder,
 } from "./NpcFacts.ts";
 export {

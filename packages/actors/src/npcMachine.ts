@@ -136,6 +136,14 @@ export type NpcEmitted =
       readonly deadlineDays: number;
     }
   | { readonly type: "workDone"; readonly taskId: TaskId | null; readonly minutes: number }
+  /** It gave a task up, withdrew one, or asked for a new deadline (the engine checks and records it). */
+  | {
+      readonly type: "taskTerms";
+      readonly move: "give_up" | "withdraw" | "move_deadline";
+      readonly taskId: TaskId;
+      readonly days: number;
+      readonly reason: string;
+    }
   /** The memories it forgets (EXPIRE, CAP). */
   | Forgetting;
 
@@ -224,6 +232,10 @@ const planFor = (ctx: NpcContext, action: NpcAction): Plan => {
       };
     case "propose_task":
       return { activity: "idle", until: later(ctx, 0), note: `proposed: ${action.title}` };
+    case "give_up":
+    case "withdraw":
+    case "move_deadline":
+      return { activity: "idle", until: later(ctx, 0), note: action.reason };
     case "rest":
       return {
         activity: "idle",
@@ -421,6 +433,14 @@ export const npcMachine = setup({
           deadlineDays: a.deadlineDays,
         });
       }
+      if (a.action === "give_up" || a.action === "withdraw" || a.action === "move_deadline")
+        enqueue.emit({
+          type: "taskTerms",
+          move: a.action,
+          taskId: a.taskId,
+          days: a.action === "move_deadline" ? a.days : 0,
+          reason: a.reason,
+        });
     }),
     joinConversation: assign(({ context, event }) =>
       event.type === "CONVERSE"

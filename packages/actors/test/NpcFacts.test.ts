@@ -150,7 +150,13 @@ describe("an NPC's facts", () => {
       activity("working", null),
       activity("working", "t1"),
       activity("asleep", null),
-      ev("TaskStatusChanged", 30, { taskId: "t1", from: "proposed", to: "active", reason: "r" }),
+      ev("TaskStatusChanged", 30, {
+        taskId: "t1",
+        from: "proposed",
+        to: "active",
+        reason: "r",
+        by: null,
+      }),
     ];
     for (const e of events)
       if (e.type.startsWith("Task") || concernedNpc(e) === smith) foldNpcFacts(facts, e);

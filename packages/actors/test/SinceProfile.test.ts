@@ -31,7 +31,7 @@ const task = (id: string, assignee: string | null, proposedBy: string | null = n
     deadline: null,
   });
 const moved = (id: string, from: string, to: string) =>
-  ev("TaskStatusChanged", 6, { taskId: id, from, to, reason: "" });
+  ev("TaskStatusChanged", 6, { taskId: id, from, to, reason: "", by: null });
 
 /** Folds as the NPC actors route: every event given is one the smith holds or is in. */
 const fold = (events: ReadonlyArray<Event>): NpcFacts => {

@@ -85,6 +85,7 @@ const task = (i: NpcInput, id: string, assignee: string, status: TaskStatus) => 
     deadline: null,
     status,
     sessions: 0,
+    deadlineMoves: 0,
   });
   return i;
 };

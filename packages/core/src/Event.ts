@@ -28,7 +28,7 @@ import {
 } from "./events/npc.ts";
 import { PlayerInput } from "./events/player.ts";
 import { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
-import { TaskProposed, TaskStatusChanged } from "./events/tasks.ts";
+import { TaskDeadlineMoved, TaskProposed, TaskStatusChanged } from "./events/tasks.ts";
 import { ThreadClosed, ThreadOpened } from "./events/threads.ts";
 import {
   Checkpoint,
@@ -55,6 +55,7 @@ export const Event = Schema.Union([
   MemoryExpired,
   TaskProposed,
   TaskStatusChanged,
+  TaskDeadlineMoved,
   DebateHeld,
   ConversationTurn,
   ConversationSummarized,

@@ -91,7 +91,12 @@ export {
   WorldTickInput,
 } from "./events/player.ts";
 export { ConversationSummarized, ConversationTurn, DebateHeld } from "./events/social.ts";
-export { TaskProposed, TaskStatus, TaskStatusChanged } from "./events/tasks.ts";
+export {
+  TaskDeadlineMoved,
+  TaskProposed,
+  TaskStatus,
+  TaskStatusChanged,
+} from "./events/tasks.ts";
 export {
   ThreadClosed,
   ThreadId,

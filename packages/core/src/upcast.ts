@@ -59,6 +59,12 @@ export const eventUpcasters: ReadonlyArray<Upcaster> = [
     change: "records the brain policy's priority class and reason (none was applied)",
     up: (p) => ({ ...p, policy: null }),
   },
+  {
+    type: "TaskStatusChanged",
+    from: 1,
+    change: "gains `by`: the party who moved the task (none was recorded)",
+    up: (p) => ({ ...p, by: null }),
+  },
 ];
 
 /** A function that brings a raw event up to its current version (others unchanged). */

@@ -170,7 +170,25 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
   TaskStatusChanged: makeEvent("TaskStatusChanged", {
     id: ids.event("ev-12"),
     t,
-    payload: { taskId: ids.task("task-7"), from: "proposed", to: "active", reason: "accepted" },
+    payload: {
+      taskId: ids.task("task-7"),
+      from: "proposed",
+      to: "active",
+      reason: "accepted",
+      by: mara,
+    },
+  }),
+  TaskDeadlineMoved: makeEvent("TaskDeadlineMoved", {
+    id: ids.event("ev-12b"),
+    t,
+    payload: {
+      taskId: ids.task("task-7"),
+      from: gameTime(5),
+      to: gameTime(7),
+      askedBy: mara,
+      agreedBy: tobias,
+      reason: "The storm set the work back.",
+    },
   }),
   DebateHeld: makeEvent("DebateHeld", {
     id: ids.event("ev-13"),

@@ -224,3 +224,23 @@ describe("RelationshipChanged version 1", () => {
     expect(Exit.isFailure(decodeEventExit(bare))).toBe(true);
   });
 });
+
+describe("TaskStatusChanged version 1", () => {
+  const v1 = {
+    type: "TaskStatusChanged",
+    version: 1,
+    id: "e2",
+    t: 60,
+    payload: { taskId: "task-1", from: "active", to: "cancelled", reason: "called off" },
+  };
+
+  it("gains `by: null`: no party was recorded as moving it", () => {
+    const up = decodeEvent(upcastEvent(v1));
+    expect(up.version).toBe(2);
+    expect(up.payload).toEqual({ ...v1.payload, by: null });
+  });
+
+  it("is refused without `by` at version 2", () => {
+    expect(Exit.isFailure(decodeEventExit({ ...v1, version: 2 }))).toBe(true);
+  });
+});

@@ -84,13 +84,19 @@ export const actInputOf = (
   const reachable = [...near]
     .filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null)
     .sort();
-  const tasks = ctx.actors.openTasksOf(id).map((task) => {
+  const tasks = ctx.actors.partyTasksOf(id).map((task) => {
+    // Progress is counted where the task is held: the assignee's own record.
+    const held = task.assignee === id ? task : (ctx.actors.task(task.id) ?? task);
     return {
       id: task.id,
       title: task.title,
       status: task.status,
       locationId: task.locationId,
       deadline: task.deadline,
+      proposedBy: task.proposedBy,
+      assignee: task.assignee,
+      sessions: held.sessions,
+      deadlineMoves: task.deadlineMoves,
     };
   });
   return {

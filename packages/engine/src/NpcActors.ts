@@ -32,6 +32,7 @@ import {
   forgetting,
   type HeldTask,
   isOpen,
+  isTaskEvent,
   type MemoryDecay,
   type NpcEmitted,
   type NpcEvent,
@@ -39,7 +40,9 @@ import {
   type NpcInput,
   npcMachine,
   openTasksOf,
+  partyTasksOf,
   type Regard,
+  type TaskEvent,
   taskHolder,
   type WorldClockInput,
 } from "@hearsay/actors";
@@ -160,7 +163,7 @@ export class NpcActors {
    * change, live (the tick's writer) and on a resume (the log read back) alike.
    */
   apply(event: Event): void {
-    if (event.type === "TaskProposed" || event.type === "TaskStatusChanged") {
+    if (isTaskEvent(event)) {
       this.applyTask(event);
       return;
     }
@@ -188,7 +191,11 @@ export class NpcActors {
     }
   }
 
-  private applyTask(event: Extract<Event, { type: "TaskProposed" | "TaskStatusChanged" }>): void {
+  /**
+   * A task's event reaches its holder and, when another NPC proposed it, the proposer's
+   * own copy; its deadline schedule follows it (set, moved, or dropped once it ends).
+   */
+  private applyTask(event: TaskEvent): void {
     const taskId = event.payload.taskId;
     if (event.type === "TaskProposed") {
       this.holders.set(
@@ -196,6 +203,8 @@ export class NpcActors {
         taskHolder(event, (id) => this.facts(id) !== undefined),
       );
       this.deadlines.set(taskId, event.payload.deadline);
+    } else if (event.type === "TaskDeadlineMoved") {
+      if (this.deadlines.dueAt(taskId) !== undefined) this.deadlines.set(taskId, event.payload.to);
     } else if (!isOpen(event.payload.to)) {
       this.deadlines.delete(taskId);
     }
@@ -203,6 +212,16 @@ export class NpcActors {
     const holder = this.holders.get(taskId)!;
     if (holder === null) foldTasks(this.worldTasks, event);
     else foldNpcFacts(this.facts(holder)!, event);
+    const proposer = this.proposerCopy(taskId, holder);
+    if (proposer !== undefined) foldNpcFacts(proposer, event);
+  }
+
+  /** The facts of the NPC who proposed a task someone else holds, if that is an NPC. */
+  private proposerCopy(taskId: TaskId, holder: NpcId | null): NpcFacts | undefined {
+    const held =
+      holder === null ? this.worldTasks.get(taskId) : this.facts(holder)?.tasks.get(taskId);
+    const by = held?.proposedBy ?? null;
+    return by === null || by === holder ? undefined : this.facts(by);
   }
 
   /** A task, from whoever holds it. */
@@ -218,10 +237,19 @@ export class NpcActors {
     return facts === undefined ? [] : openTasksOf(facts);
   }
 
-  /** Every task, held or the world's (in no particular order). */
+  /** The open tasks an NPC is a party to (assignee or proposer), in id order. */
+  partyTasksOf(npcId: NpcId): ReadonlyArray<HeldTask> {
+    const facts = this.facts(npcId);
+    return facts === undefined ? [] : partyTasksOf(facts);
+  }
+
+  /** Every task once, as its holder (or the world) keeps it, in no particular order. */
   allTasks(): ReadonlyArray<HeldTask> {
-    const out: Array<HeldTask> = [...this.worldTasks.values()];
-    for (const facts of this.allFacts()) out.push(...facts.tasks.values());
+    const out: Array<HeldTask> = [];
+    for (const id of this.holders.keys()) {
+      const task = this.task(id);
+      if (task !== undefined) out.push(task);
+    }
     return out;
   }
 

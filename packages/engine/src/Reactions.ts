@@ -1,10 +1,11 @@
 /**
  * Turning what an NPC actor emits into events: activity changes, moves, finished work,
- * proposed tasks. Requests for a decision and words spoken are returned to the caller,
+ * proposed tasks, tasks given up, withdrawn or given a new deadline. Requests for a decision and words spoken are returned to the caller,
  * which batches them (brain calls and conversations happen in later phases of the tick).
  */
 import type { NpcEmitted } from "@hearsay/actors";
 import type { GameTime, NpcId, RegardShift } from "@hearsay/core";
+import { askNewDeadline, cancelTask } from "./Renegotiation.ts";
 import { propose, workedOn } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
 
@@ -55,6 +56,10 @@ export const react = (
         break;
       case "speak":
         into.spoken.push({ speaker: npcId, to: e.to, text: e.text, regard: e.regard });
+        break;
+      case "taskTerms":
+        if (e.move === "move_deadline") askNewDeadline(ctx, npcId, e.taskId, e.days, e.reason);
+        else cancelTask(ctx, npcId, e.taskId, e.move, e.reason);
         break;
       case "proposeTask":
         propose(ctx, {

@@ -6,7 +6,8 @@
  *
  * Seeds from the world file are proposed at their hour; an assignee who works on a
  * proposed task takes it up (active); enough work sessions complete it; a passed
- * deadline expires it. Each ending becomes a memory for those involved and, for a
+ * deadline expires it. Its parties may also call it off or move its deadline
+ * (`TaskTerms.ts`). Each ending becomes a memory for those involved and, for a
  * completion, a local world event.
  */
 import { type GameTime, gameTime, type NpcId, type TaskId, type TaskStatus } from "@hearsay/core";
@@ -27,16 +28,22 @@ const legal: Readonly<Record<TaskStatus, ReadonlyArray<TaskStatus>>> = {
 /** Whether a task may move from one status to another. */
 export const canMove = (from: TaskStatus, to: TaskStatus): boolean => legal[from].includes(to);
 
-/** Moves a task if the move is legal; returns whether it moved. */
+/**
+ * Moves a task if the move is legal; returns whether it moved. `by`: the party who chose
+ * the move (null when no one did, as when a deadline passes). `told`, when given, is what
+ * each party remembers of it instead of the plain account.
+ */
 export const moveTask = (
   ctx: TickContext,
   taskId: TaskId,
   to: TaskStatus,
   reason: string,
+  by: NpcId | null,
+  told?: (npc: NpcId) => string,
 ): boolean => {
   const task = ctx.actors.task(taskId);
   if (!task || !canMove(task.status, to)) return false;
-  ctx.writer.emit("TaskStatusChanged", { taskId, from: task.status, to, reason });
+  ctx.writer.emit("TaskStatusChanged", { taskId, from: task.status, to, reason, by });
   const involved = [
     ...new Set([task.assignee, task.proposedBy].filter((n): n is NpcId => n !== null)),
   ].sort();
@@ -51,7 +58,9 @@ export const moveTask = (
   if (verb[to]) {
     for (const npc of involved) {
       remember(ctx, npc, {
-        text: `The task "${task.title}" ${verb[to]}${task.assignee && task.assignee !== npc ? ` (${ctx.names.npcName(task.assignee)})` : ""}.`,
+        text:
+          told?.(npc) ??
+          `The task "${task.title}" ${verb[to]}${task.assignee && task.assignee !== npc ? ` (${ctx.names.npcName(task.assignee)})` : ""}.`,
         category: "task",
         importance: to === "active" ? 0.5 : 0.7,
         lifetime: to === "active" ? "7d" : "30d",
@@ -138,7 +147,7 @@ export const propose = (ctx: TickContext, p: Proposal): TaskId => {
 /** Expires proposed or active tasks whose deadline has passed, in id order. */
 export const expireTasks = (ctx: TickContext): void => {
   for (const id of ctx.actors.pastDeadline(ctx.t))
-    moveTask(ctx, id, "expired", "the deadline passed");
+    moveTask(ctx, id, "expired", "the deadline passed", null);
 };
 
 /**
@@ -148,8 +157,8 @@ export const expireTasks = (ctx: TickContext): void => {
 export const workedOn = (ctx: TickContext, npc: NpcId, taskId: TaskId): void => {
   const task = ctx.actors.task(taskId);
   if (!task || task.assignee !== npc) return;
-  if (task.status === "proposed") moveTask(ctx, taskId, "active", "work began");
+  if (task.status === "proposed") moveTask(ctx, taskId, "active", "work began", npc);
   if (task.status === "active" && task.sessions + 1 >= ctx.config.taskSessions) {
-    moveTask(ctx, taskId, "completed", "the work is done");
+    moveTask(ctx, taskId, "completed", "the work is done", npc);
   }
 };

@@ -156,6 +156,11 @@ export class ThreadBook {
         if (p.to !== "active") this.pending.push({ type: "taskEnded", taskId: p.taskId, to: p.to });
         return;
       }
+      case "TaskDeadlineMoved": {
+        const id = this.bySource.get(`task:${event.payload.taskId}`);
+        if (id !== undefined) this.open.get(id)!.lastMention = event.t;
+        return;
+      }
       case "RelationshipChanged": {
         const p = event.payload;
         const key = `${p.fromId}->${p.toId}`;

@@ -1,11 +1,15 @@
 import { gameTime, MINUTES_PER_DAY } from "@hearsay/core";
+import { ScriptedBrain } from "@hearsay/mind";
 import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, ofType, run } from "./harness.ts";
+
+/** The scripted brain with no renegotiating: tasks run their course to the deadline. */
+const steadfast = () => ScriptedBrain.make({ tuning: { renegotiate: false } });
 
 describe("task lifecycle", () => {
   it("moves only along legal transitions, and a passed deadline expires an untouched task", async () => {
     const log = freshLog();
-    await run(log, { days: 4 });
+    await run(log, { days: 4, brain: steadfast() });
     const legal: Record<string, ReadonlyArray<string>> = {
       proposed: ["active", "rejected", "expired", "cancelled"],
       active: ["completed", "failed", "cancelled", "expired"],

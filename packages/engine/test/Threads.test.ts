@@ -57,6 +57,7 @@ describe("thread lifecycles", () => {
     const log = freshLog();
     await run(log, {
       world: threadWorld({ threads: [], happenings: [] }),
+      brain: ScriptedBrain.make({ tuning: { renegotiate: false } }),
       days: 4,
       config: { taskSessions: 1 },
     });

@@ -66,6 +66,10 @@ export interface WorldAt {
   readonly knowledgeFacts: number;
   readonly liveMemories: number;
   readonly openTasks: number;
+  /** Tasks by status (proposed, active, completed, cancelled, expired, …). */
+  readonly tasksByStatus: Readonly<Record<string, number>>;
+  /** Deadlines moved by agreement so far. */
+  readonly deadlinesMoved: number;
   readonly debates: number;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Each task's status after any seq, folded from `TaskProposed` and `TaskStatusChanged`
- * (the `tasks` read model keeps only the latest status).
+ * (the `tasks` read model keeps only the latest status), and when deadlines were moved
+ * (`TaskDeadlineMoved`).
  */
 import type { SqliteDatabase } from "@hearsay/store";
 import { eventRows } from "./EventRows.ts";
@@ -10,6 +11,8 @@ export const openStatuses: ReadonlySet<string> = new Set(["proposed", "active"])
 
 export class TaskIndex {
   private readonly history = new Map<string, Array<{ seq: number; status: string }>>();
+  /** Seqs of deadline moves, ascending (ingested in seq order). */
+  private readonly moves: Array<number> = [];
 
   ingest(db: SqliteDatabase, saveId: string, fromSeq: number, toSeq: number): void {
     const proposed = [...eventRows(db, saveId, "TaskProposed", fromSeq, toSeq, ["taskId"])];
@@ -24,6 +27,8 @@ export class TaskIndex {
         status: r[3] as string,
       })),
     ].sort((a, b) => a.seq - b.seq);
+    for (const r of eventRows(db, saveId, "TaskDeadlineMoved", fromSeq, toSeq, []))
+      this.moves.push(r[0] as number);
     for (const e of all) {
       let h = this.history.get(e.task);
       if (!h) {
@@ -42,6 +47,23 @@ export class TaskIndex {
       status = e.status;
     }
     return status;
+  }
+
+  /** How many tasks were in each status after `seq` (statuses with none left out). */
+  byStatusAt(seq: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const id of this.history.keys()) {
+      const s = this.statusAt(id, seq);
+      if (s !== null) out[s] = (out[s] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(out).sort());
+  }
+
+  /** How many deadlines had been moved by agreement by `seq`. */
+  deadlinesMovedAt(seq: number): number {
+    let n = 0;
+    while (n < this.moves.length && this.moves[n]! <= seq) n += 1;
+    return n;
   }
 
   /** How many tasks were open (proposed or active) after `seq`. */

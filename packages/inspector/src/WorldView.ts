@@ -95,6 +95,8 @@ export const worldView = (ctx: ViewContext): WorldAt => {
     knowledgeFacts: index.knowledge.total.valueAt(at, 0),
     liveMemories: index.liveMemories.valueAt(at, 0),
     openTasks: index.tasks.openAt(at),
+    tasksByStatus: index.tasks.byStatusAt(at),
+    deadlinesMoved: index.tasks.deadlinesMovedAt(at),
     debates: ctx.db
       .prepare("SELECT count(*) FROM background_debates WHERE save_id = ? AND t <= ?")
       .pluck()

@@ -43,7 +43,9 @@ export const summarise = (type: string, payload: unknown, name: (id: string) => 
     case "TaskProposed":
       return `task proposed: ${s(p.title)}${p.assignee ? ` for ${n("assignee")}` : ""}`;
     case "TaskStatusChanged":
-      return `task ${s(p.taskId)}: ${s(p.from)} → ${s(p.to)}`;
+      return `task ${s(p.taskId)}: ${s(p.from)} → ${s(p.to)}${p.by ? ` by ${n("by")}` : ""}`;
+    case "TaskDeadlineMoved":
+      return `task ${s(p.taskId)}: deadline moved to day ${Math.floor(Number(p.to) / 1440)} (${n("askedBy")} asked, ${n("agreedBy")} agreed)`;
     case "DebateHeld":
       return `debate: ${s(p.topic)} — ${clip(s(p.outcome), 80)}`;
     case "ConversationTurn":

@@ -134,6 +134,18 @@ describe("the API", () => {
           seen.filter((e) => e.type === "MemoryRecorded").length -
           seen.filter((e) => e.type === "MemoryExpired").length;
         expect(world.liveMemories).toBe(live);
+        // Tasks by their last status, and deadlines moved, as the log had them at the seq.
+        const status = new Map<string, string>();
+        for (const e of seen)
+          if (e.type === "TaskProposed") status.set(String(e.payload.taskId), "proposed");
+          else if (e.type === "TaskStatusChanged")
+            status.set(String(e.payload.taskId), String(e.payload.to));
+        const byStatus: Record<string, number> = {};
+        for (const s of status.values()) byStatus[s] = (byStatus[s] ?? 0) + 1;
+        expect(world.tasksByStatus).toEqual(byStatus);
+        expect(world.deadlinesMoved).toBe(
+          seen.filter((e) => e.type === "TaskDeadlineMoved").length,
+        );
       }),
       { numRuns: 8 },
     );

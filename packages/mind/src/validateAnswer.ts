@@ -46,13 +46,43 @@ const checkAct = (input: ActInput, output: ActOutput): UnknownId | null => {
         input.reachable.map((p) => p.id),
       );
     case "work":
+    case "give_up":
       return check(
         "act",
         "taskId",
         "task",
         output.taskId,
-        input.tasks.map((x) => x.id),
+        input.tasks.filter((x) => x.assignee === input.self.id).map((x) => x.id),
       );
+    case "withdraw":
+      return check(
+        "act",
+        "taskId",
+        "task",
+        output.taskId,
+        input.tasks.filter((x) => x.proposedBy === input.self.id).map((x) => x.id),
+      );
+    case "move_deadline": {
+      const present = new Set(input.present.map((p) => p.id));
+      // The other party must be here to agree (or be the NPC itself, or nobody in particular).
+      const self = input.self.id;
+      // A party asks; the other party must be here to agree (or be itself, or nobody in
+      // particular when it proposed the task).
+      const askable = input.tasks.filter((x) => {
+        if (x.deadline === null) return false;
+        if (x.assignee === self)
+          return x.proposedBy !== null && (x.proposedBy === self || present.has(x.proposedBy));
+        if (x.proposedBy !== self) return false;
+        return x.assignee === null || present.has(x.assignee);
+      });
+      return check(
+        "act",
+        "taskId",
+        "task",
+        output.taskId,
+        askable.map((x) => x.id),
+      );
+    }
     case "propose_task":
       return output.assignee === null
         ? null

@@ -114,6 +114,10 @@ describe("ScriptedBrain", () => {
       status: "active" as const,
       locationId: forge,
       deadline: null,
+      proposedBy: null,
+      assignee: baseInput.self.id,
+      sessions: 0,
+      deadlineMoves: 0,
     };
     const working = seeds.filter(
       (seed) => act({ ...baseInput, tasks: [task] }, gameTime(2, 10), seed).action === "work",

@@ -10,12 +10,14 @@ import {
   type Dossier,
   type DossierItem,
   dossierReader,
+  type GameTime,
   ids,
   Prng,
   type SceneId,
 } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ActInput } from "../src/purposes/ActPurpose.ts";
 import { composeLine } from "../src/scripted/composeLine.ts";
 import { debateTurnByRule, summarizeByRule } from "../src/scripted/debateByRule.ts";
 import { extractByRule } from "../src/scripted/extractByRule.ts";
@@ -23,6 +25,7 @@ import { factsByRule } from "../src/scripted/factsByRule.ts";
 import { replyByRule } from "../src/scripted/replyByRule.ts";
 import { summarizeSceneByRule } from "../src/scripted/summarizeSceneByRule.ts";
 import { summarizeTalkByRule } from "../src/scripted/summarizeTalkByRule.ts";
+import { taskTermsByRule } from "../src/scripted/taskTermsByRule.ts";
 import { voiceOf } from "../src/scripted/Voice.ts";
 import { runs } from "./arbitraries.ts";
 
@@ -104,6 +107,51 @@ const problemsOf = (text: string): Array<string> => {
       found.push(`capital in mid-sentence: …${text.slice(m.index - 20, m.index + 20)}…`);
   }
   return found;
+};
+
+/**
+ * An act input in which one of the task rules may fire (which one, the stream decides):
+ * a task about to lapse with the other party here, too many tasks, one out of reach, or
+ * one the NPC proposed that nobody took up.
+ */
+const termsInput = (prng: Prng, self: number, other: number): ActInput => {
+  const t = 3 * 1440 + 600;
+  const me = npc(self).id;
+  const them = npc(other).id;
+  const one = (i: number, over: Partial<ActInput["tasks"][number]>) => ({
+    id: ids.task(`t${i}`),
+    title: "Mend the nets at Haskerry Quay",
+    status: "active" as const,
+    locationId: ids.location("quay"),
+    deadline: (t + 5 * 1440) as GameTime,
+    proposedBy: them,
+    assignee: me,
+    sessions: 0,
+    deadlineMoves: 0,
+    ...over,
+  });
+  const setups = [
+    [one(0, { sessions: 1, deadline: (t + 300) as GameTime })],
+    [0, 1, 2, 3].map((i) => one(i, {})),
+    [one(0, { status: "proposed", locationId: ids.location("far") })],
+    [
+      one(0, {
+        status: "proposed",
+        proposedBy: me,
+        assignee: null,
+        deadline: (t + 600) as GameTime,
+      }),
+    ],
+  ];
+  return {
+    self: { ...npc(self), role: "fisher", factionId: null, traits: [], speechStyle: null },
+    location: { id: ids.location("quay"), name: "Haskerry Quay", tags: [] },
+    reachable: [],
+    present: [{ ...npc(other), role: "smith", factionId: null, regard: 0 }],
+    tasks: prng.pick(setups),
+    home: null,
+    workplace: null,
+  };
 };
 
 interface Written {
@@ -257,6 +305,8 @@ const townTalk = (seed: number, rounds: number): ReadonlyArray<Written> => {
       debates.push(write("debate summary", result.summary));
       news.push(write("debate outcome", result.outcome));
     }
+    const terms = taskTermsByRule(termsInput(prng, a, b), (3 * 1440 + 600) as GameTime, prng);
+    if (terms !== null && "reason" in terms) memories.push(write("task terms", terms.reason));
     const player = { id: ids.npc("player"), name: "the traveller" };
     const message = prng.chance(0.5) ? prng.pick(PLAYER) : line;
     const talk = [

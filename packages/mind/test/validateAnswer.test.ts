@@ -34,7 +34,38 @@ describe("validateAnswer", () => {
         deadlineDays: fc.constant(2),
       }),
       fc.record({ action: fc.constant("rest" as const), hours: fc.constant(1) }),
+      fc.record({
+        action: fc.constantFrom("give_up" as const, "withdraw" as const),
+        taskId: fc.constantFrom(...taskPool),
+        reason: fc.constant("r"),
+      }),
+      fc.record({
+        action: fc.constant("move_deadline" as const),
+        taskId: fc.constantFrom(...taskPool),
+        days: fc.constant(2),
+        reason: fc.constant("r"),
+      }),
     );
+    /** The tasks an answer may name: by the NPC's part in them, and who is here to agree. */
+    const tasksFor = (
+      input: typeof arbActInput extends fc.Arbitrary<infer I> ? I : never,
+      action: string,
+    ) =>
+      input.tasks
+        .filter((x) => {
+          const self = input.self.id;
+          if (action === "work" || action === "give_up") return x.assignee === self;
+          if (action === "withdraw") return x.proposedBy === self;
+          if (x.deadline === null) return false;
+          if (x.assignee === self)
+            return (
+              x.proposedBy !== null &&
+              (x.proposedBy === self || input.present.some((p) => p.id === x.proposedBy))
+            );
+          if (x.proposedBy !== self) return false;
+          return x.assignee === null || input.present.some((p) => p.id === x.assignee);
+        })
+        .map((x) => x.id);
     fc.assert(
       fc.property(arbActInput, arbAnswer, (input, answer) => {
         const offered: Array<string> =
@@ -42,19 +73,19 @@ describe("validateAnswer", () => {
             ? input.present.map((p) => p.id)
             : answer.action === "move"
               ? input.reachable.map((p) => p.id)
-              : answer.action === "work"
-                ? input.tasks.map((x) => x.id)
-                : answer.action === "propose_task"
-                  ? [input.self.id, ...input.present.map((p) => p.id)]
-                  : [];
+              : answer.action === "propose_task"
+                ? [input.self.id, ...input.present.map((p) => p.id)]
+                : answer.action === "rest"
+                  ? []
+                  : tasksFor(input, answer.action);
         const named =
           answer.action === "speak" || answer.action === "move"
             ? answer.to
-            : answer.action === "work"
-              ? answer.taskId
-              : answer.action === "propose_task"
-                ? answer.assignee
-                : null;
+            : answer.action === "propose_task"
+              ? answer.assignee
+              : answer.action === "rest"
+                ? null
+                : answer.taskId;
         const problem = failureOf(validateAnswer("act", input, answer));
         if (named === null || offered.includes(named)) expect(problem).toBeNull();
         else {

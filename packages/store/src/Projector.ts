@@ -253,6 +253,9 @@ export class Projector {
       case "TaskStatusChanged":
         s.taskStatus.run(e.payload.to, e.payload.reason, e.t, saveId, e.payload.taskId);
         return;
+      case "TaskDeadlineMoved":
+        s.taskDeadline.run(e.payload.to, e.payload.reason, e.t, saveId, e.payload.taskId);
+        return;
       case "DebateHeld": {
         const p = e.payload;
         const r = s.debate.run(

@@ -63,6 +63,9 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
     taskStatus: p(
       "UPDATE tasks SET status = ?, reason = ?, updated_at = ? WHERE save_id = ? AND task_id = ?",
     ),
+    taskDeadline: p(
+      "UPDATE tasks SET deadline = ?, reason = ?, updated_at = ? WHERE save_id = ? AND task_id = ?",
+    ),
     debate: p(`INSERT INTO background_debates
       (save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),

@@ -221,6 +221,7 @@ describe("the projector's fold rules", () => {
         from: "proposed",
         to: "active",
         reason: "agreed",
+        by: "bram",
       }),
       ev("RelationshipChanged", 3, {
         fromId: "ada",
@@ -249,17 +250,26 @@ describe("the projector's fold rules", () => {
         summary: "unaware",
         reason: "nothing seen amiss",
       }),
+      ev("TaskDeadlineMoved", 6, {
+        taskId: "t1",
+        from: 500,
+        to: 2000,
+        askedBy: "bram",
+        agreedBy: "ada",
+        reason: "the storm",
+      }),
     );
+    // A moved deadline replaces the old one; the status stays.
     expect(
       rows("SELECT task_id, status, reason, proposed_at, updated_at, deadline FROM tasks"),
     ).toEqual([
       {
         task_id: "t1",
         status: "active",
-        reason: "agreed",
+        reason: "the storm",
         proposed_at: 1,
-        updated_at: 2,
-        deadline: 500,
+        updated_at: 6,
+        deadline: 2000,
       },
     ]);
     expect(

@@ -218,7 +218,7 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
       Object.entries(s.tasksByStatus)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none"
-    }`,
+    }; deadlines moved this run ${s.eventsByType.TaskDeadlineMoved ?? 0}`,
     `memories: ${s.liveMemories} live; this run ${
       Object.entries(s.memoriesGone)
         .map(([k, v]) => `${k} ${v}`)

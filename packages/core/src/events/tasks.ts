@@ -1,5 +1,6 @@
 /** Task events. A task's lifecycle: proposed → active → completed | failed | cancelled |
- * expired, or proposed → rejected | expired. The legal moves are in `Task.ts`. */
+ * expired, or proposed → rejected | expired | cancelled; an open task's deadline may be
+ * moved by its parties' agreement. The legal moves are in the engine's `Tasks.ts`. */
 import { Schema } from "effect";
 import { GameTime } from "../GameTime.ts";
 import { FactionId, LocationId, NpcId, TaskId } from "../ids.ts";
@@ -27,9 +28,29 @@ export const TaskProposed = defineEvent("TaskProposed", 1, {
   deadline: Schema.NullOr(GameTime),
 });
 
-export const TaskStatusChanged = defineEvent("TaskStatusChanged", 1, {
+/**
+ * `by`: the party who moved it — the assignee giving a task up, the proposer withdrawing
+ * it, the worker taking it up or finishing it — or null when no one chose it (a deadline
+ * passed, the game reported the player's answer, or the log predates `by`).
+ */
+export const TaskStatusChanged = defineEvent("TaskStatusChanged", 2, {
   taskId: TaskId,
   from: TaskStatus,
   to: TaskStatus,
+  reason: Schema.String,
+  by: Schema.NullOr(NpcId),
+});
+
+/**
+ * An open task's deadline moved by agreement: `askedBy` asked (a party to the task) and
+ * `agreedBy` (the other party, or the asker itself when it set the task for itself)
+ * agreed. `to` is always later than the time it was moved at and than `from`.
+ */
+export const TaskDeadlineMoved = defineEvent("TaskDeadlineMoved", 1, {
+  taskId: TaskId,
+  from: Schema.NullOr(GameTime),
+  to: GameTime,
+  askedBy: NpcId,
+  agreedBy: NpcId,
   reason: Schema.String,
 });

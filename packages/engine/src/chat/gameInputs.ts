@@ -159,6 +159,7 @@ export const applyActionResult = (
         from: task.status,
         to: move.to,
         reason: r.note ?? `the game reported the player ${r.outcome} it`,
+        by: null,
       });
       const by = task.proposedBy;
       let memoryId: string | null = null;

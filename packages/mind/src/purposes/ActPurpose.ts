@@ -16,13 +16,19 @@ export const Place = Schema.Struct({
 });
 export type Place = typeof Place.Type;
 
-/** One of the NPC's own tasks. */
+/** One of the NPC's own open tasks: assigned to it, or proposed by it. */
 export const OwnTask = Schema.Struct({
   id: TaskId,
   title: Schema.String,
   status: TaskStatus,
   locationId: Schema.NullOr(LocationId),
   deadline: Schema.NullOr(GameTime),
+  proposedBy: Schema.NullOr(NpcId),
+  assignee: Schema.NullOr(NpcId),
+  /** Work sessions done on it so far. */
+  sessions: Schema.Int,
+  /** How often its deadline was already moved. */
+  deadlineMoves: Schema.Int,
 });
 export type OwnTask = typeof OwnTask.Type;
 
@@ -94,8 +100,38 @@ export const Rest = Schema.Struct({
   hours: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
 });
 
+const TermsReason = BoundedText(300);
+export const GiveUp = Schema.Struct({
+  ...remembers,
+  action: Schema.tag("give_up"),
+  taskId: TaskId,
+  reason: TermsReason,
+});
+export const Withdraw = Schema.Struct({
+  ...remembers,
+  action: Schema.tag("withdraw"),
+  taskId: TaskId,
+  reason: TermsReason,
+});
+export const MoveDeadline = Schema.Struct({
+  ...remembers,
+  action: Schema.tag("move_deadline"),
+  taskId: TaskId,
+  days: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 14 })),
+  reason: TermsReason,
+});
+
 /** One action, tagged by `action`. */
-export const ActOutput = Schema.Union([Speak, Move, Work, ProposeTask, Rest]);
+export const ActOutput = Schema.Union([
+  Speak,
+  Move,
+  Work,
+  ProposeTask,
+  Rest,
+  GiveUp,
+  Withdraw,
+  MoveDeadline,
+]);
 export type ActOutput = typeof ActOutput.Type;
 export type ActionKind = ActOutput["action"];
 
@@ -105,9 +141,13 @@ export const actInstruction = [
   "  and optionally `regard`: how your trust, respect and suspicion of them move (each -0.2 to",
   "  0.2) with a short `reason`;",
   '- "move": go to `to`, an id from `reachable`, giving a short `reason`;',
-  '- "work": work on `taskId`, an id from `tasks`, with a short `note` of what you do;',
+  '- "work": work on `taskId`, an id from `tasks` assigned to you, with a short `note` of what you do;',
   '- "propose_task": propose a task (`title`, `description`, `assignee`: your id, an id from `present` or null, `deadlineDays` 1-60);',
-  '- "rest": rest or idle for `hours` (1-12).',
+  '- "rest": rest or idle for `hours` (1-12);',
+  '- "give_up": give up `taskId`, a task from `tasks` assigned to you, with a short `reason`;',
+  '- "withdraw": withdraw `taskId`, a task from `tasks` you proposed, with a short `reason`;',
+  '- "move_deadline": ask the task\'s other party (who must be in `present`) to move the deadline',
+  "  of `taskId` `days` (1-14) later, with a short `reason`; they may refuse.",
   "Act as your character would at this hour. Name only ids that appear in the input.",
   "If the input has a `conversation`, also give `memories`: what you will remember of it (at",
   "most 8), each `{text, category, importance, lifetime}` as for extracting memories — one",

@@ -2,7 +2,8 @@
  * The scripted `act` rules. An NPC sleeps at night (at home if it can get there), works
  * by day (on its most urgent task where the task is, or at its workplace), spends the
  * evening where people gather — its faction's hall, a tavern, the market — and talks to
- * the people present it likes, now and then proposing a task. Every choice is drawn
+ * the people present it likes, now and then proposing a task. By day it may first give
+ * up, withdraw or ask more time for a task (`taskTermsByRule`). Every choice is drawn
  * from a seeded stream and names only ids the input offers.
  */
 import { type DossierReader, type GameTime, hourOf, type Prng } from "@hearsay/core";
@@ -10,6 +11,7 @@ import type { ActInput, ActOutput, OwnTask, Place } from "../purposes/ActPurpose
 import type { NpcGlimpse } from "../purposes/Fields.ts";
 import { composeLine } from "./composeLine.ts";
 import { proposeTask } from "./proposeTask.ts";
+import { taskTermsByRule } from "./taskTermsByRule.ts";
 import { fill, type Voice } from "./Voice.ts";
 
 const SOCIAL_TAGS = ["tavern", "inn", "market", "square", "hall", "plaza", "temple", "social"];
@@ -23,12 +25,15 @@ export interface ActTuning {
   readonly talkChance: number;
   readonly proposeChance: number;
   readonly eveningOutChance: number;
+  /** Whether NPCs give up, withdraw or ask more time for tasks (`taskTermsByRule`). */
+  readonly renegotiate: boolean;
 }
 
 export const defaultActTuning: ActTuning = {
   talkChance: 0.3,
   proposeChance: 0.04,
   eveningOutChance: 0.6,
+  renegotiate: true,
 };
 
 const restHours = (hour: number): number => {
@@ -36,10 +41,12 @@ const restHours = (hour: number): number => {
   return Math.min(12, Math.max(1, until));
 };
 
-/** The active task that is due first (then by id), if any. */
-const mostUrgent = (tasks: ReadonlyArray<OwnTask>): OwnTask | undefined =>
+/** Its own active task that is due first (then by id), if any. */
+const mostUrgent = (tasks: ReadonlyArray<OwnTask>, self: string): OwnTask | undefined =>
   tasks
-    .filter((task) => task.status === "active" || task.status === "proposed")
+    .filter(
+      (task) => task.assignee === self && (task.status === "active" || task.status === "proposed"),
+    )
     .sort(
       (a, b) =>
         (a.deadline ?? Number.MAX_SAFE_INTEGER) - (b.deadline ?? Number.MAX_SAFE_INTEGER) ||
@@ -107,7 +114,10 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
     return { action: "rest", hours: restHours(hour) };
   }
 
-  const task = mostUrgent(input.tasks);
+  const terms = tuning.renegotiate ? taskTermsByRule(input, ctx.t, prng) : null;
+  if (terms !== null) return terms;
+
+  const task = mostUrgent(input.tasks, input.self.id);
   const working = hour >= WORK_START && hour < WORK_END;
   if (task !== undefined && (working || (task.deadline !== null && task.deadline - ctx.t < 1440))) {
     if (task.locationId === null || task.locationId === here) {

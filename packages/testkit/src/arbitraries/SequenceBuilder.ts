@@ -54,7 +54,7 @@ const lifetimes = [null, 30, 60, 1440, 4320] as const;
 
 /** Legal task moves (see core's tasks.ts). */
 const nextStatus: Readonly<Record<TaskStatus, ReadonlyArray<TaskStatus>>> = {
-  proposed: ["active", "rejected", "expired"],
+  proposed: ["active", "rejected", "expired", "cancelled"],
   active: ["completed", "failed", "cancelled", "expired"],
   completed: [],
   failed: [],
@@ -314,7 +314,27 @@ export class SequenceBuilder {
         const [taskId, from] = at(open, a);
         const to = at(nextStatus[from], b);
         this.tasks.set(taskId, to);
-        this.push("TaskStatusChanged", { taskId, from, to, reason: at(words, c) });
+        this.push("TaskStatusChanged", {
+          taskId,
+          from,
+          to,
+          reason: at(words, c),
+          by: c % 2 === 0 ? this.npc(c) : null,
+        });
+        return this;
+      }
+      case "TaskDeadlineMoved": {
+        const open = [...this.tasks].filter(([, st]) => st === "proposed" || st === "active");
+        if (open.length === 0) return this.step({ ...s, type: "TaskProposed" });
+        const [taskId] = at(open, a);
+        this.push("TaskDeadlineMoved", {
+          taskId,
+          from: b % 2 === 0 ? this.t : null,
+          to: this.t + 1440 * (1 + (c % 5)),
+          askedBy: this.npc(b),
+          agreedBy: this.npc(c),
+          reason: at(words, c),
+        });
         return this;
       }
       case "DebateHeld": {
