@@ -8,7 +8,8 @@
  * The bound, phase by phase (Tick.ts), from what is known at the tick's start — then
  * narrowed (never widened) as the tick learns who decides and who spoke:
  *   scenes closing — every witness of a scene open now, asked twice at most (a retry),
- *     and every debater's share of the scene a debate opens;
+ *     one shared call per two witnesses, and every debater's share of the scene a
+ *     debate opens;
  *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
  *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
  *   conversations — per waking NPC at most one line spoken, so one reply and two
@@ -36,9 +37,14 @@ const collect = (f: (add: Add) => void): ReadonlyArray<TickDemand> => {
 
 /** Every witness of a scene open now, asked at most twice. */
 const sceneSummaries = (ctx: TickContext, add: Add): void => {
-  for (const scene of ctx.state.narrative.open.values())
+  for (const scene of ctx.state.narrative.open.values()) {
     for (const id of scene.participants) add("summarize_scene", id, SUMMARY_ASKS);
+    add("summarize_shared_scene", null, sharedCallsAtMost(scene.participants.size));
+  }
 };
+
+/** Witnesses share a summary call two or more at a time. */
+const sharedCallsAtMost = (witnesses: number): number => Math.floor(witnesses / 2);
 
 /** The turns of NPCs about to decide: a profile if none yet, a revision, an `act`. */
 const turns = (ctx: TickContext, ids: ReadonlyArray<NpcId>, add: Add): void => {
@@ -64,6 +70,7 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
       add("debate_turn", null, ctx.config.debateRounds * debaters);
       add("summarize_debate", null, 1);
       add("summarize_scene", null, SUMMARY_ASKS * debaters);
+      add("summarize_shared_scene", null, sharedCallsAtMost(debaters));
     }
     if (ctx.skipping) return;
     const waking = ctx.actors.clock.wakesPending(ctx.t);

@@ -203,6 +203,8 @@ export const ceilingOf = (
 ): PriorityClass => {
   let priority = baseOf(policy, purpose);
   if (priority === "scripted" || priority === "critical") return priority;
+  // A shared scene summary speaks for all its witnesses: any of them may raise it.
+  if (purpose === "summarize_shared_scene") npcId = null;
   if (npcId === null ? policy.principalNpcs.length > 0 : policy.principalNpcs.includes(npcId))
     priority = raise(priority);
   if (policy.nearHops !== null && (npcId === null ? near.size > 0 : near.has(npcId)))
