@@ -15,6 +15,7 @@ export {
   type DebateOutput,
   debateMachine,
 } from "./debateMachine.ts";
+export { type DueJob, dueJobs, type JobSpec, jobAt } from "./jobCalendar.ts";
 export {
   defaultMemoryDecay,
   type Fading,

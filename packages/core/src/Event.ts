@@ -33,6 +33,7 @@ import { ThreadClosed, ThreadOpened } from "./events/threads.ts";
 import {
   Checkpoint,
   ClockAdvanced,
+  MaintenanceRan,
   RunResumed,
   SimulationStarted,
   SimulationWarning,
@@ -75,6 +76,7 @@ export const Event = Schema.Union([
   SceneClosed,
   SummaryCursorAdvanced,
   MemoryReinforced,
+  MaintenanceRan,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

@@ -102,6 +102,8 @@ export {
 export {
   Checkpoint,
   ClockAdvanced,
+  MaintenanceJob,
+  MaintenanceRan,
   RunResumed,
   SimulationStarted,
   SimulationWarning,

@@ -263,6 +263,11 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
     t,
     payload: { throughSeq: 118, stateHash: "d".repeat(64) },
   }),
+  MaintenanceRan: makeEvent("MaintenanceRan", {
+    id: ids.event("ev-maint-1"),
+    t: gameTime(7, 4),
+    payload: { job: "daily", day: 7, expired: 3, forgotten: 1 },
+  }),
   RunResumed: makeEvent("RunResumed", {
     id: ids.event("ev-21"),
     t: gameTime(7),

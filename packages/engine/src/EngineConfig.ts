@@ -13,6 +13,11 @@ export interface EngineConfig {
    * `reinforceAfterHours`). Identity memories never fade.
    */
   readonly memoryDecay: MemoryDecay;
+  /**
+   * The hour of the game day the world clock runs the daily maintenance job at (0–24,
+   * fractional hours are minutes): memories that ran out or faded away end then.
+   */
+  readonly maintenanceHour: number;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
@@ -75,6 +80,7 @@ export type ProfileEventTrigger = "task_completed" | "promise_broken" | "feud";
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
   memoryDecay: defaultMemoryDecay,
+  maintenanceHour: 3,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,
   rumourDecay: 0.8,

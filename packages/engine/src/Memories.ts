@@ -1,8 +1,9 @@
 /**
  * Memory bookkeeping: writing an NPC's own memory (it is the only writer of its own
  * memories — the engine records them on its behalf), and logging what each NPC's actor
- * decides it forgets: memories whose time has come, and — beyond its cap — the least
- * important, oldest first (`MemoryPolicy` in @hearsay/actors). Identity memories are
+ * decides its cap drops: the least important, oldest first (`MemoryPolicy` in
+ * @hearsay/actors). Memories whose time has come end in the daily maintenance job
+ * (`Maintenance.ts`), the one place that decides it. Identity memories are
  * pinned: a cap never drops who an NPC is.
  *
  * A memory the next cap would drop as soon as it arrives is not recorded at all
@@ -77,15 +78,6 @@ export const rememberKept = (
   )
     return null;
   return remember(ctx, owner, draft);
-};
-
-/**
- * MemoryExpired for every memory whose lifetime ended by now (`expired`) or whose
- * importance faded below the run's threshold (`forgotten`), in id order.
- */
-export const expireMemories = (ctx: TickContext): void => {
-  for (const { memoryId, owner, reason } of ctx.actors.expired(ctx.t))
-    ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason });
 };
 
 /** MemoryExpired for what each NPC's cap drops, NPCs in id order. */

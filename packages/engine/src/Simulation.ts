@@ -13,6 +13,7 @@ import {
   type GameTime,
   gameTime,
   ids,
+  type MaintenanceJob,
   MINUTES_PER_DAY,
   type SaveId,
   type StoredEvent,
@@ -78,6 +79,8 @@ export interface SimulationSpec {
   readonly maxTicks?: number;
   /** Called with the run's NPC actors once they are up (tests read what they own). */
   readonly onActors?: (actors: NpcActors) => void;
+  /** Wraps each maintenance job as it runs (the engine bench times them). */
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => T) => T;
 }
 
 export interface Progress {
@@ -107,6 +110,8 @@ export interface RunSummary {
    */
   readonly memoriesGone: Readonly<Record<string, number>>;
   readonly memoriesReinforced: number;
+  /** Maintenance jobs run this run, by job (`daily`). */
+  readonly jobsRun: Readonly<Record<string, number>>;
   readonly brainCalls: number;
   readonly brainFailures: number;
   /** Calls answered by a fallback brain, and model answers refused on the way. */
@@ -122,7 +127,11 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const t0 = gameTime(startDay, world.meta.start.hour);
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
-  const memories = { gone: new Map<string, number>(), reinforced: 0 };
+  const memories = {
+    gone: new Map<string, number>(),
+    reinforced: 0,
+    jobs: new Map<string, number>(),
+  };
   let head = existing ? log.head(saveId) : 0;
   let seed = spec.seed ?? 1;
   let endDay = startDay + (spec.days ?? 30);
@@ -219,6 +228,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (e.type === "MemoryExpired")
         memories.gone.set(e.payload.reason, (memories.gone.get(e.payload.reason) ?? 0) + 1);
       else if (e.type === "MemoryReinforced") memories.reinforced += e.payload.memories.length;
+      else if (e.type === "MaintenanceRan")
+        memories.jobs.set(e.payload.job, (memories.jobs.get(e.payload.job) ?? 0) + 1);
       if (!clockRunning) foldSchedule(schedule, e);
     }
     snapshots.afterAppend(
@@ -249,6 +260,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     t,
     names,
     skipping: false,
+    ...(spec.aroundJob === undefined ? {} : { aroundJob: spec.aroundJob }),
   });
 
   if (head === 0) {
@@ -303,6 +315,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     endAt: gameTime(endDay),
     schedule,
     debateTopics: world.debateTopics,
+    jobs: [{ job: "daily", hour: config.maintenanceHour }],
     skips: (spec.skips ?? []).map((k) => ({
       // Rounded: a fractional hour (a skip planned off the log) is a whole minute.
       at: Math.round(gameTime(k.atDay, k.atHour ?? 0)) as GameTime,
@@ -414,7 +427,11 @@ const summarise = (
   counts: ReadonlyMap<EventType, number>,
   brain: BrainRunner,
   clock: { readonly debates: number },
-  memories: { readonly gone: ReadonlyMap<string, number>; readonly reinforced: number },
+  memories: {
+    readonly gone: ReadonlyMap<string, number>;
+    readonly reinforced: number;
+    readonly jobs: ReadonlyMap<string, number>;
+  },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of actors.allTasks())
@@ -434,6 +451,7 @@ const summarise = (
     liveMemories,
     memoriesGone: Object.fromEntries([...memories.gone.entries()].sort()),
     memoriesReinforced: memories.reinforced,
+    jobsRun: Object.fromEntries([...memories.jobs.entries()].sort()),
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
     brainFellBack: brain.stats.fellBack,

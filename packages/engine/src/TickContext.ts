@@ -8,6 +8,7 @@ import type {
   Dossier,
   GameTime,
   LocationId,
+  MaintenanceJob,
   NpcId,
   StoredEvent,
   World,
@@ -87,4 +88,6 @@ export interface TickContext {
   readonly skipping: boolean;
   /** World lookups by id. */
   readonly names: WorldIndex;
+  /** Wraps each maintenance job as it runs (a bench times them); absent: run as is. */
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => T) => T;
 }

@@ -58,6 +58,8 @@ export const summarise = (type: string, payload: unknown, name: (id: string) => 
       return `lore ${s(p.path)}`;
     case "Checkpoint":
       return `checkpoint through ${s(p.throughSeq)}`;
+    case "MaintenanceRan":
+      return `${s(p.job)} maintenance for day ${s(p.day)}: ${s(p.expired)} expired, ${s(p.forgotten)} forgotten`;
     case "SimulationWarning":
       return `warning ${s(p.code)}: ${clip(s(p.message), 100)}`;
     case "PlayerInput": {

@@ -392,6 +392,9 @@ export class Projector {
       case "SummaryCursorAdvanced":
         // Markers of what was summarised; the summaries themselves are MemoryRecorded.
         return;
+      case "MaintenanceRan":
+        // A job's record; what it did is in the MemoryExpired lines before it.
+        return;
       case "MemoryReinforced":
         // Decay and reinforcement are the owner's (its NpcFacts): the rows keep what
         // each memory was recorded with.

@@ -52,6 +52,7 @@ export const inertTypes: ReadonlyArray<EventType> = [
   "SceneClosed",
   "SummaryCursorAdvanced",
   "PlayerInput",
+  "MaintenanceRan",
 ];
 
 /** An SQL condition true for the events of `types`. */

@@ -71,3 +71,20 @@ export const RunResumed = defineEvent("RunResumed", 1, {
   brain: Schema.String,
   endDay: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
 });
+
+/** The maintenance jobs the world clock schedules (`jobCalendar` in @hearsay/actors). */
+export const MaintenanceJob = Schema.Literals(["daily"]);
+export type MaintenanceJob = typeof MaintenanceJob.Type;
+
+/**
+ * A maintenance job the world clock scheduled ran, for the game day `day`: the `daily`
+ * one ended every memory whose lifetime ran out or whose importance faded below the
+ * threshold (the `MemoryExpired` lines before it in its batch, `expired` and `forgotten`
+ * of them). The clock folds it, so the job runs once per day, resumed or not.
+ */
+export const MaintenanceRan = defineEvent("MaintenanceRan", 1, {
+  job: MaintenanceJob,
+  day: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  expired: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  forgotten: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+});

@@ -426,6 +426,14 @@ export class SequenceBuilder {
           endDay: 3 + (c % 5),
         });
         return this;
+      case "MaintenanceRan":
+        this.push("MaintenanceRan", {
+          job: "daily",
+          day: a % 30,
+          expired: b % 4,
+          forgotten: c % 4,
+        });
+        return this;
       case "Checkpoint":
         this.push("Checkpoint", { throughSeq: this.out.length, stateHash: `h-${a}` });
         return this;
