@@ -4,6 +4,16 @@ export {
   foldSchedule,
   takeWakes,
 } from "./ClockSchedule.ts";
+export {
+  type Consolidated,
+  type Consolidation,
+  type ConsolidationGroup,
+  consolidatedOf,
+  consolidates,
+  consolidationGroups,
+  defaultConsolidation,
+  subjectOf,
+} from "./consolidation.ts";
 export { DueIndex } from "./DueIndex.ts";
 export { type DueDebate, debateIdOf, dueDebates } from "./debateCalendar.ts";
 export {

@@ -1,6 +1,6 @@
 /**
- * When the maintenance jobs come due: a job falls once per game day at its hour, and it
- * is due in a tick (or a skip's step) when that moment lies in the span (from, t] and the
+ * When the maintenance jobs come due: a job falls at its hour on every game day that is
+ * a multiple of its `everyDays` (every day, by default), and it is due in a tick (or a skip's step) when that moment lies in the span (from, t] and the
  * job has not yet run for that day. What ran is the clock's schedule (`jobsRun`, folded
  * from `MaintenanceRan`), so a job runs exactly once per day whether the day is ticked
  * through, skipped over or resumed into, and never for a day a run began after.
@@ -16,6 +16,8 @@ export interface JobSpec {
   readonly job: MaintenanceJob;
   /** The hour of the day it runs at (fractional hours are minutes). */
   readonly hour: number;
+  /** It falls on the days that are multiples of this (default 1: every day). */
+  readonly everyDays?: number;
 }
 
 export interface DueJob {
@@ -42,6 +44,7 @@ export const dueJobs = (
   const lastDay = Math.floor(t / MINUTES_PER_DAY);
   for (let day = Math.max(0, firstDay); day <= lastDay; day++) {
     for (const spec of specs) {
+      if (day % Math.max(1, spec.everyDays ?? 1) !== 0) continue;
       const at = jobAt(spec, day);
       if (at <= from || at > t) continue;
       const last = ran.get(spec.job);

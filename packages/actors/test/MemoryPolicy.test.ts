@@ -36,6 +36,7 @@ const memoryArb: fc.Arbitrary<LiveMemory> = fc
     recordedAt: m.recordedAt as GameTime,
     expiresAt: m.lifetime === null ? null : ((m.recordedAt + m.lifetime) as GameTime),
     about: null,
+    locationId: null,
   }));
 
 /** Memories with distinct ids (`m0`, `m1`, …, some sharing every other field). */
@@ -79,6 +80,7 @@ describe("the cap", () => {
       recordedAt: recordedAt as GameTime,
       expiresAt: null,
       about: null,
+      locationId: null,
     });
     const memories = new Map<MemoryId, LiveMemory>([
       ["who" as MemoryId, m("identity", 0, 0)],
@@ -182,6 +184,7 @@ describe("the cap, as memories fade", () => {
       recordedAt: since as GameTime,
       expiresAt: null,
       about: null,
+      locationId: null,
     });
     const day = 24 * 60;
     const memories = new Map<MemoryId, LiveMemory>([

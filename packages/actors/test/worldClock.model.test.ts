@@ -250,7 +250,7 @@ const runJobs = (m: Model, r: Real): void => {
     makeEvent("MaintenanceRan", {
       id: ids.event("e"),
       t: m.t as GameTime,
-      payload: { job: d.job, day: d.day, expired: 0, forgotten: 0 },
+      payload: { job: d.job, day: d.day, expired: 0, forgotten: 0, consolidated: 0 },
     }),
   );
   expect(answer(r, { type: "OBSERVE", events })).toEqual([]);
@@ -277,7 +277,7 @@ class RunJobNow implements Cmd {
     const event = makeEvent("MaintenanceRan", {
       id: ids.event("e"),
       t: m.t as GameTime,
-      payload: { job: "daily", day, expired: 0, forgotten: 0 },
+      payload: { job: "daily", day, expired: 0, forgotten: 0, consolidated: 0 },
     });
     expect(answer(r, { type: "OBSERVE", events: [event] })).toEqual([]);
     m.observed.push(event);

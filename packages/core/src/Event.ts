@@ -13,6 +13,7 @@ import {
 } from "./events/happenings.ts";
 import {
   KnowledgeGained,
+  MemoriesConsolidated,
   MemoryExpired,
   MemoryRecorded,
   MemoryReinforced,
@@ -77,6 +78,7 @@ export const Event = Schema.Union([
   SummaryCursorAdvanced,
   MemoryReinforced,
   MaintenanceRan,
+  MemoriesConsolidated,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

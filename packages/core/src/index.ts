@@ -51,6 +51,7 @@ export {
 } from "./events/happenings.ts";
 export {
   KnowledgeGained,
+  MemoriesConsolidated,
   MemoryCategory,
   MemoryExpired,
   MemoryRecorded,

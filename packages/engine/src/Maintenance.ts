@@ -11,6 +11,7 @@
  * daily job changes no dossier; a faded one stays readable until the job forgets it.
  */
 import type { MaintenanceJob } from "@hearsay/core";
+import { runConsolidation } from "./Consolidation.ts";
 import type { TickContext } from "./TickContext.ts";
 
 /** What one job did, for a run's summary. */
@@ -19,6 +20,7 @@ export interface JobCounts {
   readonly day: number;
   readonly expired: number;
   readonly forgotten: number;
+  readonly consolidated: number;
 }
 
 /**
@@ -36,18 +38,30 @@ export const runDailyMaintenance = (ctx: TickContext, day: number): JobCounts =>
     if (reason === "expired") expired += 1;
     else forgotten += 1;
   }
-  ctx.writer.emit("MaintenanceRan", { job: "daily", day, expired, forgotten });
-  return { job: "daily", day, expired, forgotten };
+  ctx.writer.emit("MaintenanceRan", { job: "daily", day, expired, forgotten, consolidated: 0 });
+  return { job: "daily", day, expired, forgotten, consolidated: 0 };
 };
 
-/** Runs the jobs the world clock says are due in this tick (or skip step), in its order. */
-export const runMaintenanceDue = (ctx: TickContext): ReadonlyArray<JobCounts> =>
-  ctx.actors.clock.jobsDue().map(({ job, day }) => {
-    const run = (): JobCounts => {
-      switch (job) {
-        case "daily":
-          return runDailyMaintenance(ctx, day);
-      }
-    };
-    return ctx.aroundJob === undefined ? run() : ctx.aroundJob(job, run);
-  });
+/** Runs one job. */
+const runJob = async (ctx: TickContext, job: MaintenanceJob, day: number): Promise<JobCounts> => {
+  switch (job) {
+    case "daily":
+      return runDailyMaintenance(ctx, day);
+    case "consolidate":
+      return runConsolidation(ctx, day);
+  }
+};
+
+/**
+ * Runs the jobs the world clock says are due in this tick (or skip step), in its order
+ * (by day, then the daily job before consolidation, so nothing is put together that the
+ * day's job forgets).
+ */
+export const runMaintenanceDue = async (ctx: TickContext): Promise<ReadonlyArray<JobCounts>> => {
+  const done: Array<JobCounts> = [];
+  for (const { job, day } of ctx.actors.clock.jobsDue()) {
+    const run = () => runJob(ctx, job, day);
+    done.push(await (ctx.aroundJob === undefined ? run() : ctx.aroundJob(job, run)));
+  }
+  return done;
+};

@@ -80,7 +80,7 @@ export interface SimulationSpec {
   /** Called with the run's NPC actors once they are up (tests read what they own). */
   readonly onActors?: (actors: NpcActors) => void;
   /** Wraps each maintenance job as it runs (the engine bench times them). */
-  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => T) => T;
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => Promise<T>) => Promise<T>;
 }
 
 export interface Progress {
@@ -261,6 +261,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     names,
     skipping: false,
     ...(spec.aroundJob === undefined ? {} : { aroundJob: spec.aroundJob }),
+    memoryTexts: (memoryIds) => log.memoryTexts(saveId, memoryIds),
   });
 
   if (head === 0) {
@@ -315,7 +316,18 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     endAt: gameTime(endDay),
     schedule,
     debateTopics: world.debateTopics,
-    jobs: [{ job: "daily", hour: config.maintenanceHour }],
+    jobs: [
+      { job: "daily", hour: config.maintenanceHour },
+      ...(config.consolidation.everyDays > 0
+        ? [
+            {
+              job: "consolidate" as const,
+              hour: config.consolidation.hour,
+              everyDays: config.consolidation.everyDays,
+            },
+          ]
+        : []),
+    ],
     skips: (spec.skips ?? []).map((k) => ({
       // Rounded: a fractional hour (a skip planned off the log) is a whole minute.
       at: Math.round(gameTime(k.atDay, k.atHour ?? 0)) as GameTime,

@@ -42,7 +42,7 @@ export const runSkip = async (ctx: TickContext, mode: SkipMode): Promise<void> =
     announceScheduled(step);
     runPlannedHappenings(step);
     expireTasks(step);
-    runMaintenanceDue(step);
+    await runMaintenanceDue(step);
     proposeSeeds(step);
     await closeScenes(step);
     await holdDebates(step);

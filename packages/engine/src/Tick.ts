@@ -32,7 +32,7 @@ export const runTick = async (ctx: TickContext): Promise<void> => {
   announceScheduled(ctx);
   runPlannedHappenings(ctx);
   expireTasks(ctx);
-  runMaintenanceDue(ctx);
+  await runMaintenanceDue(ctx);
   proposeSeeds(ctx);
   await closeScenes(ctx);
   await holdDebates(ctx);

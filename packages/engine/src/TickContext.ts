@@ -89,5 +89,9 @@ export interface TickContext {
   /** World lookups by id. */
   readonly names: WorldIndex;
   /** Wraps each maintenance job as it runs (a bench times them); absent: run as is. */
-  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => T) => T;
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => Promise<T>) => Promise<T>;
+  /** The text and names of memories recorded in earlier batches, by id (the store's). */
+  readonly memoryTexts?: (
+    ids: ReadonlyArray<string>,
+  ) => ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }>;
 }

@@ -5,7 +5,7 @@
  * before its MaintenanceRan, which counts them. A run resumed from its log or from a
  * snapshot, split anywhere, writes the same log.
  */
-import { defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
+import { defaultConsolidation, defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
 import { MINUTES_PER_DAY, MINUTES_PER_HOUR, type StoredEvent } from "@hearsay/core";
 import { describe, expect, it } from "vitest";
 import { logHash } from "./harness.ts";
@@ -19,20 +19,32 @@ const fast: MemoryDecay = {
 };
 
 const HOUR = 5;
-const spec = { days: 3, config: { memoryDecay: fast, maintenanceHour: HOUR } } as const;
+// Consolidation is tested on its own (Consolidation.test.ts).
+const spec = {
+  days: 3,
+  config: {
+    memoryDecay: fast,
+    maintenanceHour: HOUR,
+    consolidation: { ...defaultConsolidation, everyDays: 0 },
+  },
+} as const;
 
 /** Checks the job's calendar and that it alone ends memories; returns the days it ran for. */
 const checkJobs = (events: ReadonlyArray<StoredEvent>): Array<number> => {
   const days: Array<number> = [];
   let pending = { expired: 0, forgotten: 0, t: -1 };
   for (const e of events) {
-    if (e.type === "MemoryExpired" && e.payload.reason !== "capped") {
+    if (
+      e.type === "MemoryExpired" &&
+      (e.payload.reason === "expired" || e.payload.reason === "forgotten")
+    ) {
       // Only a job's expiries are pending: they all lie at one time, the job's.
       if (pending.t !== -1) expect(e.t).toBe(pending.t);
       pending.t = e.t;
       pending[e.payload.reason] += 1;
     } else if (e.type === "MaintenanceRan") {
       expect(e.payload.job).toBe("daily");
+      expect(e.payload.consolidated).toBe(0);
       expect({ expired: e.payload.expired, forgotten: e.payload.forgotten }).toEqual({
         expired: pending.expired,
         forgotten: pending.forgotten,

@@ -6,6 +6,11 @@
 import { type Result, Schema } from "effect";
 import { ActInput, ActOutput, actInstruction } from "./purposes/ActPurpose.ts";
 import {
+  ConsolidateMemoriesInput,
+  ConsolidateMemoriesOutput,
+  consolidateMemoriesInstruction,
+} from "./purposes/ConsolidateMemoriesPurpose.ts";
+import {
   DebateTurnInput,
   DebateTurnOutput,
   debateTurnInstruction,
@@ -64,6 +69,11 @@ export const purposes = {
   extract_facts: spec(ExtractFactsInput, ExtractFactsOutput, extractFactsInstruction),
   summarize_talk: spec(SummarizeTalkInput, SummarizeTalkOutput, summarizeTalkInstruction),
   summarize_scene: spec(SummarizeSceneInput, SummarizeSceneOutput, summarizeSceneInstruction),
+  consolidate_memories: spec(
+    ConsolidateMemoriesInput,
+    ConsolidateMemoriesOutput,
+    consolidateMemoriesInstruction,
+  ),
 } as const;
 
 export type PurposeName = keyof typeof purposes;
@@ -80,6 +90,7 @@ export const purposeNames: ReadonlyArray<PurposeName> = [
   "extract_facts",
   "summarize_talk",
   "summarize_scene",
+  "consolidate_memories",
 ];
 
 /** The decoded input of a purpose. */

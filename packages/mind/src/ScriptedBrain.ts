@@ -10,6 +10,7 @@ import { Effect } from "effect";
 import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
 import type { PurposeName, PurposeOutput } from "./Purpose.ts";
 import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/chooseAction.ts";
+import { consolidateByRule } from "./scripted/consolidateByRule.ts";
 import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
 import { draftProfile } from "./scripted/draftProfile.ts";
 import { extractByRule } from "./scripted/extractByRule.ts";
@@ -101,6 +102,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
       const self = request.input.self;
       return summarizeSceneByRule(request.input, prng, voiceOf(self.traits, self.speechStyle));
     }
+    case "consolidate_memories":
+      return consolidateByRule(request.input);
   }
 };
 

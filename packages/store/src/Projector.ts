@@ -393,7 +393,8 @@ export class Projector {
         // Markers of what was summarised; the summaries themselves are MemoryRecorded.
         return;
       case "MaintenanceRan":
-        // A job's record; what it did is in the MemoryExpired lines before it.
+      case "MemoriesConsolidated":
+        // A job's record; what it did is in the MemoryRecorded and MemoryExpired lines.
         return;
       case "MemoryReinforced":
         // Decay and reinforcement are the owner's (its NpcFacts): the rows keep what

@@ -53,6 +53,7 @@ export const inertTypes: ReadonlyArray<EventType> = [
   "SummaryCursorAdvanced",
   "PlayerInput",
   "MaintenanceRan",
+  "MemoriesConsolidated",
 ];
 
 /** An SQL condition true for the events of `types`. */

@@ -73,18 +73,23 @@ export const RunResumed = defineEvent("RunResumed", 1, {
 });
 
 /** The maintenance jobs the world clock schedules (`jobCalendar` in @hearsay/actors). */
-export const MaintenanceJob = Schema.Literals(["daily"]);
+export const MaintenanceJob = Schema.Literals(["daily", "consolidate"]);
 export type MaintenanceJob = typeof MaintenanceJob.Type;
 
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
+
 /**
- * A maintenance job the world clock scheduled ran, for the game day `day`: the `daily`
- * one ended every memory whose lifetime ran out or whose importance faded below the
- * threshold (the `MemoryExpired` lines before it in its batch, `expired` and `forgotten`
- * of them). The clock folds it, so the job runs once per day, resumed or not.
+ * A maintenance job the world clock scheduled ran, for the game day `day`, with what it
+ * did (the lines before it in its batch): the `daily` one ended every memory whose
+ * lifetime ran out (`expired`) or whose importance faded below the threshold
+ * (`forgotten`); `consolidate` summarised old faint memories of one subject into one
+ * (`consolidated`: the source memories that went). The clock folds it, so a job runs
+ * once per day it is due, resumed or not.
  */
 export const MaintenanceRan = defineEvent("MaintenanceRan", 1, {
   job: MaintenanceJob,
-  day: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  expired: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  forgotten: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  day: Count,
+  expired: Count,
+  forgotten: Count,
+  consolidated: Count,
 });

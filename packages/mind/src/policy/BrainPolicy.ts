@@ -33,6 +33,7 @@ export const defaultPurposeClasses: Readonly<Record<PurposeName, PriorityClass>>
   extract_memories: "low",
   summarize_scene: "low",
   summarize_debate: "low",
+  consolidate_memories: "low",
 };
 
 export const PolicyConfig = Schema.Struct({
@@ -48,6 +49,7 @@ export const PolicyConfig = Schema.Struct({
     extract_facts: Schema.optionalKey(PriorityClass),
     summarize_talk: Schema.optionalKey(PriorityClass),
     summarize_scene: Schema.optionalKey(PriorityClass),
+    consolidate_memories: Schema.optionalKey(PriorityClass),
   } satisfies Record<PurposeName, unknown>),
   /** NPCs whose calls rank one class higher. */
   principalNpcs: Schema.Array(Schema.String.check(Schema.isMinLength(1))),
