@@ -38,6 +38,7 @@ export {
 export {
   cappedOut,
   droppedOnArrival,
+  endedAt,
   endedBy,
   endOf,
   expiredBy,

@@ -11,7 +11,7 @@
  * to it than everything it already holds. The survivors after the cap are the same as if
  * it had been recorded and dropped; the log is spared the pair of events.
  */
-import { droppedOnArrival, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
+import { droppedOnArrival, endedAt, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
 import {
   type GameTime,
   type Lifetime,
@@ -112,7 +112,7 @@ const recallTalk = (ctx: TickContext, reads: DossierReads): void => {
 /**
  * MemoryReinforced, one per NPC in id order, for the memories its brain read in a
  * dossier since the last call (`DossierReads`), or recalled in this batch's talk, that
- * are still held and due a reinforcement (`reinforcesAt`): each at what it had faded to
+ * are still held, have not ended (`endedAt`) and are due a reinforcement (`reinforcesAt`): each at what it had faded to
  * plus `reinforceBy`.
  */
 export const reinforceMemories = (ctx: TickContext): void => {
@@ -127,7 +127,8 @@ export const reinforceMemories = (ctx: TickContext): void => {
     const memories: Array<{ memoryId: MemoryId; importance: number }> = [];
     for (const memoryId of [...reads.get(npcId)!].sort()) {
       const m = facts.memories.get(memoryId);
-      if (m === undefined || !reinforcesAt(decay, m, ctx.t)) continue;
+      // One that ended by now is the daily job's to remove, not to revive.
+      if (m === undefined || !reinforcesAt(decay, m, ctx.t) || endedAt(m, decay, ctx.t)) continue;
       memories.push({ memoryId, importance: reinforced(decay, m, ctx.t).importance });
     }
     if (memories.length > 0) ctx.writer.emit("MemoryReinforced", { ownerNpcId: npcId, memories });
