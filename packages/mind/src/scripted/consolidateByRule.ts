@@ -2,7 +2,8 @@
  * The scripted consolidation: one opening sentence naming the subject and how much is
  * being put together, then what the oldest and the newest of the memories said, each as
  * its first sentence that quotes nothing (`quotable`), so nothing quoted ends up inside
- * anything else and no text is cut mid-word.
+ * anything else and no text is cut mid-word. A bare fragment ("The Long Stable.") says
+ * nothing a summary needs: only sentences of a few words are kept.
  */
 import { MINUTES_PER_DAY } from "@hearsay/core";
 import type {
@@ -12,6 +13,8 @@ import type {
 import { quotable } from "./quoted.ts";
 
 const MAX_SENTENCE = 240;
+/** Fewer words than this is a fragment, not something remembered. */
+const MIN_WORDS = 4;
 
 const spanOf = (days: number): string =>
   days < 1 ? "a single day" : days < 2 ? "a couple of days" : `${Math.round(days)} days`;
@@ -27,7 +30,9 @@ export const consolidateByRule = (input: ConsolidateMemoriesInput): ConsolidateM
   ];
   for (const m of memories.length === 1 ? [first] : [first, last]) {
     const said = quotable(m.text, MAX_SENTENCE);
-    if (said !== null && !sentences.includes(said)) sentences.push(said);
+    if (said !== null && said.split(/\s+/).length >= MIN_WORDS && !sentences.includes(said))
+      sentences.push(said);
   }
+  if (sentences.length === 1) sentences.push("Nothing of it stands out any more.");
   return { summary: sentences.join(" ") };
 };
