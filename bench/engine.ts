@@ -2,9 +2,11 @@
  * Engine bench: the default world scaled to 100, 1,000 and 10,000 NPCs, run headless with
  * the scripted brain and real dossiers — ticks/s, events/s, peak memory and time per
  * simulated NPC-day — wall and this process's CPU time (the machine is shared; CPU time is
- * the steadier figure), with the CPU time split four ways: appending to the store (with
+ * the steadier figure), with the CPU time split five ways: appending to the store (with
  * its projections), building dossiers, catching the retrieval view up after each append
- * (indexing new items and their vectors), and the rest — the engine itself. Two baselines,
+ * (indexing new items and their vectors), the maintenance jobs the world clock runs
+ * (daily expiry and forgetting, consolidation with its brain calls; per job) and the
+ * rest — the engine itself. Two baselines,
  * measured in the same run on the run's own events, tick by tick: the bare log (one JSON
  * row per event into a table with only a primary key, one transaction per tick — what
  * merely logging the run costs) and the store (appending the same log to a fresh store,
@@ -21,7 +23,7 @@ import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { bareLog, storeLogOnly } from "./lib/bareLog.ts";
-import { instrument } from "./lib/cpuParts.ts";
+import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
@@ -50,6 +52,12 @@ interface Row {
   readonly dossierCpuUsPerNpcDay: number;
   readonly refreshCpuUsPerNpcDay: number;
   readonly engineCpuUsPerNpcDay: number;
+  /** CPU µs per NPC-day inside the maintenance jobs, all and per job, and how often each ran. */
+  readonly jobsCpuUsPerNpcDay: number;
+  readonly jobCpuUsPerNpcDay: Readonly<Record<string, number>>;
+  readonly jobsRun: Readonly<Record<string, number>>;
+  /** Memories the jobs ended, by reason (expired, forgotten, consolidated). */
+  readonly memoriesGone: Readonly<Record<string, number>>;
   /** The store baseline: the same log appended to a fresh store (read models and all). */
   readonly baselineAppendSeconds: number;
   readonly baselineUsPerNpcDay: number;
@@ -97,6 +105,15 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const parts = instrument(log);
   const spent = parts.spent;
   const loadAverage = loadavg()[0] ?? 0;
+  const jobCpu = new Map<string, number>();
+  const aroundJob = async <T>(job: string, run: () => Promise<T>): Promise<T> => {
+    const c0 = cpuNow();
+    try {
+      return await run();
+    } finally {
+      jobCpu.set(job, (jobCpu.get(job) ?? 0) + cpuNow() - c0);
+    }
+  };
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   const summary = await runSimulation({
@@ -112,6 +129,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     dossiers: parts.source,
     resume: false,
     config: { checkpointEveryTicks: 24 },
+    aroundJob,
     onProgress: (p) => {
       if (p.ticks % 24 === 0) peak = Math.max(peak, process.memoryUsage().rss);
     },
@@ -133,6 +151,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const bare = bareLog(batches);
   const logTable = storeLogOnly(batches);
   const usPerNpcDay = (seconds * 1e6) / (npcs * days);
+  const jobsCpu = [...jobCpu.values()].reduce((a, b) => a + b, 0);
 
   return {
     npcs,
@@ -154,7 +173,13 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     dossierCpuUsPerNpcDay: spent.dossier / (npcs * days),
     refreshCpuUsPerNpcDay: spent.refresh / (npcs * days),
     engineCpuUsPerNpcDay:
-      (cpuSeconds * 1e6 - spent.append - spent.dossier - spent.refresh) / (npcs * days),
+      (cpuSeconds * 1e6 - spent.append - spent.dossier - spent.refresh - jobsCpu) / (npcs * days),
+    jobsCpuUsPerNpcDay: jobsCpu / (npcs * days),
+    jobCpuUsPerNpcDay: Object.fromEntries(
+      [...jobCpu.entries()].sort().map(([job, us]) => [job, us / (npcs * days)]),
+    ),
+    jobsRun: summary.jobsRun,
+    memoriesGone: summary.memoriesGone,
     baselineAppendSeconds,
     baselineUsPerNpcDay: (baselineAppendSeconds * 1e6) / (npcs * days),
     engineOverStorage: seconds / Math.max(1e-9, baselineAppendSeconds),
@@ -195,6 +220,7 @@ export default async (): Promise<void> => {
       "CPU µs/NPC-day: append+projection",
       "dossier build",
       "view refresh",
+      "jobs",
       "engine",
       "store s",
       "store µs/NPC-day",
@@ -224,6 +250,7 @@ export default async (): Promise<void> => {
       r.appendCpuUsPerNpcDay,
       r.dossierCpuUsPerNpcDay,
       r.refreshCpuUsPerNpcDay,
+      r.jobsCpuUsPerNpcDay,
       r.engineCpuUsPerNpcDay,
       r.baselineAppendSeconds,
       r.baselineUsPerNpcDay,
@@ -241,8 +268,23 @@ export default async (): Promise<void> => {
     console.log(
       `${r.npcs}×${r.days}: run ${r.seconds.toFixed(2)} s = ${r.runOverBareLog.toFixed(1)}× its bare log (${r.bareLogSeconds.toFixed(2)} s; CPU ${r.runCpuOverBareLogCpu.toFixed(1)}×; target ~3×); ` +
         `per NPC-day ${r.usPerNpcDay.toFixed(0)} µs wall, CPU: append+projection ${r.appendCpuUsPerNpcDay.toFixed(0)}, ` +
-        `dossiers ${r.dossierCpuUsPerNpcDay.toFixed(0)}, view catch-up ${r.refreshCpuUsPerNpcDay.toFixed(0)}, engine ${r.engineCpuUsPerNpcDay.toFixed(0)}; ` +
+        `dossiers ${r.dossierCpuUsPerNpcDay.toFixed(0)}, view catch-up ${r.refreshCpuUsPerNpcDay.toFixed(0)}, maintenance jobs ${r.jobsCpuUsPerNpcDay.toFixed(1)}, engine ${r.engineCpuUsPerNpcDay.toFixed(0)}; ` +
         `year at this rate ${r.yearSecondsAtThisRate.toFixed(0)} s wall, ${r.yearCpuSecondsAtThisRate.toFixed(0)} s CPU (target 120)`,
+    );
+    console.log(
+      `  maintenance jobs, CPU µs per NPC-day: ${
+        Object.entries(r.jobCpuUsPerNpcDay)
+          .map(([job, us]) => `${job} ${us.toFixed(2)}`)
+          .join(", ") || "none ran"
+      } (runs: ${
+        Object.entries(r.jobsRun)
+          .map(([job, n]) => `${job} ${n}`)
+          .join(", ") || "none"
+      }; memories gone: ${
+        Object.entries(r.memoriesGone)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ") || "none"
+      })`,
     );
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +

@@ -6,11 +6,15 @@
  * history on a resume — so a resumed clock makes the same next decision as one that
  * never stopped.
  *
+ * The job calendar is the clock's too: `jobsRun` holds, per maintenance job, the last
+ * game day it ran for (`MaintenanceRan`), so a resumed or skipping clock never runs a
+ * day's job twice nor leaves one out.
+ *
  * Taking wake-ups (`takeWakes`) is the clock's own act, not a fact of the log: a resumed
  * clock holds every NPC's last activity end, and those already past wake at its first
  * tick.
  */
-import type { DebateId, Event, GameTime, NpcId } from "@hearsay/core";
+import type { DebateId, Event, GameTime, MaintenanceJob, NpcId } from "@hearsay/core";
 import { DueIndex } from "./DueIndex.ts";
 
 export interface ClockSchedule {
@@ -19,12 +23,15 @@ export interface ClockSchedule {
   readonly asleep: Set<NpcId>;
   /** Debate ids held, so a topic that recurs is held once per day it falls on. */
   readonly debatesHeld: Set<DebateId>;
+  /** Each maintenance job's last game day run (absent: it has not run). */
+  readonly jobsRun: Map<MaintenanceJob, number>;
 }
 
 export const emptySchedule = (): ClockSchedule => ({
   wakes: new DueIndex<NpcId>(),
   asleep: new Set(),
   debatesHeld: new Set(),
+  jobsRun: new Map(),
 });
 
 /** Applies one event of the log to the schedule (events it does not track are ignored). */
@@ -40,6 +47,11 @@ export const foldSchedule = (schedule: ClockSchedule, event: Event): void => {
     case "DebateHeld":
       schedule.debatesHeld.add(event.payload.debateId);
       return;
+    case "MaintenanceRan": {
+      const { job, day } = event.payload;
+      if (day > (schedule.jobsRun.get(job) ?? -1)) schedule.jobsRun.set(job, day);
+      return;
+    }
     default:
       return;
   }

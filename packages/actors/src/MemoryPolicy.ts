@@ -26,6 +26,16 @@ export const endOf = (
   return fades === null ? null : { at: fades, reason: "forgotten" };
 };
 
+/**
+ * Whether a memory has ended by `t` (`endOf`): its lifetime ran out or it faded away.
+ * The daily maintenance job removes it; until then nothing else counts it — a cap
+ * neither keeps nor drops it, and reading it does not reinforce it.
+ */
+export const endedAt = (m: LiveMemory, decay: MemoryDecay, t: GameTime): boolean => {
+  const end = endOf(m, decay);
+  return end !== null && end.at <= t;
+};
+
 /** Memories that end (`endOf`) at or before `t`, each with why, in id order. */
 export const endedBy = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
@@ -84,18 +94,24 @@ export interface RankedAt {
 
 /**
  * The memories a cap of `cap` drops at `at.t`: lowest importance then (as faded since its
- * last reinforcement) first, then oldest, then id.
+ * last reinforcement) first, then oldest, then id. Memories that ended by then
+ * (`endedAt`) are the daily job's: the cap counts only the others.
  */
 export const cappedOut = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   cap: number,
   at: RankedAt,
 ): Array<MemoryId> => {
-  const excess = memories.size - cap;
-  if (excess <= 0) return [];
+  if (memories.size <= cap) return [];
+  let live = 0;
   const order: Array<[MemoryId, LiveMemory, number]> = [];
-  for (const [id, m] of memories)
+  for (const [id, m] of memories) {
+    if (endedAt(m, at.decay, at.t)) continue;
+    live += 1;
     if (!m.pinned) order.push([id, m, importanceAt(at.decay, m, at.t)]);
+  }
+  const excess = live - cap;
+  if (excess <= 0) return [];
   order.sort(
     ([ida, a, ia], [idb, b, ib]) => ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
   );
@@ -109,7 +125,8 @@ export const cappedOut = (
  * may drop matters then; then, however many memories arrive after it before the cap,
  * the cap's excess reaches it (it is the newest, and only later arrivals can rank below
  * it). An NPC over its cap must already be due a cap (`dueACap`), or a lowered cap would
- * first trim it when the memory arrives. Pinned memories are always recorded.
+ * first trim it when the memory arrives. Pinned memories are always recorded. Memories
+ * that ended by then count for nothing (`cappedOut` passes them over).
  */
 export const droppedOnArrival = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
@@ -118,12 +135,16 @@ export const droppedOnArrival = (
   arriving: { readonly pinned: boolean; readonly importance: number },
   at: RankedAt,
 ): boolean => {
-  if (arriving.pinned) return false;
-  const size = memories.size;
-  if (size < cap || (size > cap && !dueACap)) return false;
-  for (const m of memories.values())
+  // One that arrives already faded away is the daily job's to forget, like any ended one.
+  if (arriving.pinned || memories.size < cap || arriving.importance < at.decay.forgetBelow)
+    return false;
+  let size = 0;
+  for (const m of memories.values()) {
+    if (endedAt(m, at.decay, at.t)) continue;
+    size += 1;
     if (!m.pinned && importanceAt(at.decay, m, at.t) <= arriving.importance) return false;
-  return true;
+  }
+  return size >= cap && (size === cap || dueACap);
 };
 
 /** What an NPC forgets on being asked: what ran out by `t`, or what a cap of `cap` drops. */

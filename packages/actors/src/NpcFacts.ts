@@ -45,6 +45,8 @@ export interface LiveMemory extends Fading {
   readonly recordedAt: GameTime;
   readonly expiresAt: GameTime | null;
   readonly about: { readonly kind: string; readonly id: string } | null;
+  /** Where it happened, if anywhere. */
+  readonly locationId: LocationId | null;
 }
 
 /** How an NPC regards another (its outgoing edge). */
@@ -311,6 +313,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
         recordedAt: event.t,
         expiresAt: p.expiresAt,
         about: p.about,
+        locationId: p.locationId,
       });
       facts.sinceProfile.memories += 1;
       return;

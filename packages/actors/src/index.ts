@@ -4,6 +4,16 @@ export {
   foldSchedule,
   takeWakes,
 } from "./ClockSchedule.ts";
+export {
+  type Consolidated,
+  type Consolidation,
+  type ConsolidationGroup,
+  consolidatedOf,
+  consolidates,
+  consolidationGroups,
+  defaultConsolidation,
+  subjectOf,
+} from "./consolidation.ts";
 export { DueIndex } from "./DueIndex.ts";
 export { type DueDebate, debateIdOf, dueDebates } from "./debateCalendar.ts";
 export {
@@ -15,6 +25,7 @@ export {
   type DebateOutput,
   debateMachine,
 } from "./debateMachine.ts";
+export { type DueJob, dueJobs, type JobSpec, jobAt } from "./jobCalendar.ts";
 export {
   defaultMemoryDecay,
   type Fading,
@@ -27,6 +38,7 @@ export {
 export {
   cappedOut,
   droppedOnArrival,
+  endedAt,
   endedBy,
   endOf,
   expiredBy,

@@ -2,8 +2,8 @@
  * The world clock: the one owner of time, and the root of the run's one actor system —
  * every NPC actor and every debate is spawned as its child (SPAWN_NPC, SPAWN_DEBATE).
  *
- * It owns the wake-up schedule and the debate calendar (a `ClockSchedule`, folded from
- * the events the engine lets it OBSERVE) and carries out time skips, those planned in
+ * It owns the wake-up schedule, the debate calendar and the maintenance jobs' calendar (a
+ * `ClockSchedule`, folded from the events the engine lets it OBSERVE) and carries out time skips, those planned in
  * its input and those asked for (SKIP). The engine asks it what to do and does it:
  * ADVANCE answers with the next tick — or, when a planned skip starts now, with that
  * skip — DEBATES_DUE with the debates due in the current tick or skip step, WAKES_DUE
@@ -22,6 +22,7 @@ import { assign, emit, setup, spawnChild, stopChild } from "xstate";
 import { type ClockSchedule, emptySchedule, foldSchedule, takeWakes } from "./ClockSchedule.ts";
 import { type DueDebate, dueDebates } from "./debateCalendar.ts";
 import { type DebateInput, debateMachine } from "./debateMachine.ts";
+import { type DueJob, dueJobs, type JobSpec } from "./jobCalendar.ts";
 import { type NpcInput, npcMachine } from "./npcMachine.ts";
 import { nextStep, type SkipMode, type SkipRequest, skipEnd } from "./skipSpan.ts";
 
@@ -33,6 +34,8 @@ export interface WorldClockInput {
   /** The schedule folded from the log so far (empty for a clock that starts afresh). */
   readonly schedule?: ClockSchedule;
   readonly debateTopics?: ReadonlyArray<DebateTopic>;
+  /** The maintenance jobs it schedules, each once per game day (none: no jobs). */
+  readonly jobs?: ReadonlyArray<JobSpec>;
   /** Skips to make on the way: the first planned at the clock's time starts there. */
   readonly skips?: ReadonlyArray<PlannedSkip>;
 }
@@ -47,6 +50,7 @@ interface WorldClockContext {
   readonly endAt: GameTime;
   readonly schedule: ClockSchedule;
   readonly debateTopics: ReadonlyArray<DebateTopic>;
+  readonly jobs: ReadonlyArray<JobSpec>;
   readonly skips: ReadonlyArray<PlannedSkip>;
   readonly skip: { readonly mode: SkipMode; readonly from: GameTime; readonly to: GameTime } | null;
 }
@@ -60,6 +64,7 @@ export type WorldClockEvent =
   | { readonly type: "SKIP_DONE" }
   | { readonly type: "OBSERVE"; readonly events: ReadonlyArray<Event> }
   | { readonly type: "DEBATES_DUE" }
+  | { readonly type: "JOBS_DUE" }
   | { readonly type: "WAKES_DUE" }
   | { readonly type: "SPAWN_NPC"; readonly input: NpcInput }
   | { readonly type: "SPAWN_DEBATE"; readonly input: DebateInput }
@@ -75,6 +80,7 @@ export type WorldClockEmitted =
     }
   | { readonly type: "step"; readonly from: GameTime; readonly to: GameTime }
   | { readonly type: "debates"; readonly due: ReadonlyArray<DueDebate> }
+  | { readonly type: "jobs"; readonly due: ReadonlyArray<DueJob> }
   | { readonly type: "wakes"; readonly due: ReadonlyArray<NpcId> };
 
 /** The skip an event starts: the one it asks for, or on ADVANCE the one planned now. */
@@ -140,6 +146,11 @@ export const worldClockMachine = setup({
       type: "debates" as const,
       due: dueDebates(context.debateTopics, context.from, context.t, context.schedule.debatesHeld),
     })),
+    // Like debates, a job stays due until its MaintenanceRan is observed.
+    jobs: emit(({ context }) => ({
+      type: "jobs" as const,
+      due: dueJobs(context.jobs, context.from, context.t, context.schedule.jobsRun),
+    })),
     // Taking is the one answer that changes the schedule: a woken NPC is not due again
     // until an activity change schedules it.
     wakes: emit(({ context }) => ({
@@ -156,6 +167,7 @@ export const worldClockMachine = setup({
     endAt: input.endAt,
     schedule: input.schedule ?? emptySchedule(),
     debateTopics: input.debateTopics ?? [],
+    jobs: input.jobs ?? [],
     skips: input.skips ?? [],
     skip: null,
   }),
@@ -163,6 +175,7 @@ export const worldClockMachine = setup({
   on: {
     OBSERVE: { actions: "observe" },
     DEBATES_DUE: { actions: "debates" },
+    JOBS_DUE: { actions: "jobs" },
     WAKES_DUE: { actions: "wakes" },
     SPAWN_NPC: {
       actions: spawnChild("npc", {

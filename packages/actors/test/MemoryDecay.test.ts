@@ -50,6 +50,7 @@ const live = (m: Fading, expiresAt: GameTime | null = null): LiveMemory => ({
   recordedAt: m.since,
   expiresAt,
   about: null,
+  locationId: null,
 });
 
 describe("decay", () => {

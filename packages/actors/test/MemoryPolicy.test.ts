@@ -3,6 +3,7 @@ import {
   defaultMemoryDecay,
   droppedOnArrival,
   emptyNpcFacts,
+  endedAt,
   expiredBy,
   forgetting,
   importanceAt,
@@ -36,6 +37,7 @@ const memoryArb: fc.Arbitrary<LiveMemory> = fc
     recordedAt: m.recordedAt as GameTime,
     expiresAt: m.lifetime === null ? null : ((m.recordedAt + m.lifetime) as GameTime),
     about: null,
+    locationId: null,
   }));
 
 /** Memories with distinct ids (`m0`, `m1`, …, some sharing every other field). */
@@ -79,6 +81,7 @@ describe("the cap", () => {
       recordedAt: recordedAt as GameTime,
       expiresAt: null,
       about: null,
+      locationId: null,
     });
     const memories = new Map<MemoryId, LiveMemory>([
       ["who" as MemoryId, m("identity", 0, 0)],
@@ -95,10 +98,12 @@ describe("the cap", () => {
 
   it("property: respects the cap, never drops a pinned memory, drops only ranks below what it keeps", () => {
     fc.assert(
-      fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), (memories, cap) => {
-        const dropped = cappedOut(memories, cap, still);
+      fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), (all, cap) => {
+        const dropped = cappedOut(all, cap, still);
         const gone = new Set(dropped);
         expect(gone.size).toBe(dropped.length);
+        // What ended by then is the daily job's: the cap neither counts nor drops it.
+        const memories = new Map([...all].filter(([, m]) => !endedAt(m, still.decay, still.t)));
         for (const id of dropped) expect(memories.get(id)!.pinned).toBe(false);
         const kept = [...memories].filter(([id]) => !gone.has(id));
         const pinned = kept.filter(([, m]) => m.pinned).length;
@@ -136,7 +141,10 @@ describe("the cap", () => {
           const newcomer = { ...arriving, recordedAt: at.t, since: at.t };
           const skip = droppedOnArrival(memories, cap, true, newcomer, at);
           const after = new Map(memories).set("z" as MemoryId, newcomer);
-          if (skip) expect(cappedOut(after, cap, at)).toContain("z");
+          // Skipped, it would not have survived: the cap drops it, or it ended on arrival
+          // (a lifetime of 0).
+          if (skip && !endedAt(newcomer, at.decay, at.t))
+            expect(cappedOut(after, cap, at)).toContain("z");
           if (newcomer.pinned) expect(skip).toBe(false);
         },
       ),
@@ -159,8 +167,9 @@ describe("the cap, as memories fade", () => {
           for (const id of dropped) {
             const m = memories.get(id)!;
             expect(m.pinned).toBe(false);
+            expect(endedAt(m, at.decay, at.t)).toBe(false);
             for (const [kid, k] of memories)
-              if (!gone.has(kid) && !k.pinned) {
+              if (!gone.has(kid) && !k.pinned && !endedAt(k, at.decay, at.t)) {
                 expect(now(m)).toBeLessThanOrEqual(now(k));
                 if (now(m) === now(k))
                   expect(
@@ -182,13 +191,15 @@ describe("the cap, as memories fade", () => {
       recordedAt: since as GameTime,
       expiresAt: null,
       about: null,
+      locationId: null,
     });
     const day = 24 * 60;
     const memories = new Map<MemoryId, LiveMemory>([
+      // Twenty days of a scene's seven-day half-life: 0.12, not yet forgotten.
       ["long-ago" as MemoryId, m(0.9, 0)],
-      ["fresh" as MemoryId, m(0.5, 30 * day)],
+      ["fresh" as MemoryId, m(0.5, 20 * day)],
     ]);
-    const at = { t: (30 * day) as GameTime, decay: defaultMemoryDecay };
+    const at = { t: (20 * day) as GameTime, decay: defaultMemoryDecay };
     expect(cappedOut(memories, 1, at)).toEqual(["long-ago"]);
     expect(cappedOut(memories, 1, still)).toEqual(["fresh"]);
   });

@@ -5,7 +5,9 @@
  * answer at or after its time, in id order; a jump of N days moves exactly N days; a
  * debate comes due in the tick its hour falls in unless it was held. And a clock rebuilt
  * by folding what it observed (a resume) holds the same schedule, but for wake-ups it
- * already handed out, which come due again at once.
+ * already handed out, which come due again at once. The daily maintenance job comes due
+ * exactly once for every day whose hour the clock has passed — ticked through, skipped
+ * over, or reached by a clock resumed from the fold of what it observed.
  */
 import {
   emptySchedule,
@@ -51,10 +53,15 @@ interface Model {
   readonly asleep: Set<string>;
   phase: "running" | "skipping" | "ending" | "finished";
   skipTo: number;
+  /** The days the daily job ran for, in order. */
+  readonly ran: Array<number>;
 }
 
+/** The daily job, at 03:00. */
+const jobs = [{ job: "daily" as const, hour: 3 }];
+
 interface Real {
-  readonly actor: Actor<typeof worldClockMachine>;
+  actor: Actor<typeof worldClockMachine>;
   readonly seen: Array<WorldClockEmitted>;
 }
 
@@ -116,6 +123,7 @@ class Advance implements Cmd {
     m.t = to;
     m.phase = to >= m.endAt ? "ending" : "running";
     checkDebates(m, r);
+    runJobs(m, r);
     expect(r.actor.getSnapshot().value).toBe(m.phase);
   }
   toString = () => "advance";
@@ -175,6 +183,7 @@ class Step implements Cmd {
     m.from = m.t;
     m.t = to;
     checkDebates(m, r);
+    runJobs(m, r);
   }
   toString = () => "step";
 }
@@ -228,6 +237,86 @@ const checkDebates = (m: Model, r: Real): void => {
   ]);
 };
 
+/**
+ * The engine asks once per tick and per skip step which jobs are due and runs each (its
+ * MaintenanceRan is observed). Every day whose 03:00 has passed has then run, once, in
+ * order.
+ */
+const runJobs = (m: Model, r: Real): void => {
+  const out = answer(r, { type: "JOBS_DUE" });
+  expect(out.length).toBe(1);
+  const due = out[0]!.type === "jobs" ? out[0]!.due : [];
+  const events = due.map((d) =>
+    makeEvent("MaintenanceRan", {
+      id: ids.event("e"),
+      t: m.t as GameTime,
+      payload: { job: d.job, day: d.day, expired: 0, forgotten: 0, consolidated: 0 },
+    }),
+  );
+  expect(answer(r, { type: "OBSERVE", events })).toEqual([]);
+  m.observed.push(...events);
+  m.ran.push(...due.map((d) => d.day));
+  checkRan(m);
+};
+
+/** Each day's job ran once, days in order, and every day whose 03:00 has passed has run. */
+const checkRan = (m: Model): void => {
+  expect(m.ran).toEqual([...new Set(m.ran)].sort((a, b) => a - b));
+  for (let day = 0; day * MINUTES_PER_DAY + 180 <= m.t; day++) expect(m.ran).toContain(day);
+};
+
+/**
+ * Runs today's job outside the calendar, as a jump landing on a day may, before or after
+ * its hour: the clock must not run that day's job again.
+ */
+class RunJobNow implements Cmd {
+  check = (m: Readonly<Model>) =>
+    m.phase !== "finished" && !m.ran.includes(Math.floor(m.t / MINUTES_PER_DAY));
+  run(m: Model, r: Real): void {
+    const day = Math.floor(m.t / MINUTES_PER_DAY);
+    const event = makeEvent("MaintenanceRan", {
+      id: ids.event("e"),
+      t: m.t as GameTime,
+      payload: { job: "daily", day, expired: 0, forgotten: 0, consolidated: 0 },
+    });
+    expect(answer(r, { type: "OBSERVE", events: [event] })).toEqual([]);
+    m.observed.push(event);
+    m.ran.push(day);
+    checkRan(m);
+  }
+  toString = () => "runJobNow";
+}
+
+/**
+ * A resume: the clock is rebuilt from the fold of everything observed, at the time the
+ * last one stopped. Wake-ups already handed out come due again (a resumed clock holds
+ * every NPC's last activity end).
+ */
+class Resume implements Cmd {
+  check = (m: Readonly<Model>) => m.phase === "running";
+  run(m: Model, r: Real): void {
+    const schedule = emptySchedule();
+    for (const e of m.observed) foldSchedule(schedule, e);
+    r.actor.stop();
+    r.actor = createActor(worldClockMachine, {
+      input: {
+        t: m.t as GameTime,
+        tickMinutes: m.tick,
+        endAt: m.endAt as GameTime,
+        schedule,
+        debateTopics: [ferry],
+        jobs,
+      },
+    });
+    r.actor.on("*", (e) => r.seen.push(e as WorldClockEmitted));
+    r.actor.start();
+    m.from = m.t;
+    m.untils.clear();
+    for (const [id, due] of schedule.wakes.entries()) m.untils.set(id, due);
+  }
+  toString = () => "resume";
+}
+
 /** What a resume would build: the fold of everything observed. */
 class Rebuild implements Cmd {
   check = (m: Readonly<Model>) => m.phase !== "finished";
@@ -236,6 +325,7 @@ class Rebuild implements Cmd {
     for (const e of m.observed) foldSchedule(rebuilt, e);
     const live = r.actor.getSnapshot().context.schedule;
     expect(rebuilt.debatesHeld).toEqual(live.debatesHeld);
+    expect(rebuilt.jobsRun).toEqual(live.jobsRun);
     expect(rebuilt.asleep).toEqual(live.asleep);
     const liveWakes = new Map(live.wakes.entries());
     for (const [id, due] of rebuilt.wakes.entries()) {
@@ -250,6 +340,8 @@ class Rebuild implements Cmd {
 const commands = [
   fc.integer({ min: 0, max: 1 }).map((d) => new HoldDebate(d)),
   fc.constant(new Rebuild()),
+  fc.constant(new Resume()),
+  fc.constant(new RunJobNow()),
   fc
     .tuple(
       fc.constantFrom("ada", "bo", "cy"),
@@ -285,6 +377,7 @@ describe("world clock (model)", () => {
                 tickMinutes: tick,
                 endAt: endAt as GameTime,
                 debateTopics: [ferry],
+                jobs,
               },
             });
             const seen: Array<WorldClockEmitted> = [];
@@ -302,6 +395,7 @@ describe("world clock (model)", () => {
                 asleep: new Set(),
                 phase: "running",
                 skipTo: 0,
+                ran: [],
               },
               real: { actor, seen },
             };

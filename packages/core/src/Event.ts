@@ -13,6 +13,7 @@ import {
 } from "./events/happenings.ts";
 import {
   KnowledgeGained,
+  MemoriesConsolidated,
   MemoryExpired,
   MemoryRecorded,
   MemoryReinforced,
@@ -33,6 +34,7 @@ import { ThreadClosed, ThreadOpened } from "./events/threads.ts";
 import {
   Checkpoint,
   ClockAdvanced,
+  MaintenanceRan,
   RunResumed,
   SimulationStarted,
   SimulationWarning,
@@ -76,6 +78,8 @@ export const Event = Schema.Union([
   SceneClosed,
   SummaryCursorAdvanced,
   MemoryReinforced,
+  MaintenanceRan,
+  MemoriesConsolidated,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

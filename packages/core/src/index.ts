@@ -51,6 +51,7 @@ export {
 } from "./events/happenings.ts";
 export {
   KnowledgeGained,
+  MemoriesConsolidated,
   MemoryCategory,
   MemoryExpired,
   MemoryRecorded,
@@ -107,6 +108,8 @@ export {
 export {
   Checkpoint,
   ClockAdvanced,
+  MaintenanceJob,
+  MaintenanceRan,
   RunResumed,
   SimulationStarted,
   SimulationWarning,

@@ -281,6 +281,21 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
     t,
     payload: { throughSeq: 118, stateHash: "d".repeat(64) },
   }),
+  MaintenanceRan: makeEvent("MaintenanceRan", {
+    id: ids.event("ev-maint-1"),
+    t: gameTime(7, 4),
+    payload: { job: "daily", day: 7, expired: 3, forgotten: 1, consolidated: 0 },
+  }),
+  MemoriesConsolidated: makeEvent("MemoriesConsolidated", {
+    id: ids.event("ev-maint-2"),
+    t: gameTime(7, 4),
+    payload: {
+      ownerNpcId: mara,
+      memoryId: ids.memory("m-41"),
+      about: { kind: "npc", id: "npc-oswin" },
+      sources: [ids.memory("m-3"), ids.memory("m-9")],
+    },
+  }),
   RunResumed: makeEvent("RunResumed", {
     id: ids.event("ev-21"),
     t: gameTime(7),

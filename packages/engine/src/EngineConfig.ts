@@ -1,4 +1,9 @@
-import { defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
+import {
+  type Consolidation,
+  defaultConsolidation,
+  defaultMemoryDecay,
+  type MemoryDecay,
+} from "@hearsay/actors";
 
 /**
  * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
@@ -13,6 +18,19 @@ export interface EngineConfig {
    * `reinforceAfterHours`). Identity memories never fade.
    */
   readonly memoryDecay: MemoryDecay;
+  /**
+   * The hour of the game day the world clock runs the daily maintenance job at (0–24,
+   * fractional hours are minutes): memories that ran out or faded away end then.
+   */
+  readonly maintenanceHour: number;
+  /**
+   * Periodic consolidation: every `everyDays` game days (0: never) at `hour`, each NPC's
+   * memories about one subject (`about`) recorded at least `olderThanDays` ago and faded
+   * below `below` are summarised by the brain (`consolidate_memories`) into one, once
+   * there are `minSources` of them (the oldest `maxSources`; at most `perNpc` groups an
+   * NPC per run).
+   */
+  readonly consolidation: Consolidation;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
@@ -75,6 +93,8 @@ export type ProfileEventTrigger = "task_completed" | "promise_broken" | "feud";
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
   memoryDecay: defaultMemoryDecay,
+  maintenanceHour: 3,
+  consolidation: defaultConsolidation,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,
   rumourDecay: 0.8,

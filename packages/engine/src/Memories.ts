@@ -1,8 +1,9 @@
 /**
  * Memory bookkeeping: writing an NPC's own memory (it is the only writer of its own
  * memories — the engine records them on its behalf), and logging what each NPC's actor
- * decides it forgets: memories whose time has come, and — beyond its cap — the least
- * important, oldest first (`MemoryPolicy` in @hearsay/actors). Identity memories are
+ * decides its cap drops: the least important, oldest first (`MemoryPolicy` in
+ * @hearsay/actors). Memories whose time has come end in the daily maintenance job
+ * (`Maintenance.ts`), the one place that decides it. Identity memories are
  * pinned: a cap never drops who an NPC is.
  *
  * A memory the next cap would drop as soon as it arrives is not recorded at all
@@ -10,7 +11,7 @@
  * to it than everything it already holds. The survivors after the cap are the same as if
  * it had been recorded and dropped; the log is spared the pair of events.
  */
-import { droppedOnArrival, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
+import { droppedOnArrival, endedAt, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
 import {
   type GameTime,
   type Lifetime,
@@ -79,15 +80,6 @@ export const rememberKept = (
   return remember(ctx, owner, draft);
 };
 
-/**
- * MemoryExpired for every memory whose lifetime ended by now (`expired`) or whose
- * importance faded below the run's threshold (`forgotten`), in id order.
- */
-export const expireMemories = (ctx: TickContext): void => {
-  for (const { memoryId, owner, reason } of ctx.actors.expired(ctx.t))
-    ctx.writer.emit("MemoryExpired", { memoryId, ownerNpcId: owner, reason });
-};
-
 /** MemoryExpired for what each NPC's cap drops, NPCs in id order. */
 export const capMemories = (ctx: TickContext, npcIds: Iterable<NpcId>): void => {
   for (const npcId of [...new Set(npcIds)].sort()) {
@@ -120,7 +112,7 @@ const recallTalk = (ctx: TickContext, reads: DossierReads): void => {
 /**
  * MemoryReinforced, one per NPC in id order, for the memories its brain read in a
  * dossier since the last call (`DossierReads`), or recalled in this batch's talk, that
- * are still held and due a reinforcement (`reinforcesAt`): each at what it had faded to
+ * are still held, have not ended (`endedAt`) and are due a reinforcement (`reinforcesAt`): each at what it had faded to
  * plus `reinforceBy`.
  */
 export const reinforceMemories = (ctx: TickContext): void => {
@@ -135,7 +127,8 @@ export const reinforceMemories = (ctx: TickContext): void => {
     const memories: Array<{ memoryId: MemoryId; importance: number }> = [];
     for (const memoryId of [...reads.get(npcId)!].sort()) {
       const m = facts.memories.get(memoryId);
-      if (m === undefined || !reinforcesAt(decay, m, ctx.t)) continue;
+      // One that ended by now is the daily job's to remove, not to revive.
+      if (m === undefined || !reinforcesAt(decay, m, ctx.t) || endedAt(m, decay, ctx.t)) continue;
       memories.push({ memoryId, importance: reinforced(decay, m, ctx.t).importance });
     }
     if (memories.length > 0) ctx.writer.emit("MemoryReinforced", { ownerNpcId: npcId, memories });

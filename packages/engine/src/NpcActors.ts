@@ -17,7 +17,10 @@
  * actors — and after they stop, the facts rest here, waiting for (or outliving) their actor.
  */
 import {
+  type Consolidation,
+  type ConsolidationGroup,
   concernedNpc,
+  consolidationGroups,
   type DebateEmitted,
   type DebateEvent,
   type DebateInput,
@@ -299,6 +302,16 @@ export class NpcActors {
       if (answer.nextExpiry !== null) this.expiries.set(owner, answer.nextExpiry);
     }
     return out.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+  }
+
+  /** The groups of an NPC's memories its consolidation puts together at `t` (`consolidationGroups`). */
+  consolidationGroups(
+    npcId: NpcId,
+    t: GameTime,
+    rules: Consolidation,
+  ): ReadonlyArray<ConsolidationGroup> {
+    const facts = this.facts(npcId);
+    return facts === undefined ? [] : consolidationGroups(facts.memories, t, this.decay, rules);
   }
 
   /** The memories a cap of `cap` drops from an NPC, in drop order. */

@@ -13,6 +13,7 @@ import {
   type GameTime,
   gameTime,
   ids,
+  type MaintenanceJob,
   MINUTES_PER_DAY,
   type SaveId,
   type StoredEvent,
@@ -81,6 +82,8 @@ export interface SimulationSpec {
   readonly onActors?: (actors: NpcActors) => void;
   /** Where the player and the camera are: NPCs near them rank higher for the model. */
   readonly focus?: ReadonlyArray<Focus>;
+  /** Wraps each maintenance job as it runs (the engine bench times them). */
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => Promise<T>) => Promise<T>;
 }
 
 export interface Progress {
@@ -110,6 +113,8 @@ export interface RunSummary {
    */
   readonly memoriesGone: Readonly<Record<string, number>>;
   readonly memoriesReinforced: number;
+  /** Maintenance jobs run this run, by job (`daily`). */
+  readonly jobsRun: Readonly<Record<string, number>>;
   readonly brainCalls: number;
   readonly brainFailures: number;
   /** Calls answered by a fallback brain, and model answers refused on the way. */
@@ -125,7 +130,11 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const t0 = gameTime(startDay, world.meta.start.hour);
   const existing = log.saves().find((s) => s.saveId === saveId);
   const counts = new Map<EventType, number>();
-  const memories = { gone: new Map<string, number>(), reinforced: 0 };
+  const memories = {
+    gone: new Map<string, number>(),
+    reinforced: 0,
+    jobs: new Map<string, number>(),
+  };
   let head = existing ? log.head(saveId) : 0;
   let seed = spec.seed ?? 1;
   let endDay = startDay + (spec.days ?? 30);
@@ -222,6 +231,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       if (e.type === "MemoryExpired")
         memories.gone.set(e.payload.reason, (memories.gone.get(e.payload.reason) ?? 0) + 1);
       else if (e.type === "MemoryReinforced") memories.reinforced += e.payload.memories.length;
+      else if (e.type === "MaintenanceRan")
+        memories.jobs.set(e.payload.job, (memories.jobs.get(e.payload.job) ?? 0) + 1);
       if (!clockRunning) foldSchedule(schedule, e);
     }
     snapshots.afterAppend(
@@ -253,6 +264,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     names,
     skipping: false,
     focus: spec.focus ?? [],
+    ...(spec.aroundJob === undefined ? {} : { aroundJob: spec.aroundJob }),
+    memoryTexts: (memoryIds) => log.memoryTexts(saveId, memoryIds),
   });
 
   if (head === 0) {
@@ -307,6 +320,18 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     endAt: gameTime(endDay),
     schedule,
     debateTopics: world.debateTopics,
+    jobs: [
+      { job: "daily", hour: config.maintenanceHour },
+      ...(config.consolidation.everyDays > 0
+        ? [
+            {
+              job: "consolidate" as const,
+              hour: config.consolidation.hour,
+              everyDays: config.consolidation.everyDays,
+            },
+          ]
+        : []),
+    ],
     skips: (spec.skips ?? []).map((k) => ({
       // Rounded: a fractional hour (a skip planned off the log) is a whole minute.
       at: Math.round(gameTime(k.atDay, k.atHour ?? 0)) as GameTime,
@@ -418,7 +443,11 @@ const summarise = (
   counts: ReadonlyMap<EventType, number>,
   brain: BrainRunner,
   clock: { readonly debates: number },
-  memories: { readonly gone: ReadonlyMap<string, number>; readonly reinforced: number },
+  memories: {
+    readonly gone: ReadonlyMap<string, number>;
+    readonly reinforced: number;
+    readonly jobs: ReadonlyMap<string, number>;
+  },
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of actors.allTasks())
@@ -438,6 +467,7 @@ const summarise = (
     liveMemories,
     memoriesGone: Object.fromEntries([...memories.gone.entries()].sort()),
     memoriesReinforced: memories.reinforced,
+    jobsRun: Object.fromEntries([...memories.jobs.entries()].sort()),
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
     brainFellBack: brain.stats.fellBack,

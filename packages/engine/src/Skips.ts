@@ -5,7 +5,7 @@
  *   finish their shift — and moves the clock to when the last of those would have ended
  *   (at most a day on).
  * - `jump` advances whole days. The world keeps happening while nobody is watched
- *   closely: every scheduled event, planned happening, task deadline, memory expiry,
+ *   closely: every scheduled event, planned happening, task deadline, maintenance job,
  *   task seed, scene close, debate, world memory and thread rule in the skipped span runs in order, tick by tick;
  *   NPC turns do not. At the end every NPC finishes what it was doing and wakes at the
  *   new time.
@@ -19,7 +19,8 @@ export type { SkipMode };
 
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
-import { capMemories, expireMemories, reinforceMemories } from "./Memories.ts";
+import { runMaintenanceDue } from "./Maintenance.ts";
+import { capMemories, reinforceMemories } from "./Memories.ts";
 import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions, react } from "./Reactions.ts";
 import { closeScenes } from "./Scenes.ts";
@@ -42,7 +43,7 @@ export const runSkip = async (ctx: TickContext, mode: SkipMode): Promise<void> =
     announceScheduled(step);
     runPlannedHappenings(step);
     expireTasks(step);
-    expireMemories(step);
+    await runMaintenanceDue(step);
     proposeSeeds(step);
     step.brain.beginTick(() => tickPlanOf(step, step.focus ?? []));
     try {

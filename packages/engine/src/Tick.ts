@@ -1,7 +1,7 @@
 /**
  * One tick, in a fixed order (the order is part of what makes a run reproducible):
  *
- *   scheduled world events → planned happenings → task deadlines → memory expiries
+ *   scheduled world events → planned happenings → task deadlines → maintenance jobs due
  *   → task seeds → scenes closed → debates → wake-ups due now → decisions → scenes
  *   closed → conversations → world memories → threads → memories read reinforced
  *   → memory caps → ClockAdvanced
@@ -21,7 +21,8 @@ import type { NpcId } from "@hearsay/core";
 import { runConversations } from "./Conversations.ts";
 import { holdDebates } from "./Debates.ts";
 import { announceScheduled } from "./Happenings.ts";
-import { capMemories, expireMemories, reinforceMemories } from "./Memories.ts";
+import { runMaintenanceDue } from "./Maintenance.ts";
+import { capMemories, reinforceMemories } from "./Memories.ts";
 import { runPlannedHappenings } from "./PlannedHappenings.ts";
 import { noReactions } from "./Reactions.ts";
 import { closeScenes } from "./Scenes.ts";
@@ -45,7 +46,7 @@ const steps = async (ctx: TickContext): Promise<void> => {
   announceScheduled(ctx);
   runPlannedHappenings(ctx);
   expireTasks(ctx);
-  expireMemories(ctx);
+  await runMaintenanceDue(ctx);
   proposeSeeds(ctx);
   await closeScenes(ctx);
   await holdDebates(ctx);

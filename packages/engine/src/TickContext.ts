@@ -8,6 +8,7 @@ import type {
   Dossier,
   GameTime,
   LocationId,
+  MaintenanceJob,
   NpcId,
   StoredEvent,
   World,
@@ -90,4 +91,10 @@ export interface TickContext {
   readonly names: WorldIndex;
   /** Where the player and the camera are: NPCs near them rank higher for the model. */
   readonly focus?: ReadonlyArray<Focus>;
+  /** Wraps each maintenance job as it runs (a bench times them); absent: run as is. */
+  readonly aroundJob?: <T>(job: MaintenanceJob, run: () => Promise<T>) => Promise<T>;
+  /** The text and names of memories recorded in earlier batches, by id (the store's). */
+  readonly memoryTexts?: (
+    ids: ReadonlyArray<string>,
+  ) => ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }>;
 }

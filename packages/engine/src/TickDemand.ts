@@ -10,6 +10,7 @@
  *   scenes closing — every witness of a scene open now, asked twice at most (a retry),
  *     one shared call per two witnesses, and every debater's share of the scene a
  *     debate opens;
+ *   maintenance — a consolidation due: each NPC's groups to put together;
  *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
  *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
  *   conversations — per waking NPC at most one line spoken, so one reply and two
@@ -61,6 +62,17 @@ const unknownTalks = (lines: number, add: Add): void => {
   add("extract_memories", null, 2 * lines);
 };
 
+/** A consolidation job due now: one call per group each NPC has to put together. */
+const consolidations = (ctx: TickContext, add: Add): void => {
+  if (!ctx.actors.clock.jobsDue().some(({ job }) => job === "consolidate")) return;
+  for (const facts of ctx.actors.allFacts())
+    add(
+      "consolidate_memories",
+      facts.npcId,
+      ctx.actors.consolidationGroups(facts.npcId, ctx.t, ctx.config.consolidation).length,
+    );
+};
+
 /** The whole tick, from what is known at its start. */
 export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
   collect((add) => {
@@ -72,6 +84,7 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
       add("summarize_scene", null, SUMMARY_ASKS * debaters);
       add("summarize_shared_scene", null, sharedCallsAtMost(debaters));
     }
+    consolidations(ctx, add);
     if (ctx.skipping) return;
     const waking = ctx.actors.clock.wakesPending(ctx.t);
     turns(ctx, waking, add);

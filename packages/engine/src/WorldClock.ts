@@ -9,6 +9,7 @@ import {
   type ClockSchedule,
   childrenHear,
   type DueDebate,
+  type DueJob,
   type SkipMode,
   type SkipRequest,
   type WorldClockEmitted,
@@ -74,6 +75,11 @@ export class WorldClock {
   /** The debates due in the current tick (or skip step), not yet held. */
   debatesDue(): ReadonlyArray<DueDebate> {
     return this.ask({ type: "DEBATES_DUE" }, "debates")?.due ?? [];
+  }
+
+  /** The maintenance jobs due in the current tick (or skip step), not yet run. */
+  jobsDue(): ReadonlyArray<DueJob> {
+    return this.ask({ type: "JOBS_DUE" }, "jobs")?.due ?? [];
   }
 
   /** The NPCs due to wake by now, in id order; each is taken off the schedule. */

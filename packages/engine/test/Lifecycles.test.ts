@@ -1,4 +1,6 @@
+import { defaultMemoryDecay, endedAt } from "@hearsay/actors";
 import { gameTime, MINUTES_PER_DAY } from "@hearsay/core";
+import type { NpcActors } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, ofType, run } from "./harness.ts";
@@ -45,25 +47,43 @@ describe("task lifecycle", () => {
 });
 
 describe("memories", () => {
-  it("expire on time and stay under the cap, least important first", async () => {
+  it("expire at the first daily job after their time and stay under the cap, least important first", async () => {
     const log = freshLog();
-    await run(log, { days: 4, config: { memoryCap: 8 } });
+    let actors: NpcActors | undefined;
+    const summary = await run(log, {
+      days: 4,
+      config: { memoryCap: 8 },
+      onActors: (a) => {
+        actors = a;
+      },
+    });
     const recorded = new Map(ofType(log, "MemoryRecorded").map((e) => [e.payload.memoryId, e]));
     const expired = ofType(log, "MemoryExpired");
-    for (const e of expired.filter((x) => x.payload.reason === "expired")) {
+    const jobsAt = new Set(ofType(log, "MaintenanceRan").map((e) => e.t));
+    const lifetimeEnds = expired.filter((x) => x.payload.reason === "expired");
+    expect(lifetimeEnds.length).toBeGreaterThan(0);
+    for (const e of lifetimeEnds) {
       const m = recorded.get(e.payload.memoryId)!;
       expect(m.payload.expiresAt).not.toBeNull();
+      expect(jobsAt.has(e.t)).toBe(true);
       expect(e.t).toBeGreaterThanOrEqual(m.payload.expiresAt!);
-      expect(e.t - m.payload.expiresAt!).toBeLessThan(60);
+      expect(e.t - m.payload.expiresAt!).toBeLessThan(MINUTES_PER_DAY);
     }
     const capped = expired.filter((x) => x.payload.reason === "capped");
     expect(capped.length).toBeGreaterThan(0);
-    // After the run nobody holds more than the cap.
+    // After the run nobody holds more than the cap of memories that have not ended (those
+    // that have wait for the next daily job), and what they hold is what the log leaves.
     const live = new Map<string, number>();
     for (const m of recorded.values())
       live.set(m.payload.ownerNpcId, (live.get(m.payload.ownerNpcId) ?? 0) + 1);
     for (const e of expired) live.set(e.payload.ownerNpcId, live.get(e.payload.ownerNpcId)! - 1);
-    for (const n of live.values()) expect(n).toBeLessThanOrEqual(8);
+    for (const facts of actors!.allFacts()) {
+      expect(facts.memories.size).toBe(live.get(facts.npcId) ?? 0);
+      const going = [...facts.memories.values()].filter(
+        (m) => !endedAt(m, defaultMemoryDecay, summary.t),
+      );
+      expect(going.length).toBeLessThanOrEqual(8);
+    }
     // The gifted identity (importance 1) is never the one dropped.
     for (const e of capped)
       expect(recorded.get(e.payload.memoryId)!.payload.category).not.toBe("identity");

@@ -60,6 +60,10 @@ export const summarise = (type: string, payload: unknown, name: (id: string) => 
       return `lore ${s(p.path)}`;
     case "Checkpoint":
       return `checkpoint through ${s(p.throughSeq)}`;
+    case "MaintenanceRan":
+      return `${s(p.job)} maintenance for day ${s(p.day)}: ${s(p.expired)} expired, ${s(p.forgotten)} forgotten, ${s(p.consolidated)} consolidated`;
+    case "MemoriesConsolidated":
+      return `${n("ownerNpcId")} put ${Array.isArray(p.sources) ? p.sources.length : 0} memories together into ${s(p.memoryId)}`;
     case "SimulationWarning":
       return `warning ${s(p.code)}: ${clip(s(p.message), 100)}`;
     case "PlayerInput": {

@@ -6,6 +6,11 @@
 import { type Result, Schema } from "effect";
 import { ActInput, ActOutput, actInstruction } from "./purposes/ActPurpose.ts";
 import {
+  ConsolidateMemoriesInput,
+  ConsolidateMemoriesOutput,
+  consolidateMemoriesInstruction,
+} from "./purposes/ConsolidateMemoriesPurpose.ts";
+import {
   DebateTurnInput,
   DebateTurnOutput,
   debateTurnInstruction,
@@ -74,6 +79,11 @@ export const purposes = {
     SummarizeSharedSceneOutput,
     summarizeSharedSceneInstruction,
   ),
+  consolidate_memories: spec(
+    ConsolidateMemoriesInput,
+    ConsolidateMemoriesOutput,
+    consolidateMemoriesInstruction,
+  ),
 } as const;
 
 export type PurposeName = keyof typeof purposes;
@@ -91,6 +101,7 @@ export const purposeNames: ReadonlyArray<PurposeName> = [
   "summarize_talk",
   "summarize_scene",
   "summarize_shared_scene",
+  "consolidate_memories",
 ];
 
 /** The decoded input of a purpose. */

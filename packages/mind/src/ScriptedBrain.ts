@@ -10,6 +10,7 @@ import { Effect } from "effect";
 import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
 import type { PurposeName, PurposeOutput } from "./Purpose.ts";
 import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/chooseAction.ts";
+import { consolidateByRule } from "./scripted/consolidateByRule.ts";
 import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
 import { draftProfile } from "./scripted/draftProfile.ts";
 import { extractByRule } from "./scripted/extractByRule.ts";
@@ -104,6 +105,8 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
     }
     case "summarize_shared_scene":
       return summarizeSharedSceneByRule(request.input, request.seed, request.t);
+    case "consolidate_memories":
+      return consolidateByRule(request.input);
   }
 };
 

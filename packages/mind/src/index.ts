@@ -136,6 +136,11 @@ export {
   Work,
 } from "./purposes/ActPurpose.ts";
 export {
+  ConsolidatedSource,
+  ConsolidateMemoriesInput,
+  ConsolidateMemoriesOutput,
+} from "./purposes/ConsolidateMemoriesPurpose.ts";
+export {
   DebateLine,
   DebateTurnInput,
   DebateTurnOutput,

@@ -317,8 +317,35 @@ export const arbReviseInput = fc
     feuds: r.triggers.includes("feud") ? r.feuds : [],
   }));
 
+/** Memories about one subject, oldest first, as a consolidation is given them. */
+export const arbConsolidateInput = fc.record({
+  self: arbSelf(),
+  subject: fc.record({
+    kind: fc.constantFrom("npc", "location", "task"),
+    id: fc.constantFrom("npc-ada", "quay", "task-1"),
+    name: fc.constantFrom(...names, "the quay", "Mend the nets"),
+  }),
+  memories: fc
+    .array(
+      fc.record({
+        memoryId: fc.integer({ min: 1, max: 999 }).map((n) => ids.memory(`m-${n}`)),
+        text: arbText,
+        category: fc.constantFrom(
+          "observation",
+          "conversation",
+          "scene",
+          "location",
+        ) as fc.Arbitrary<"observation" | "conversation" | "scene" | "location">,
+        recordedAt: arbT,
+      }),
+      { minLength: 1, maxLength: 8 },
+    )
+    .map((ms) => [...ms].sort((a, b) => a.recordedAt - b.recordedAt)),
+});
+
 const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> } = {
   act: arbActInput,
+  consolidate_memories: arbConsolidateInput,
   profile: fc.record({
     self: arbSelf(),
     locationName: fc.constantFrom("Saltmarket", "the Mill"),

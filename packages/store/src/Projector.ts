@@ -395,6 +395,10 @@ export class Projector {
       case "SummaryCursorAdvanced":
         // Markers of what was summarised; the summaries themselves are MemoryRecorded.
         return;
+      case "MaintenanceRan":
+      case "MemoriesConsolidated":
+        // A job's record; what it did is in the MemoryRecorded and MemoryExpired lines.
+        return;
       case "MemoryReinforced":
         // Decay and reinforcement are the owner's (its NpcFacts): the rows keep what
         // each memory was recorded with.

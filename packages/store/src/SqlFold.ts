@@ -52,6 +52,8 @@ export const inertTypes: ReadonlyArray<EventType> = [
   "SceneClosed",
   "SummaryCursorAdvanced",
   "PlayerInput",
+  "MaintenanceRan",
+  "MemoriesConsolidated",
 ];
 
 /** An SQL condition true for the events of `types`. */

@@ -71,6 +71,7 @@ export class SqliteEventLog {
   private readonly insertEvent: SqliteStatement;
   private readonly appendEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
+  private memoryText: SqliteStatement | undefined;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -459,6 +460,29 @@ export class SqliteEventLog {
     t: GameTime,
   ): boolean {
     return this.knowledge.knowsAt(saveId, npcId, itemKind, itemId, t);
+  }
+
+  /**
+   * The text and names of the save's memories among `memoryIds` (those its read model
+   * holds: recorded in an earlier append), by id.
+   */
+  memoryTexts(
+    saveId: string,
+    memoryIds: ReadonlyArray<string>,
+  ): ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }> {
+    const out = new Map<string, { text: string; entities: ReadonlyArray<string> }>();
+    if (memoryIds.length === 0) return out;
+    this.memoryText ??= this.db.prepare(
+      "SELECT text, entities FROM memories WHERE save_id = ? AND memory_id = ?",
+    );
+    for (const id of memoryIds) {
+      const row = this.memoryText.get(saveId, id) as
+        | { readonly text: string; readonly entities: string }
+        | undefined;
+      if (row !== undefined)
+        out.set(id, { text: row.text, entities: JSON.parse(row.entities) as Array<string> });
+    }
+    return out;
   }
 
   /** Every item the NPC knows at `t` (optionally of one kind), ordered by kind then id. */

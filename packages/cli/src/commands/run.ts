@@ -224,6 +224,11 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none gone"
     }, reinforced ${s.memoriesReinforced}`,
+    `jobs:     ${
+      Object.entries(s.jobsRun)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none this run"
+    }`,
     `brain:    ${s.brainCalls} calls (${
       Object.entries(s.brainCallsByPurpose)
         .map(([k, v]) => `${k} ${v}`)

@@ -51,7 +51,20 @@ export const MemoryRecorded = defineEvent("MemoryRecorded", 1, {
 export const MemoryExpired = defineEvent("MemoryExpired", 1, {
   memoryId: MemoryId,
   ownerNpcId: NpcId,
-  reason: Schema.Literals(["expired", "forgotten", "capped"]),
+  /** `consolidated`: summarised into the memory its `MemoriesConsolidated` names. */
+  reason: Schema.Literals(["expired", "forgotten", "capped", "consolidated"]),
+});
+
+/**
+ * One NPC's old, faint memories of one subject were summarised into one memory
+ * (`memoryId`, the `MemoryRecorded` just before this, owned by the same NPC); each of
+ * `sources` then goes (`MemoryExpired`, reason `consolidated`). Ids in record order.
+ */
+export const MemoriesConsolidated = defineEvent("MemoriesConsolidated", 1, {
+  ownerNpcId: NpcId,
+  memoryId: MemoryId,
+  about: Schema.Struct({ kind: Schema.String, id: Schema.String }),
+  sources: Schema.Array(MemoryId).check(Schema.isMinLength(1)),
 });
 
 /**

@@ -71,3 +71,25 @@ export const RunResumed = defineEvent("RunResumed", 1, {
   brain: Schema.String,
   endDay: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
 });
+
+/** The maintenance jobs the world clock schedules (`jobCalendar` in @hearsay/actors). */
+export const MaintenanceJob = Schema.Literals(["daily", "consolidate"]);
+export type MaintenanceJob = typeof MaintenanceJob.Type;
+
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
+
+/**
+ * A maintenance job the world clock scheduled ran, for the game day `day`, with what it
+ * did (the lines before it in its batch): the `daily` one ended every memory whose
+ * lifetime ran out (`expired`) or whose importance faded below the threshold
+ * (`forgotten`); `consolidate` summarised old faint memories of one subject into one
+ * (`consolidated`: the source memories that went). The clock folds it, so a job runs
+ * once per day it is due, resumed or not.
+ */
+export const MaintenanceRan = defineEvent("MaintenanceRan", 1, {
+  job: MaintenanceJob,
+  day: Count,
+  expired: Count,
+  forgotten: Count,
+  consolidated: Count,
+});

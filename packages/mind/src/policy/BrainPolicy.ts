@@ -36,6 +36,7 @@ export const defaultPurposeClasses: Readonly<Record<PurposeName, PriorityClass>>
   summarize_scene: "low",
   summarize_shared_scene: "low",
   summarize_debate: "low",
+  consolidate_memories: "low",
 };
 
 export const PolicyConfig = Schema.Struct({
@@ -52,6 +53,7 @@ export const PolicyConfig = Schema.Struct({
     summarize_talk: Schema.optionalKey(PriorityClass),
     summarize_scene: Schema.optionalKey(PriorityClass),
     summarize_shared_scene: Schema.optionalKey(PriorityClass),
+    consolidate_memories: Schema.optionalKey(PriorityClass),
   } satisfies Record<PurposeName, unknown>),
   /** NPCs whose calls rank one class higher. */
   principalNpcs: Schema.Array(Schema.String.check(Schema.isMinLength(1))),

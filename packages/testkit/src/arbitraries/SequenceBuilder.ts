@@ -281,7 +281,17 @@ export class SequenceBuilder {
         this.push("MemoryExpired", {
           memoryId: at(this.memories, a),
           ownerNpcId: this.npc(b),
-          reason: at(["expired", "forgotten", "capped"], c),
+          reason: at(["expired", "forgotten", "capped", "consolidated"], c),
+        });
+        return this;
+      }
+      case "MemoriesConsolidated": {
+        if (this.memories.length === 0) return this.step({ ...s, type: "MemoryRecorded" });
+        this.push("MemoriesConsolidated", {
+          ownerNpcId: this.npc(b),
+          memoryId: at(this.memories, a),
+          about: { kind: "npc", id: this.npc(c) },
+          sources: [at(this.memories, a + 1), at(this.memories, a + 2)],
         });
         return this;
       }
@@ -444,6 +454,15 @@ export class SequenceBuilder {
           seed: a,
           brain: at(["scripted", "ollama"], b),
           endDay: 3 + (c % 5),
+        });
+        return this;
+      case "MaintenanceRan":
+        this.push("MaintenanceRan", {
+          job: at(["daily", "consolidate"], a),
+          day: a % 30,
+          expired: b % 4,
+          forgotten: c % 4,
+          consolidated: (a + b) % 4,
         });
         return this;
       case "Checkpoint":

@@ -126,7 +126,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
           ev("MemoryExpired", t, {
             memoryId: pick(memoryIds, a),
             ownerNpcId: pick(knowledgeNpcs, b),
-            reason: pick(["expired", "forgotten", "capped"], b),
+            reason: pick(["expired", "forgotten", "capped", "consolidated"], b),
           }),
         );
         break;
