@@ -1,4 +1,5 @@
 import { defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
+import { defaultWorldEventLifetimes, type WorldEventLifetimes } from "@hearsay/core";
 
 /**
  * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
@@ -13,6 +14,12 @@ export interface EngineConfig {
    * `reinforceAfterHours`). Identity memories never fade.
    */
   readonly memoryDecay: MemoryDecay;
+  /**
+   * How long a world event stays current news, by importance (bands from the most
+   * important down; null days: never lapses) and by id (`pinned`: never). Written into
+   * each event as `lapsesAt`; a lapsed event leaves every dossier.
+   */
+  readonly worldEventLifetimes: WorldEventLifetimes;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
@@ -75,6 +82,7 @@ export type ProfileEventTrigger = "task_completed" | "promise_broken" | "feud";
 export const defaultEngineConfig: EngineConfig = {
   memoryCap: 50,
   memoryDecay: defaultMemoryDecay,
+  worldEventLifetimes: defaultWorldEventLifetimes,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,
   rumourDecay: 0.8,
