@@ -89,6 +89,8 @@ export class SaveModel {
   readonly locations = new Map<NpcId, LocationId>();
   readonly memories = new Map<string, MemoryFacts>();
   readonly turns = new Map<string, { t: number; npcs: ReadonlyArray<string> }>();
+  /** World event id → when it lapses (null: never), from its first record. */
+  readonly lapses = new Map<string, number | null>();
   readonly summaries = new Map<string, number>();
   readonly tasks = new Map<string, { t: number; npcs: ReadonlyArray<string> }>();
   readonly lore = new Set<string>();
@@ -130,6 +132,8 @@ export class SaveModel {
       } else if (c.type === "died") {
         const m = this.memories.get(c.memoryId);
         if (m) m.goneAt = c.t;
+      } else if (c.type === "lapses") {
+        this.lapses.set(c.worldEventId, c.lapsesAt);
       }
     }
     switch (event.type) {

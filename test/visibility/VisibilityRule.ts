@@ -12,6 +12,9 @@ const knowable = new Set<string>(["memory", "world_event", "debate"]);
 
 const whyNotKnown = (save: SaveModel, npc: NpcId, t: number, kind: ItemKind, id: string) => {
   if (kind === "memory" && save.memoryGone(id, t)) return `memory ${id} is expired or forgotten`;
+  const lapse = save.lapses.get(id);
+  if (kind === "world_event" && lapse != null && lapse <= t)
+    return `world event ${id} lapsed at ${lapse}`;
   const fact = save.ledger
     .knownAt(npc, Number.MAX_SAFE_INTEGER as never)
     .find((k) => k.kind === kind && k.id === id);

@@ -10,6 +10,7 @@
  */
 import {
   type FactionId,
+  type GameTime,
   type ItemKind,
   ids,
   type LocationId,
@@ -137,6 +138,9 @@ export const applyStep = (run: VisibilityRun, p: StepParams): SaveModel | null =
         factionId,
         visibility,
         importance: at(units, p.c),
+        // Some never lapse; others lapse within the hour, the day or the week: a lapsed
+        // event must leave every dossier and search from then on.
+        lapsesAt: p.d % 3 === 0 ? null : ((t + [60, 1440, 10_080][p.c % 3]!) as GameTime),
         participants,
         entities: [],
       });

@@ -2,7 +2,9 @@
  * Who knows what, as a fold over the log: the one place the rule is written. An NPC knows
  * an item at time t only if the log holds, at or before t, that it owns the memory, or a
  * KnowledgeGained fact for it; a memory is known by nobody from its expiresAt, or from the
- * time of the first MemoryExpired after its record, on. Lore is public.
+ * time of the first MemoryExpired after its record, on; a world event is known by nobody
+ * from its lapsesAt on (the first WorldEventOccurred of its id says when: it has lapsed
+ * as news, so it leaves every dossier — its facts stay, as history). Lore is public.
  *
  * The fold is incremental: `knowledgeStep` reads one event against what a consumer holds
  * so far (a `KnowledgeState`) and says what changed — fact rows that appeared or moved
@@ -17,6 +19,7 @@ import type { Event, EventOf } from "./Event.ts";
 import type { GameTime } from "./GameTime.ts";
 import type { NpcId } from "./ids.ts";
 import { type ItemKind, itemKey, type Via } from "./Visibility.ts";
+import { worldEventCurrentAt } from "./WorldEventLifetimes.ts";
 
 /** The first time an NPC came to know an item, and how. */
 export interface KnowledgeFact {
@@ -45,6 +48,8 @@ export interface KnowledgeState {
   memoryRecorded(id: string): boolean;
   /** A MemoryExpired for this (recorded) memory was folded. */
   memoryGone(id: string): boolean;
+  /** A WorldEventOccurred for this id was folded (its lapse is set). */
+  worldEventRecorded(id: string): boolean;
 }
 
 /** One change an event makes to who knows what. */
@@ -59,7 +64,13 @@ export type KnowledgeChange =
       readonly first: boolean;
     }
   | { readonly type: "recorded"; readonly memoryId: string; readonly life: MemoryLife }
-  | { readonly type: "died"; readonly memoryId: string; readonly t: GameTime };
+  | { readonly type: "died"; readonly memoryId: string; readonly t: GameTime }
+  | {
+      /** A world event first recorded: it lapses at `lapsesAt` (null: never). */
+      readonly type: "lapses";
+      readonly worldEventId: string;
+      readonly lapsesAt: GameTime | null;
+    };
 
 /** The fields of the events the rule reads: a stored event, or a row read back from a log. */
 export type KnowledgeEvent =
@@ -83,10 +94,20 @@ export type KnowledgeEvent =
       readonly type: "MemoryExpired";
       readonly t: GameTime;
       readonly payload: Pick<EventOf<"MemoryExpired">["payload"], "memoryId">;
+    }
+  | {
+      readonly type: "WorldEventOccurred";
+      readonly t: GameTime;
+      readonly payload: Pick<EventOf<"WorldEventOccurred">["payload"], "worldEventId" | "lapsesAt">;
     };
 
 /** The event types that can change who knows what. */
-export const knowledgeEventTypes = ["KnowledgeGained", "MemoryRecorded", "MemoryExpired"] as const;
+export const knowledgeEventTypes = [
+  "KnowledgeGained",
+  "MemoryRecorded",
+  "MemoryExpired",
+  "WorldEventOccurred",
+] as const;
 
 const none: ReadonlyArray<KnowledgeChange> = [];
 
@@ -109,7 +130,8 @@ const fact = (
  * - MemoryRecorded: the memory and its owner's fact, unless the id was recorded before
  *   (a re-record changes nothing, whoever it names);
  * - MemoryExpired: the memory dies at the event's time, once, and only if it was recorded
- *   earlier in the log (an expiry of an unknown memory changes nothing).
+ *   earlier in the log (an expiry of an unknown memory changes nothing);
+ * - WorldEventOccurred: the world event's lapse, from its first record only.
  */
 export const knowledgeStep = (
   state: KnowledgeState,
@@ -147,6 +169,11 @@ export const knowledgeStep = (
       if (!state.memoryRecorded(id) || state.memoryGone(id)) return none;
       return [{ type: "died", memoryId: id, t: e.t }];
     }
+    case "WorldEventOccurred": {
+      const id = e.payload.worldEventId;
+      if (state.worldEventRecorded(id)) return none;
+      return [{ type: "lapses", worldEventId: id, lapsesAt: e.payload.lapsesAt }];
+    }
     default:
       return none;
   }
@@ -166,6 +193,8 @@ export class KnowledgeLedger implements KnowledgeState {
   private readonly memories = new Map<string, MemoryLife>();
   /** memory id → when the first MemoryExpired after its record removed it. */
   private readonly gone = new Map<string, GameTime>();
+  /** world event id → when it lapses (null: never), from its first record. */
+  private readonly lapses = new Map<string, GameTime | null>();
 
   /** Folds one event in (events in log order) and says what changed. */
   apply(event: KnowledgeEvent | Event): ReadonlyArray<KnowledgeChange> {
@@ -191,6 +220,9 @@ export class KnowledgeLedger implements KnowledgeState {
       case "died":
         this.gone.set(c.memoryId, c.t);
         return;
+      case "lapses":
+        this.lapses.set(c.worldEventId, c.lapsesAt);
+        return;
     }
   }
 
@@ -206,6 +238,10 @@ export class KnowledgeLedger implements KnowledgeState {
     return this.gone.has(id);
   }
 
+  worldEventRecorded(id: string): boolean {
+    return this.lapses.has(id);
+  }
+
   /** `npc`'s fact about the item (its earliest), whenever it is and whether or not it is alive. */
   fact(npc: NpcId, kind: ItemKind, id: string): KnowledgeFact | undefined {
     return this.facts.get(npc)?.get(itemKey(kind, id));
@@ -216,6 +252,8 @@ export class KnowledgeLedger implements KnowledgeState {
     const fact = this.facts.get(npc)?.get(itemKey(kind, id));
     if (!fact || fact.t > t) return undefined;
     if (kind === "memory" && !this.memoryAlive(id, t)) return undefined;
+    if (kind === "world_event" && !worldEventCurrentAt(this.lapses.get(id) ?? null, t))
+      return undefined;
     return fact;
   }
 

@@ -227,4 +227,12 @@ export {
   type WorldProblem,
   worldError,
 } from "./WorldError.ts";
+export {
+  defaultWorldEventLifetimes,
+  type LifetimeBand,
+  type WorldEventLifetimes,
+  worldEventCurrentAt,
+  worldEventLapsesAt,
+  worldEventLifetimeDays,
+} from "./WorldEventLifetimes.ts";
 export { type Happening, type Population, witnessesOf } from "./witnesses.ts";

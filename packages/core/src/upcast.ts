@@ -54,6 +54,12 @@ export const eventUpcasters: ReadonlyArray<Upcaster> = [
     up: (p) => ({ ...p, rejected: { answers: 0, promptTokens: 0, outputTokens: 0 } }),
   },
   {
+    type: "WorldEventOccurred",
+    from: 1,
+    change: "gains `lapsesAt`: when it leaves dossiers (events recorded before never lapse)",
+    up: (p) => ({ ...p, lapsesAt: null }),
+  },
+  {
     type: "LlmCallRecorded",
     from: 2,
     change: "records the brain policy's priority class and reason (none was applied)",

@@ -26,6 +26,7 @@ import {
   memoryAliveAt,
   type NpcId,
   Via,
+  worldEventCurrentAt,
 } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -180,7 +181,8 @@ const buildLog = (steps: ReadonlyArray<Step>, mode: "valid" | "any"): Array<Even
         return;
       }
       case "happen": {
-        // A happening with a participant is not knowledge: only KnowledgeGained is.
+        // A happening with a participant is not knowledge: only KnowledgeGained is. It
+        // lapses (or not) as its first record says; a second record changes nothing.
         log.push(
           makeEvent("WorldEventOccurred", {
             id,
@@ -195,6 +197,7 @@ const buildLog = (steps: ReadonlyArray<Step>, mode: "valid" | "any"): Array<Even
               importance: 0.5,
               participants: [npcs[s.npc]!],
               entities: [],
+              lapsesAt: s.npc % 2 === 0 ? null : ((t + s.npc) as GameTime),
             },
           }),
         );
@@ -219,6 +222,7 @@ const timesOf = (log: ReadonlyArray<Event>): Array<GameTime> => {
   for (const e of log) {
     mark(e.t);
     if (e.type === "MemoryRecorded" && e.payload.expiresAt !== null) mark(e.payload.expiresAt);
+    if (e.type === "WorldEventOccurred" && e.payload.lapsesAt !== null) mark(e.payload.lapsesAt);
   }
   return [...marks].sort((x, y) => x - y) as Array<GameTime>;
 };
@@ -256,6 +260,14 @@ const reference = (log: ReadonlyArray<Event>) => {
     return expiry !== undefined && expiry.t <= t;
   };
 
+  const lapsed = (worldEventId: string, t: number): boolean => {
+    const first = log.find(
+      (e) => e.type === "WorldEventOccurred" && e.payload.worldEventId === worldEventId,
+    );
+    const at = first?.type === "WorldEventOccurred" ? first.payload.lapsesAt : null;
+    return at !== null && at <= t;
+  };
+
   const grants = (npc: NpcId, item: Item, e: Event): boolean => {
     if (e.type === "KnowledgeGained") {
       const p = e.payload;
@@ -271,6 +283,7 @@ const reference = (log: ReadonlyArray<Event>) => {
 
   const fact = (npc: NpcId, item: Item, t: number): KnowledgeFact | undefined => {
     if (item.kind === "memory" && memoryGone(item.id, t)) return undefined;
+    if (item.kind === "world_event" && lapsed(item.id, t)) return undefined;
     let first: Event | undefined;
     for (const e of log)
       if (e.t <= t && grants(npc, item, e) && (!first || e.t < first.t)) first = e;
@@ -388,16 +401,26 @@ describe("knows: the ledger against a brute-force reading of the log", () => {
     );
   });
 
-  it("property: knowledge of world events and debates, once gained, is never lost", () => {
+  it("property: knowledge of debates, and of world events until they lapse, once gained, is never lost", () => {
     fc.assert(
       fc.property(arbSteps, fc.constantFrom("valid" as const, "any" as const), (steps, mode) => {
         const log = buildLog(steps, mode);
         const ledger = foldKnowledge(log);
         const times = timesOf(log);
         const lost: Array<string> = [];
+        const lapse = (id: string): number => {
+          const first = log.find(
+            (e) => e.type === "WorldEventOccurred" && e.payload.worldEventId === id,
+          );
+          const at = first?.type === "WorldEventOccurred" ? first.payload.lapsesAt : null;
+          return at ?? Number.POSITIVE_INFINITY;
+        };
         for (const npc of npcs) {
           for (const item of items.filter((i) => i.kind !== "memory")) {
-            const facts = times.map((t) => ledger.factAt(npc, item.kind, item.id, t));
+            const until = item.kind === "world_event" ? lapse(item.id) : Number.POSITIVE_INFINITY;
+            const asked = times.filter((t) => t < until);
+            if (asked.length === 0) continue;
+            const facts = asked.map((t) => ledger.factAt(npc, item.kind, item.id, t));
             const first = facts.findIndex((f) => f !== undefined);
             if (first < 0) continue;
             // Known from then on, always by the same (first) fact.
@@ -405,8 +428,11 @@ describe("knows: the ledger against a brute-force reading of the log", () => {
               .slice(first)
               .every((f) => JSON.stringify(f) === JSON.stringify(facts[first]));
             if (!same) lost.push(`${npc} ${itemKey(item.kind, item.id)}`);
-            if (!knows(ledger, npc, item, times.at(-1)!))
+            if (!knows(ledger, npc, item, asked.at(-1)!))
               lost.push(`${npc} ${itemKey(item.kind, item.id)} at end`);
+            // Once lapsed, nobody knows it.
+            if (times.some((t) => t >= until && knows(ledger, npc, item, t)))
+              lost.push(`${npc} ${itemKey(item.kind, item.id)} known after its lapse`);
           }
         }
         expect(lost).toEqual([]);
@@ -474,6 +500,7 @@ describe("knowledgeStep: the incremental form every reader folds with", () => {
         const rows = new Map<string, KnowledgeFact>();
         const died = new Map<string, number>();
         const recorded = new Map<string, number | null>();
+        const lapses = new Map<string, number | null>();
         for (const e of log) {
           for (const c of ledger.apply(e)) {
             if (c.type === "fact") {
@@ -484,9 +511,12 @@ describe("knowledgeStep: the incremental form every reader folds with", () => {
             } else if (c.type === "recorded") {
               expect(recorded.has(c.memoryId)).toBe(false);
               recorded.set(c.memoryId, c.life.expiresAt);
-            } else {
+            } else if (c.type === "died") {
               expect(recorded.has(c.memoryId) && !died.has(c.memoryId)).toBe(true);
               died.set(c.memoryId, c.t);
+            } else {
+              expect(lapses.has(c.worldEventId)).toBe(false);
+              lapses.set(c.worldEventId, c.lapsesAt);
             }
           }
         }
@@ -495,8 +525,10 @@ describe("knowledgeStep: the incremental form every reader folds with", () => {
             for (const item of items) {
               const row = rows.get(`${npc} ${itemKey(item.kind, item.id)}`);
               const alive =
-                item.kind !== "memory" ||
-                memoryAliveAt(recorded.get(item.id) ?? null, died.get(item.id) ?? null, t);
+                item.kind === "memory"
+                  ? memoryAliveAt(recorded.get(item.id) ?? null, died.get(item.id) ?? null, t)
+                  : item.kind !== "world_event" ||
+                    worldEventCurrentAt(lapses.get(item.id) ?? null, t);
               const want = row !== undefined && row.t <= t && alive ? row : undefined;
               expect(ledger.factAt(npc, item.kind, item.id, t)).toEqual(want);
             }

@@ -142,11 +142,49 @@ describe("knows: worked cases", () => {
         importance: 0.9,
         participants: [a],
         entities: [],
+        lapsesAt: null,
       },
     });
     expect(knows(foldKnowledge([happened]), a, { kind: "world_event", id: "w" }, at(5))).toBe(
       false,
     );
+  });
+
+  it("a world event is known until it lapses, then by nobody; only its first record sets the lapse", () => {
+    const happened = (t: number, lapsesAt: number | null) =>
+      makeEvent("WorldEventOccurred", {
+        id: ids.event(`we${t}`),
+        t: at(t),
+        payload: {
+          worldEventId: ids.worldEvent("w"),
+          kind: "market",
+          text: "A market.",
+          locationId: null,
+          factionId: null,
+          visibility: "global",
+          importance: 0.3,
+          participants: [],
+          entities: [],
+          lapsesAt: lapsesAt === null ? null : at(lapsesAt),
+        },
+      });
+    const w = { kind: "world_event", id: "w" } as const;
+    // Learnt before the event is folded, and again after it lapsed: neither matters.
+    const ledger = foldKnowledge([
+      learn(1, a, "world_event", "w"),
+      happened(2, 10),
+      happened(3, null),
+      learn(12, b, "world_event", "w"),
+    ]);
+    expect(knows(ledger, a, w, at(9))).toBe(true);
+    expect(knows(ledger, a, w, at(10))).toBe(false);
+    expect(knows(ledger, b, w, at(20))).toBe(false);
+    // History keeps the facts.
+    expect(ledger.fact(a, "world_event", "w")?.t).toBe(1);
+    expect(ledger.fact(b, "world_event", "w")?.t).toBe(12);
+    // One that never lapses stays known.
+    const kept = foldKnowledge([happened(2, null), learn(3, a, "world_event", "w")]);
+    expect(knows(kept, a, w, at(100_000))).toBe(true);
   });
 
   it("kinds are kept apart, and ids may contain colons", () => {

@@ -108,6 +108,7 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
       worldEventId: ids.worldEvent("we-1"),
       kind: "storm",
       text: "A storm washed the bridge away.",
+      lapsesAt: null,
       locationId: ford,
       factionId: null,
       visibility: "local",

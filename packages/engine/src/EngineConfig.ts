@@ -4,6 +4,7 @@ import {
   defaultMemoryDecay,
   type MemoryDecay,
 } from "@hearsay/actors";
+import { defaultWorldEventLifetimes, type WorldEventLifetimes } from "@hearsay/core";
 
 /**
  * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
@@ -31,6 +32,12 @@ export interface EngineConfig {
    * NPC per run).
    */
   readonly consolidation: Consolidation;
+  /**
+   * How long a world event stays current news, by importance (bands from the most
+   * important down; null days: never lapses) and by id (`pinned`: never). Written into
+   * each event as `lapsesAt`; a lapsed event leaves every dossier.
+   */
+  readonly worldEventLifetimes: WorldEventLifetimes;
   /** A Checkpoint with the projection hash every N ticks (0: never). */
   readonly checkpointEveryTicks: number;
   /** Chance a speaker passes on a rumour it holds, and the confidence kept per hop. */
@@ -95,6 +102,7 @@ export const defaultEngineConfig: EngineConfig = {
   memoryDecay: defaultMemoryDecay,
   maintenanceHour: 3,
   consolidation: defaultConsolidation,
+  worldEventLifetimes: defaultWorldEventLifetimes,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,
   rumourDecay: 0.8,

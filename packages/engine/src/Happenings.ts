@@ -1,8 +1,10 @@
 /**
  * World events and who comes to know them. `announce` records a WorldEventOccurred and,
  * through core's visibility rule, a KnowledgeGained fact for every NPC who learns of it
- * then — so the log, not a later guess, says who knew what and when. Scheduled events
- * from the world file are announced at their hour.
+ * then — so the log, not a later guess, says who knew what and when. Each is written
+ * with the time it lapses as news (engine config `worldEventLifetimes`, by importance),
+ * after which it leaves every dossier. Scheduled events from the world file are
+ * announced at their hour.
  */
 import {
   type FactionId,
@@ -12,6 +14,7 @@ import {
   type Visibility,
   type WorldEventId,
   witnessesOf,
+  worldEventLapsesAt,
 } from "@hearsay/core";
 import type { TickContext } from "./TickContext.ts";
 
@@ -43,6 +46,11 @@ export const announce = (
     importance: a.importance,
     participants: [...a.participants],
     entities: [...a.entities],
+    lapsesAt: worldEventLapsesAt(
+      ctx.config.worldEventLifetimes,
+      { id, importance: a.importance },
+      ctx.t,
+    ),
   });
   const state = ctx.state;
   const witnesses = witnessesOf(a, {

@@ -3,12 +3,12 @@
  * through the engine's own `skips` (Skips.ts does the work, every step recorded) and
  * stops where the skip ends. Two modes:
  *
- * - `jump`: the clock moves on a day at a time; each day the world-level rules run
- *   (scheduled events, planned happenings, deadlines, memory expiries, task seeds,
- *   debates, threads) and no NPC takes a turn; at the end of each day every NPC
- *   finishes what it was doing. Each day is one `ClockAdvanced` of mode `jump`.
+ * - `jump`: the clock moves on a day at a time, applying only what time alone decides
+ *   (task deadlines, memory expiry and forgetting by decay, caps, stale threads: see
+ *   Skips.ts); nothing happens and no NPC takes a turn or moves. Each day is one
+ *   `ClockAdvanced` of mode `jump`.
  * - `elision`: the days pass at coarse ticks: every `elisionStepMinutes` of game time,
- *   the world-level rules run for the span as in a jump and everyone finishes what they
+ *   the world-level rules run for the span and everyone finishes what they
  *   were doing (a `ClockAdvanced` of mode `elision`), then one ordinary tick lets every
  *   NPC due take its turn. Slower than a jump; NPCs go on living, a few times a day.
  *

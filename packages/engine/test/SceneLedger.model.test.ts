@@ -199,6 +199,7 @@ const arbCommand: fc.Arbitrary<Cmd> = fc.oneof(
           importance: 0.5,
           participants: [],
           entities: [],
+          lapsesAt: null,
         });
         if (kind === "task_completed" || kind === "debate_outcome")
           m.pending.set(id, { seq, knowers: new Set() });

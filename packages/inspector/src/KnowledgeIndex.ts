@@ -63,6 +63,8 @@ const fields = [
   "memoryId",
   "ownerNpcId",
   "expiresAt",
+  "worldEventId",
+  "lapsesAt",
 ];
 
 const statements = new WeakMap<SqliteDatabase, SqliteStatement>();
@@ -92,6 +94,7 @@ const knowledgeRows = (
 /** A row of `knowledgeRows` as the event core's fold reads. */
 const asEvent = (r: ReadonlyArray<unknown>): KnowledgeEvent => {
   const [, t, type, npcId, itemKind, itemId, via, fromNpcId, confidence, memoryId, owner, exp] = r;
+  const [worldEventId, lapsesAt] = r.slice(12);
   const at = t as GameTime;
   if (type === "KnowledgeGained") {
     return {
@@ -118,6 +121,16 @@ const asEvent = (r: ReadonlyArray<unknown>): KnowledgeEvent => {
       },
     };
   }
+  if (type === "WorldEventOccurred") {
+    return {
+      type,
+      t: at,
+      payload: {
+        worldEventId: worldEventId as never,
+        lapsesAt: (lapsesAt ?? null) as GameTime | null,
+      },
+    };
+  }
   return { type: "MemoryExpired", t: at, payload: { memoryId: memoryId as never } };
 };
 
@@ -127,6 +140,7 @@ export class KnowledgeIndex implements KnowledgeState {
   private readonly current = new Map<string, number>();
   private readonly recorded = new Set<string>();
   private readonly gone = new Set<string>();
+  private readonly lapsing = new Set<string>();
   /** Running count of first facts. */
   readonly total = new SeqSeries(1, 1024);
   /** Running count of memories recorded and not yet gone (expiresAt aside: no event marks it). */
@@ -142,6 +156,11 @@ export class KnowledgeIndex implements KnowledgeState {
 
   memoryGone(id: string): boolean {
     return this.gone.has(id);
+  }
+
+  /** World events are read for their lapse only, which history ignores (see `write`). */
+  worldEventRecorded(id: string): boolean {
+    return this.lapsing.has(id);
   }
 
   /** Folds the save's own knowledge events with seq in [fromSeq, toSeq] (after those before). */
@@ -161,6 +180,11 @@ export class KnowledgeIndex implements KnowledgeState {
       case "died":
         this.gone.add(c.memoryId);
         this.liveMemories.pushDelta(seq, -1);
+        return;
+      case "lapses":
+        // Who knew what stays history when the news lapses: only noted, so a repeat is
+        // told apart from the first record.
+        this.lapsing.add(c.worldEventId);
         return;
       case "fact": {
         const item = `${c.itemKind}:${c.itemId}`;

@@ -121,7 +121,11 @@ export class ItemTable {
     if (this.goneAt[local]! < 0) this.goneAt[local] = t;
   }
 
-  /** True when a memory-like item is alive at `t` (not expired, not gone, not removed). */
+  /**
+   * True when an item is alive at `t`: not removed, not past its end of life (a memory's
+   * expiry, a world event's lapse), not gone (a memory's MemoryExpired). Items without
+   * either are alive until removed.
+   */
   aliveAt(local: number, t: number): boolean {
     if (this.dead[local]) return false;
     const exp = this.expiresAt[local]!;

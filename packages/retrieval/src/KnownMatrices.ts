@@ -251,7 +251,8 @@ export class KnownMatrices {
 
   /**
    * Drops from the copy every item that no query at `t` or later can return: removed
-   * items and, in a memory collection, memories expired or gone by `t`. Waits until the
+   * items and items past their end of life by `t` (memories expired or gone, world
+   * events lapsed). Waits until the
    * copy has grown by an eighth since the last prune, so a copy whose filtered rows are
    * facts learnt after `t` (a query in the past) is not re-pruned on every scan.
    */
@@ -259,9 +260,7 @@ export class KnownMatrices {
     const rows = e.grouped + e.tail.n;
     if (rows < 64 || rows - e.prunedRows <= e.prunedRows >>> 3) return;
     const table = view.items[c];
-    const memory = c === "memories";
-    const gone = (local: number) =>
-      table.dead[local] === true || (memory && !table.aliveAt(local, t));
+    const gone = (local: number) => !table.aliveAt(local, t);
     const d = e.store.dimensions;
     const before = entryBytes(e);
     /** Keeps a block's rows that can still be returned, in order; returns how many went. */

@@ -87,6 +87,7 @@ export class SaveView implements Names {
       const local = this.items.memories.localOfId.get(id);
       return local !== undefined && this.items.memories.goneAt[local]! >= 0;
     },
+    worldEventRecorded: (id) => this.items.world_events.localOfId.has(id),
   };
   private readonly s: Record<string, Statement>;
 
@@ -101,7 +102,7 @@ export class SaveView implements Names {
     const memoryCols =
       "rowid AS rowid, memory_id AS id, owner_npc_id, recorded_at, expires_at, gone_at, location_id, importance, entities, about_kind, about_id";
     const eventCols =
-      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities";
+      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities, lapses_at";
     const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities";
     const debateCols = "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants";
     const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t";
@@ -385,18 +386,18 @@ export class SaveView implements Names {
     const table = this.items[c];
     const list = this.facts.list(npc, kind);
     if (!list) return () => false;
-    const memory = kind === "memory";
     return (local) => {
       if (local < 0 || local >= table.length || table.dead[local]) return false;
       const ft = list.timeOf(local);
-      return ft >= 0 && ft <= t && (!memory || table.aliveAt(local, t));
+      return ft >= 0 && ft <= t && table.aliveAt(local, t);
     };
   }
 
   /**
    * Does the NPC know item `local` of collection `c` at `t`? The same rule as core's
    * `knows` and the store's `knowsAt`: a fact at or before `t` (memories also alive at
-   * `t`); lore is public; a conversation summary is known to its holder once written.
+   * `t`, world events not lapsed by `t`); lore is public; a conversation summary is known
+   * to its holder once written.
    */
   knows(npc: number, c: CollectionName, local: number, t: number): boolean {
     const table = this.items[c];
@@ -412,7 +413,7 @@ export class SaveView implements Names {
       }
       case "world_events": {
         const ft = this.facts.list(npc, "world_event")?.timeOf(local) ?? -1;
-        return ft >= 0 && ft <= t;
+        return ft >= 0 && ft <= t && table.aliveAt(local, t);
       }
       case "background_debates": {
         const ft = this.facts.list(npc, "debate")?.timeOf(local) ?? -1;

@@ -67,9 +67,10 @@ export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
   source: -1,
 });
 
-/** A `world_events` or `background_debates` row. */
+/** A `world_events` (its lapse is its end of life) or `background_debates` row. */
 export const eventFacts = (r: Row, n: Names): ItemFacts => ({
   ...base,
+  expiresAt: num(r.lapses_at),
   id: String(r.id),
   rowid: Number(r.rowid),
   t: Number(r.t),

@@ -97,9 +97,8 @@ export const knownRowids = (
   if (kind) {
     // Walking the NPC's own facts: the fact time is at hand, so no lookup per item
     // (the same rule as `SaveView.knows`).
-    const memory = kind === "memory";
     view.knownList(npc, kind)?.forEach((local, since) => {
-      if (since > t || table.dead[local] || (memory && !table.aliveAt(local, t))) return;
+      if (since > t || !table.aliveAt(local, t)) return;
       rowids.push(table.rowids[local]!);
       locals.push(local);
     });

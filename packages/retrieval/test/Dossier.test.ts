@@ -81,6 +81,7 @@ beforeAll(() => {
       importance: 0.9,
       participants: [],
       entities: [],
+      lapsesAt: null,
     }),
     learn("ada", "world_event", "w-storm", 60),
     learn("bram", "world_event", "w-storm", 60),
@@ -94,6 +95,7 @@ beforeAll(() => {
       importance: 0.8,
       participants: ["bram"],
       entities: [],
+      lapsesAt: null,
     }),
     learn("bram", "world_event", "w-theft", 70),
     ev("RelationshipChanged", 80, {
@@ -354,5 +356,45 @@ describe("dossier", () => {
     });
     expect(hits[0]!.id).toBe("m-ada-late");
     expect(hits[0]!.similarity).toBeGreaterThan(0.3);
+  });
+
+  it("holds a world event until it lapses and never after, though its knowers still knew it", () => {
+    world.append([
+      ev("WorldEventOccurred", 3000, {
+        worldEventId: "w-fair",
+        kind: "market",
+        text: "A horse fair came to the square.",
+        locationId: null,
+        factionId: null,
+        visibility: "global",
+        importance: 0.3,
+        participants: [],
+        entities: ["fair"],
+        lapsesAt: 3500,
+      }),
+      learn("ada", "world_event", "w-fair", 3000),
+    ]);
+    const at = (t: number) =>
+      ids(
+        engine.dossier({ saveId: world.saveId, npcId: "ada", t, query: "horse fair" })!,
+        "world_events",
+      );
+    expect(at(3499)).toContain("w-fair");
+    expect(at(3500)).not.toContain("w-fair");
+    expect(at(9000)).not.toContain("w-fair");
+    // The storm (never lapsing) stays.
+    expect(at(9000)).toContain("w-storm");
+    const hits = (t: number) =>
+      engine
+        .search({
+          saveId: world.saveId,
+          npcId: "ada",
+          t,
+          query: "horse fair",
+          collections: ["world_events"],
+        })
+        .map((h) => h.id);
+    expect(hits(3499)).toContain("w-fair");
+    expect(hits(3500)).not.toContain("w-fair");
   });
 });

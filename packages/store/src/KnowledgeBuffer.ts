@@ -47,6 +47,11 @@ export class KnowledgeBuffer implements KnowledgeState {
     return false;
   }
 
+  /** False: a world event's lapse is its row's (`lapses_at`, from its first record). */
+  worldEventRecorded(): boolean {
+    return false;
+  }
+
   /** Writes a fact change the step reported (other changes are the memories table's). */
   write(c: KnowledgeChange): void {
     if (c.type !== "fact") return;

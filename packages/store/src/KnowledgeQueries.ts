@@ -2,8 +2,9 @@
  * Who knows what, asked of the read models. The rule is core's `knows`, mirrored in SQL
  * (held to it by test/KnowledgeAgreement.test.ts): an NPC knows an item at t if its
  * earliest knowledge fact is at or before t; a memory it knows is gone once
- * `expires_at <= t` or `gone_at <= t`; lore is public. A knowledge fact for a memory the
- * save never recorded lives as long as the fact (as in `KnowledgeLedger`).
+ * `expires_at <= t` or `gone_at <= t`; a world event it knows has lapsed once
+ * `lapses_at <= t`; lore is public. A knowledge fact for a memory or world event the save
+ * never recorded lives as long as the fact (as in `KnowledgeLedger`).
  */
 import type { GameTime, ItemKind, NpcId, Via } from "@hearsay/core";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -20,10 +21,13 @@ export interface KnownItem {
 }
 
 const alive = `(m.memory_id IS NULL OR ((m.expires_at IS NULL OR m.expires_at > @t)
-  AND (m.gone_at IS NULL OR m.gone_at > @t)))`;
+  AND (m.gone_at IS NULL OR m.gone_at > @t)))
+  AND (w.lapses_at IS NULL OR w.lapses_at > @t)`;
 
 const joinMemory = `LEFT JOIN memories m ON k.item_kind = 'memory' AND m.save_id = k.save_id
-  AND m.memory_id = k.item_id`;
+  AND m.memory_id = k.item_id
+  LEFT JOIN world_events w ON k.item_kind = 'world_event' AND w.save_id = k.save_id
+  AND w.world_event_id = k.item_id`;
 
 export class KnowledgeQueries {
   private readonly one: SqliteStatement;

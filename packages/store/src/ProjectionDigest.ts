@@ -16,6 +16,18 @@ import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 
 /** The SQL function the triggers call. */
 export const DIGEST_FN = "hearsay_digest";
+
+/**
+ * Columns added to a projection table after its rows were first digested: how many end
+ * the table's digest columns. A late column counts in a row's value only when it is not
+ * null (trailing nulls among them are left out), so a row that leaves it null — every row
+ * written before it existed — hashes as it always did, and a log recorded before it keeps
+ * its checkpoint hashes.
+ */
+export const lateDigestColumns: ReadonlyMap<string, number> = new Map([
+  // WorldEventOccurred v2's `lapsesAt` (schema version 6).
+  ["world_events", 1],
+]);
 const LANE = 2 ** 48;
 
 /**
@@ -26,13 +38,19 @@ const LANE = 2 ** 48;
  * the key: this is the hot loop of every digest update and recomputation.
  */
 export const rowLanes = (table: string, row: ReadonlyArray<unknown>): readonly [number, number] => {
+  let end = row.length;
+  const late = lateDigestColumns.get(table);
+  if (late !== undefined) {
+    const first = row.length - late;
+    while (end > first && row[end - 1] === null) end--;
+  }
   let a1 = 0xdeadbeef ^ 1;
   let a2 = 0x41c6ce57 ^ 1;
   let b1 = 0xdeadbeef ^ 2;
   let b2 = 0x41c6ce57 ^ 2;
   // Piece -1 is the table name; piece j ≥ 0 is "\u0001", a type mark, and the value's text.
   let text = table;
-  for (let j = -1; j < row.length; j++) {
+  for (let j = -1; j < end; j++) {
     if (j >= 0) {
       const v = row[j];
       const mark = v === null ? 0 : typeof v === "number" ? 110 /* n */ : 115; /* s */
@@ -216,6 +234,46 @@ export const digestMigrationSql = (columns: ReadonlyMap<string, ReadonlyArray<st
     parts.push(`SELECT ${DIGEST_FN}(1, save_id, '${table}', ${cols.join(", ")}) FROM ${table};`);
   }
   return parts.join("\n");
+};
+
+/**
+ * A trigger's report of one row of a table with late columns (`lateDigestColumns`): the
+ * call leaves out the trailing late columns that are null, as `rowLanes` does.
+ */
+const reportLate = (
+  sign: 1 | -1,
+  table: string,
+  cols: ReadonlyArray<string>,
+  late: number,
+  row: "NEW" | "OLD",
+): string => {
+  const call = (n: number) =>
+    `${DIGEST_FN}(${sign}, ${row}.save_id, '${table}', ${cols
+      .slice(0, n)
+      .map((c) => `${row}.${c}`)
+      .join(", ")})`;
+  const branches: Array<string> = [];
+  for (let n = cols.length; n > cols.length - late; n--)
+    branches.push(`WHEN ${row}.${cols[n - 1]} IS NOT NULL THEN ${call(n)}`);
+  return `SELECT CASE ${branches.join(" ")} ELSE ${call(cols.length - late)} END;`;
+};
+
+/**
+ * The digest triggers of a table whose late columns (`lateDigestColumns`, the last of
+ * `cols`) a migration has just added, in place of the ones it had. Rows already there
+ * hold null in them, so their tally is unchanged.
+ */
+export const lateDigestTriggersSql = (table: string, cols: ReadonlyArray<string>): string => {
+  const late = lateDigestColumns.get(table) ?? 0;
+  const r = (sign: 1 | -1, row: "NEW" | "OLD") => reportLate(sign, table, cols, late, row);
+  return [
+    `DROP TRIGGER ${table}_digest_insert;`,
+    `DROP TRIGGER ${table}_digest_delete;`,
+    `DROP TRIGGER ${table}_digest_update;`,
+    `CREATE TRIGGER ${table}_digest_insert AFTER INSERT ON ${table} BEGIN ${r(1, "NEW")} END;`,
+    `CREATE TRIGGER ${table}_digest_delete AFTER DELETE ON ${table} BEGIN ${r(-1, "OLD")} END;`,
+    `CREATE TRIGGER ${table}_digest_update AFTER UPDATE ON ${table} BEGIN ${r(-1, "OLD")} ${r(1, "NEW")} END;`,
+  ].join("\n");
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import { stateHash } from "@hearsay/core";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { lateDigestColumns } from "./ProjectionDigest.ts";
 import { projectionTables } from "./schema.sql.ts";
 
 /** A projection table's name. */
@@ -45,6 +46,8 @@ const scoped = new Set(["save_id", "campaign_id"]);
 /** Reads and writes canonical projection state with statements prepared once. */
 export class ProjectionStateIO {
   private readonly select: ReadonlyArray<readonly [ProjectionTable, SqliteStatement]>;
+  /** A table's late columns, in column order. */
+  private readonly late = new Map<string, ReadonlyArray<string>>();
   private readonly insert: ReadonlyMap<
     ProjectionTable,
     { readonly columns: ReadonlyArray<string>; readonly stmt: SqliteStatement }
@@ -75,12 +78,29 @@ export class ProjectionStateIO {
     }
     this.select = select;
     this.insert = insert;
+    for (const [table, n] of lateDigestColumns) {
+      const columns = insert.get(table as ProjectionTable)?.columns ?? [];
+      this.late.set(table, columns.slice(columns.length - n));
+    }
   }
 
-  /** The canonical, JSON-able state of every projection row of `saveId`. */
+  /**
+   * The canonical, JSON-able state of every projection row of `saveId`. A late column
+   * (`lateDigestColumns`) is left out of a row while it and the late ones after it are
+   * null, as in the digest: a state from before the column existed hashes the same.
+   */
   read(saveId: string): ProjectionState {
     const out: Record<string, ReadonlyArray<ProjectionRow>> = {};
-    for (const [table, stmt] of this.select) out[table] = stmt.all(saveId) as Array<ProjectionRow>;
+    for (const [table, stmt] of this.select) {
+      const rows = stmt.all(saveId) as Array<Record<string, string | number | null>>;
+      const late = this.late.get(table);
+      if (late !== undefined) {
+        for (const row of rows) {
+          for (let i = late.length - 1; i >= 0 && row[late[i]!] === null; i--) delete row[late[i]!];
+        }
+      }
+      out[table] = rows;
+    }
     return out as ProjectionState;
   }
 

@@ -183,6 +183,7 @@ export class Projector {
           p.importance,
           json(p.participants),
           entities,
+          p.lapsesAt,
         );
         if (fts && r.changes === 1) {
           this.ftsLater(this.ftsInsert.world_events_fts!, r.lastInsertRowid, p.text, entities);

@@ -142,9 +142,10 @@ const statements = (db: SqliteDatabase, log: string) => {
       ORDER BY events.seq`),
     worldEvents: p(`INSERT INTO world_events
         (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility,
-         importance, participants, entities)
+         importance, participants, entities, lapses_at)
       SELECT @save, @camp, ${j("worldEventId")}, t, ${j("kind")}, ${j("text")}, ${j("locationId")},
-        ${j("factionId")}, ${j("visibility")}, ${j("importance")}, ${jt("participants")}, ${jt("entities")}
+        ${j("factionId")}, ${j("visibility")}, ${j("importance")}, ${jt("participants")}, ${jt("entities")},
+        ${j("lapsesAt")}
       ${of("WorldEventOccurred")} ORDER BY seq ON CONFLICT DO NOTHING`),
     turns: p(`INSERT INTO conversation_turns
         (save_id, campaign_id, conversation_id, turn_index, t, speaker_id, listener_ids, location_id, text)

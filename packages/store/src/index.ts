@@ -35,7 +35,12 @@ export {
 } from "./openDatabase.ts";
 export { openForReading } from "./openForReading.ts";
 export { type OpenForWritingOptions, openForWriting } from "./openForWriting.ts";
-export { DIGEST_FN, readDigest, recomputeDigest } from "./ProjectionDigest.ts";
+export {
+  DIGEST_FN,
+  lateDigestColumns,
+  readDigest,
+  recomputeDigest,
+} from "./ProjectionDigest.ts";
 export {
   hashProjectionState,
   type ProjectionRow,

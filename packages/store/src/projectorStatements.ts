@@ -38,8 +38,8 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
     profileRevised: p(`UPDATE npc_profiles SET profile = json_patch(profile, ?)
       WHERE save_id = ? AND npc_id = ?`),
     worldEvent: p(`INSERT INTO world_events
-      (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility, importance, participants, entities)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility, importance, participants, entities, lapses_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
     knowledge: p(`INSERT INTO knowledge
       (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

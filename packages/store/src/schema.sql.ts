@@ -1,12 +1,18 @@
 /**
  * The database schema, as migrations. Version 1 is the event log and every read model;
  * version 2 adds the incremental projection digest (see ProjectionDigest.ts); version 3
- * adds the thread and planned-happening read models (see NarrativeProjector.ts).
+ * adds the thread and planned-happening read models (see NarrativeProjector.ts); version
+ * 6 adds when a world event lapses (`world_events.lapses_at`, a late digest column).
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
  */
-import { digestColumns, digestMigrationSql, digestTriggersSql } from "./ProjectionDigest.ts";
+import {
+  digestColumns,
+  digestMigrationSql,
+  digestTriggersSql,
+  lateDigestTriggersSql,
+} from "./ProjectionDigest.ts";
 
 export interface Migration {
   readonly version: number;
@@ -396,10 +402,15 @@ const v3Tables: ReadonlyArray<string> = ["threads", "happenings", "happening_pro
 const v1Tables = projectionTables.filter((t) => !v3Tables.includes(t));
 const v3DigestColumns = digestColumns(schemaV3, v3Tables);
 
+const v1DigestColumns = digestColumns(schemaV1, v1Tables);
+/** world_events' digest columns once version 6 added `lapses_at` (a late column). */
+const worldEventDigestColumns = [...(v1DigestColumns.get("world_events") ?? []), "lapses_at"];
+
 /** The columns the projection digest covers, per projection table. */
 export const projectionDigestColumns: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
-  ...digestColumns(schemaV1, v1Tables),
+  ...v1DigestColumns,
   ...v3DigestColumns,
+  ["world_events", worldEventDigestColumns],
 ]);
 
 export const migrations: ReadonlyArray<Migration> = [
@@ -433,6 +444,15 @@ export const migrations: ReadonlyArray<Migration> = [
   state BLOB NOT NULL,
   PRIMARY KEY (save_id, seq)
 ) WITHOUT ROWID;`,
+  },
+  {
+    version: 6,
+    // WorldEventOccurred v2's `lapsesAt`: when the event leaves dossiers. A late digest
+    // column (ProjectionDigest.ts): null in every row written before, and left out of
+    // the digest while null, so older logs keep their checkpoint hashes.
+    name: "world events lapse",
+    sql: `ALTER TABLE world_events ADD COLUMN lapses_at INTEGER;
+${lateDigestTriggersSql("world_events", worldEventDigestColumns)}`,
   },
 ];
 

@@ -1,4 +1,12 @@
-import { projectionDigestColumns, readDigest, recomputeDigest } from "@hearsay/store";
+import {
+  lateDigestColumns,
+  migrate,
+  migrations,
+  openDatabase,
+  projectionDigestColumns,
+  readDigest,
+  recomputeDigest,
+} from "@hearsay/store";
 import { arbEventBatches } from "@hearsay/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -45,7 +53,9 @@ describe("the incremental projection digest", () => {
   });
 
   it("is the per-row cyrb53 multiset sum it has always been (recorded Checkpoints depend on it)", () => {
-    // The definition, written plainly: each row's key hashed twice, the lanes summed.
+    // The definition, written plainly: each row's key hashed twice, the lanes summed; a
+    // table's late columns (added after its rows were first hashed) count only when not
+    // null, so rows from before them hash as they did.
     const LANE = 2 ** 48;
     const cyrb53 = (s: string, seed: number): number => {
       let h1 = 0xdeadbeef ^ seed;
@@ -69,7 +79,11 @@ describe("the incremental projection digest", () => {
           .prepare(`SELECT ${cols.join(", ")} FROM ${table} WHERE save_id = ?`)
           .raw()
           .all(save) as Array<Array<unknown>>;
-        for (const row of rows) {
+        const late = lateDigestColumns.get(table) ?? 0;
+        for (const full of rows) {
+          let end = full.length;
+          while (end > full.length - late && full[end - 1] === null) end--;
+          const row = full.slice(0, end);
           let key = table;
           for (const v of row) {
             key +=
@@ -96,6 +110,27 @@ describe("the incremental projection digest", () => {
       }),
       { numRuns: runs(10) },
     );
+  });
+
+  it("a database from before world events lapsed keeps its digest through the migration, and counts a lapse once set", () => {
+    const before = migrations.filter((m) => m.version < 6);
+    const db = openDatabase(":memory:", { migrations: before });
+    const insert = db.prepare(
+      `INSERT INTO world_events (save_id, campaign_id, world_event_id, t, kind, text, location_id,
+        faction_id, visibility, importance, participants, entities) VALUES ('s', 'c', ?, 60, 'storm',
+        'a storm', NULL, NULL, 'global', 0.5, '[]', '[]')`,
+    );
+    insert.run("w1");
+    insert.run("w2");
+    const lapsing = projectionDigestColumns.get("world_events")!;
+    const v5Columns = new Map([...projectionDigestColumns].filter(([t]) => t !== "world_events"));
+    v5Columns.set("world_events", lapsing.slice(0, -1));
+    const digestBefore = recomputeDigest(db, "s", v5Columns);
+    migrate(db, ":memory:", migrations);
+    expect(recomputeDigest(db, "s", projectionDigestColumns)).toBe(digestBefore);
+    db.prepare("UPDATE world_events SET lapses_at = 600 WHERE world_event_id = 'w2'").run();
+    expect(recomputeDigest(db, "s", projectionDigestColumns)).not.toBe(digestBefore);
+    db.close();
   });
 
   it("an empty save's digest is all zeros", () => {

@@ -377,6 +377,7 @@ describe("the projector's fold rules", () => {
         importance: 0.9,
         participants: [],
         entities: ["storm"],
+        lapsesAt: 600,
       }),
       ev("WorldEventOccurred", 2, {
         worldEventId: "w1",
@@ -388,6 +389,7 @@ describe("the projector's fold rules", () => {
         importance: 0.1,
         participants: [],
         entities: [],
+        lapsesAt: null,
       }),
       ev("DebateHeld", 3, {
         debateId: "d1",
@@ -415,8 +417,9 @@ describe("the projector's fold rules", () => {
       }),
       ev("SimulationWarning", 5, { code: "slow", message: "slow model", npcId: null }),
     );
-    expect(rows("SELECT world_event_id, text, importance FROM world_events")).toEqual([
-      { world_event_id: "w1", text: "a great storm", importance: 0.9 },
+    // The first record wins, its lapse with it.
+    expect(rows("SELECT world_event_id, text, importance, lapses_at FROM world_events")).toEqual([
+      { world_event_id: "w1", text: "a great storm", importance: 0.9, lapses_at: 600 },
     ]);
     expect(fts("world_events_fts", "storm")).toHaveLength(1);
     expect(fts("background_debates_fts", "taxes")).toHaveLength(1);

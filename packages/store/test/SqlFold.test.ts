@@ -110,6 +110,7 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
             importance: pick(floats, a),
             participants: [pick(npcs, a)],
             entities: [pick(texts, a)],
+            lapsesAt: b % 3 === 0 ? null : t + b,
           }),
         );
         break;

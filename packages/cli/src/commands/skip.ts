@@ -71,7 +71,7 @@ export const skipCommand = Command.make(
     ),
     mode: Flag.Literals("mode", ["jump", "elision"]).pipe(
       Flag.withDescription(
-        "jump: only the world's own rules run, a day at a time (default); elision: NPCs act every 6 game hours",
+        "jump: the clock moves a day at a time, applying only deadlines, expiries and decay (default); elision: NPCs act every 6 game hours",
       ),
       Flag.withDefault("jump"),
     ),

@@ -34,7 +34,7 @@ export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {
   mode: Schema.Literals(["tick", "elision", "jump"]),
 });
 
-export const WorldEventOccurred = defineEvent("WorldEventOccurred", 1, {
+export const WorldEventOccurred = defineEvent("WorldEventOccurred", 2, {
   worldEventId: WorldEventId,
   /** What sort of happening: `market`, `storm`, `theft`, `debate_outcome`, … */
   kind: Schema.String,
@@ -46,6 +46,12 @@ export const WorldEventOccurred = defineEvent("WorldEventOccurred", 1, {
   participants: Schema.Array(NpcId),
   /** Names of people, places and things it mentions, for exact-match retrieval. */
   entities: Schema.Array(Schema.String),
+  /**
+   * When it lapses: from then on nobody knows it as current news, so it leaves every
+   * dossier (it stays in the log and in who-knew-what history). Null: it never lapses.
+   * Set from its importance when it is recorded (`worldEventLapsesAt`).
+   */
+  lapsesAt: Schema.NullOr(GameTime),
 });
 
 export const Checkpoint = defineEvent("Checkpoint", 1, {

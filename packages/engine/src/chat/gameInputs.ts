@@ -17,6 +17,7 @@ import {
   type Visibility,
   type WorldEventId,
   witnessesOf,
+  worldEventLapsesAt,
 } from "@hearsay/core";
 import { remember } from "../Memories.ts";
 import { NotInWorld, TaskMoveRefused, TaskNotFound } from "./TalkError.ts";
@@ -82,6 +83,11 @@ export const applyWorldTick = (
         importance: d.importance,
         participants: [...participants],
         entities: [...d.entities],
+        lapsesAt: worldEventLapsesAt(
+          ctx.config.worldEventLifetimes,
+          { id: worldEventId, importance: d.importance },
+          ctx.t,
+        ),
       });
       const learnt = witnessesOf(
         {

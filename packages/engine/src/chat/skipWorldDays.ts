@@ -1,7 +1,7 @@
 /**
  * A time skip in a world a player is talking to: the engine resumes the run and jumps
- * `days` days (a recorded `jump`, every scheduled event, deadline, expiry and debate in
- * the span still happening), extending the run's length if the skip would pass its
+ * `days` days (a recorded `jump`: deadlines, expiries and decay in the span apply,
+ * nothing else happens — see Skips.ts), extending the run's length if the skip would pass its
  * end. Skips start on the hour, so a clock between hours ticks up to the next one first.
  * The caller holds the save's writer lock.
  */

@@ -217,6 +217,7 @@ export class SequenceBuilder {
           importance: at(units, b),
           participants: a % 2 === 0 ? [this.npc(a)] : [],
           entities: [at(words, c)],
+          lapsesAt: b % 3 === 0 ? null : this.t + (1 + c) * 60,
         });
         return this;
       }

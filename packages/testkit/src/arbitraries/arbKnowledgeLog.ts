@@ -6,7 +6,8 @@
  * The logs are hostile on purpose: game times in any order (several events at one
  * minute, later events at earlier times), the same fact told again earlier or later,
  * memories recorded again (under another owner), expiries before, between and after
- * records and repeated, expiresAt before the record, knowledge of memories, world events
+ * records and repeated, expiresAt before the record, world events recorded again with
+ * another lapse, lapses at or before the record, knowledge of memories, world events
  * and debates recorded later or never, threads, and unrelated events between them. They
  * are cut into append batches anywhere, with Checkpoints (range ends of a bulk fold).
  */
@@ -142,6 +143,9 @@ const build = (steps: ReadonlyArray<Step>): ReadonlyArray<ReadonlyArray<Event>> 
             importance: 0.5,
             participants: [pick(knowledgeNpcs, b)],
             entities: [],
+            // Sometimes never, sometimes at or before the record (then never known),
+            // sometimes later; a second record of the id does not move it.
+            lapsesAt: b % 3 === 0 ? null : Math.max(0, t + (b % 5) - 1),
           }),
         );
         break;
@@ -186,8 +190,8 @@ export const arbKnowledgeLog = (maxSteps = 40): fc.Arbitrary<ReadonlyArray<Reado
   fc.array(arbStep, { minLength: 1, maxLength: maxSteps }).map(build);
 
 /**
- * The minutes worth asking about: 0, and one before, at and after every event time and
- * every expiresAt (knowledge is constant between them).
+ * The minutes worth asking about: 0, and one before, at and after every event time,
+ * every expiresAt and every lapsesAt (knowledge is constant between them).
  */
 export const knowledgeTimes = (events: ReadonlyArray<Event>): ReadonlyArray<number> => {
   const marks = new Set<number>([0]);
@@ -197,6 +201,7 @@ export const knowledgeTimes = (events: ReadonlyArray<Event>): ReadonlyArray<numb
   for (const e of events) {
     mark(e.t);
     if (e.type === "MemoryRecorded" && e.payload.expiresAt !== null) mark(e.payload.expiresAt);
+    if (e.type === "WorldEventOccurred" && e.payload.lapsesAt !== null) mark(e.payload.lapsesAt);
   }
   return [...marks].sort((x, y) => x - y);
 };
