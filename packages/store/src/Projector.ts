@@ -61,6 +61,11 @@ export class Projector {
   /** Last-write-wins rows of a `bulk` fold, not yet written: per statement, by row key. */
   private readonly replaced = new Map<SqliteStatement, Map<string, ReadonlyArray<unknown>>>();
   private readonly narrative: NarrativeProjector;
+  /** Per FTS table an append's SQL fold feeds: its base's highest rowid, and its indexing. */
+  private readonly sqlFoldFts: ReadonlyArray<{
+    readonly mark: SqliteStatement;
+    readonly index: SqliteStatement;
+  }>;
 
   constructor(private readonly db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -83,6 +88,18 @@ export class Projector {
     this.clearSave = projectionTables.map((t) => p(`DELETE FROM ${t} WHERE save_id = ?`));
     this.lorePurgeFts = p(
       "INSERT INTO lore_chunks_fts(lore_chunks_fts, rowid, text, entities) SELECT 'delete', rowid, text, entities FROM lore_chunks WHERE save_id = ? AND source_id = ?",
+    );
+    this.sqlFoldFts = (["memories_fts", "world_events_fts", "background_debates_fts"] as const).map(
+      (fts) => {
+        const cols = ftsColumns[fts].join(", ");
+        const base = ftsTables[fts];
+        return {
+          mark: p(`SELECT coalesce(max(rowid), 0) FROM ${base}`).pluck(),
+          index: p(
+            `INSERT INTO ${fts}(rowid, ${cols}) SELECT rowid, ${cols} FROM ${base} WHERE rowid > ? ORDER BY rowid`,
+          ),
+        };
+      },
     );
     this.s = prepareProjectorStatements(db);
     this.narrative = new NarrativeProjector(db);
@@ -441,6 +458,25 @@ export class Projector {
   flushFts(): void {
     for (const [stmt, args] of this.ftsPending) stmt.run(...args);
     this.ftsPending.length = 0;
+  }
+
+  /**
+   * Where the base tables of the FTS entries an append's SQL fold owes stand now (their
+   * highest rowid): memories, world events and debates, whose events SqlFold.ts folds.
+   * Hand the marks to {@link indexSqlFolded} after the fold.
+   */
+  sqlFoldMarks(): ReadonlyArray<number> {
+    return this.sqlFoldFts.map((f) => Number(f.mark.get()));
+  }
+
+  /**
+   * Indexes the rows an append's SQL fold wrote after `marks` (`sqlFoldMarks`), in rowid
+   * order — the FTS writes the event-by-event fold would have held for `flushFts`.
+   */
+  indexSqlFolded(marks: ReadonlyArray<number>): void {
+    this.sqlFoldFts.forEach((f, i) => {
+      f.index.run(marks[i] ?? 0);
+    });
   }
 
   /** Forgets the held FTS writes (their append rolled back). */

@@ -47,6 +47,33 @@ describe("the event log", () => {
     );
   });
 
+  it("folds appends made after the first one rolled back (with the scratch tables it made)", async () => {
+    await fc.assert(
+      fc.asyncProperty(arbEventBatches(), async (batches) => {
+        fc.pre(batches.length > 0 && batches[0]!.length > 0);
+        const { db, log } = freshStore();
+        newSave(log, "s");
+        await expect(
+          log.atomically(async () => {
+            log.append("s", 0, batches[0]!);
+            throw new Error("undone");
+          }),
+        ).rejects.toThrow("undone");
+        expect(log.head("s")).toBe(0);
+        appendBatches(log, "s", batches);
+        const appended = log.projectionState("s");
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          log.rebuildProjections("s");
+          expect(appended).toEqual(log.projectionState("s"));
+        } finally {
+          db.exec("ROLLBACK");
+        }
+      }),
+      { numRuns: runs(10) },
+    );
+  });
+
   it("a stale expected seq fails with StaleSeq and writes nothing", () => {
     fc.assert(
       fc.property(
