@@ -9,9 +9,10 @@
  * buffer instead of one upsert each (see KnowledgeBuffer.ts), and so do rows whose upsert
  * replaces every column (activities, relationships: the last write wins); `flushBulk`
  * writes them. Fold rules that need care:
- * - knowledge is core's rule (`knowledgeStep`, core/Knowledge.ts). A bulk fold runs the
- *   step itself over its buffer; an append mirrors it in SQL, which is allowed only
- *   because test/KnowledgeAgreement.test.ts feeds both the same arbitrary logs: the
+ * - knowledge is core's rule (`knowledgeStep`, core/Knowledge.ts). A bulk fold of events
+ *   at an older version runs the step itself over its buffer; appends and rebuilds leave
+ *   knowledge to SqlFold.ts, and a `live` fold mirrors it in SQL here, which is allowed
+ *   only because test/KnowledgeAgreement.test.ts feeds them the same arbitrary logs: the
  *   earliest fact wins (a later or equal-time fact changes nothing); MemoryRecorded also
  *   records the owner's knowledge (`via = 'owner'`), and a memory id seen before is
  *   ignored entirely; MemoryExpired sets `gone_at`/`gone_reason` once, on a memory

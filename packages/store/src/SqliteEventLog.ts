@@ -206,7 +206,9 @@ export class SqliteEventLog {
         const seen = new Set<string>();
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
-        // Events decode at their type's current version, which is all SqlFold.ts asks.
+        // SqlFold.ts takes events at their type's current version only. Decoding upcasts
+        // every event to it, so this holds; were it not to, the batch is folded event by
+        // event instead.
         const bySql = decoded.every(
           (e) => !sqlFolded.has(e.type) || e.version === currentVersions.get(e.type),
         );
