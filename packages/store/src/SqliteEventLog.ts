@@ -40,6 +40,13 @@ import {
 export interface EventLogOptions {
   /** Take a snapshot whenever an append crosses a multiple of this many events (0: never). */
   readonly snapshotEvery?: number;
+  /**
+   * Fold a batch's events of SqlFold.ts's types with one statement per table when it
+   * holds at least this many of them (default 64), else one by one: a tick of a small
+   * world is cheaper folded event by event than by the fold's score of statements. Both
+   * ways give the same rows, rowids and digest.
+   */
+  readonly sqlFoldFrom?: number;
 }
 
 /** What `createSave` needs. */
@@ -78,6 +85,7 @@ export class SqliteEventLog {
   private readonly snapshotStore: SnapshotStore;
   private readonly knowledge: KnowledgeQueries;
   private readonly snapshotEvery: number;
+  private readonly sqlFoldFrom: number;
   private readonly insertSave: SqliteStatement;
   private readonly insertEvent: SqliteStatement;
   private readonly appendEvent: SqliteStatement;
@@ -95,6 +103,7 @@ export class SqliteEventLog {
     this.snapshotStore = new SnapshotStore(db);
     this.knowledge = new KnowledgeQueries(db);
     this.snapshotEvery = Math.max(0, Math.trunc(opts.snapshotEvery ?? 0));
+    this.sqlFoldFrom = Math.max(1, opts.sqlFoldFrom ?? 64);
     this.insertSave = db.prepare(
       "INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -207,11 +216,16 @@ export class SqliteEventLog {
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
         // SqlFold.ts takes events at their type's current version only. Decoding upcasts
-        // every event to it, so this holds; were it not to, the batch is folded event by
+        // every event to it, so that holds; were it not to, the batch is folded event by
         // event instead.
-        const bySql = decoded.every(
-          (e) => !sqlFolded.has(e.type) || e.version === currentVersions.get(e.type),
-        );
+        let foldable = 0;
+        let current = true;
+        for (const e of decoded) {
+          if (!sqlFolded.has(e.type)) continue;
+          foldable += 1;
+          if (e.version !== currentVersions.get(e.type)) current = false;
+        }
+        const bySql = current && foldable >= this.sqlFoldFrom;
         try {
           for (const e of decoded) {
             if (
