@@ -22,7 +22,7 @@ import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { bareLog, storeLogOnly } from "./lib/bareLog.ts";
+import { bareLog, decodeOnly, storeLogOnly, storeWithoutDigest } from "./lib/bareLog.ts";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { printTable } from "./lib/printTable.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
@@ -72,6 +72,16 @@ interface Row {
    */
   readonly logTableSeconds: number;
   readonly logTableUsPerNpcDay: number;
+  /**
+   * The store's append of the run's log split, CPU µs per NPC-day: the whole of it, the
+   * log table alone, decoding the events, the read models (the rest), and of those the
+   * projection digest's triggers (the whole store against one without them).
+   */
+  readonly storeCpuUsPerNpcDay: number;
+  readonly logTableCpuUsPerNpcDay: number;
+  readonly decodeCpuUsPerNpcDay: number;
+  readonly readModelsCpuUsPerNpcDay: number;
+  readonly digestCpuUsPerNpcDay: number;
   /** The run's wall time over the bare log's (the target: ~3). */
   readonly runOverBareLog: number;
   /** The same ratio in CPU time (steadier on a shared machine). */
@@ -145,13 +155,18 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const fresh = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   fresh.createSave({ saveId: ids.save("bench"), campaignId: events[0]!.campaignId, name: "bench" });
   const baseStart = performance.now();
+  const baseCpu = cpuNow();
   let head = 0;
   for (const b of batches) head = fresh.append(ids.save("bench"), head, b).head;
   const baselineAppendSeconds = (performance.now() - baseStart) / 1000;
+  const storeCpuUs = cpuNow() - baseCpu;
   const bare = bareLog(batches);
   const logTable = storeLogOnly(batches);
+  const decoding = decodeOnly(batches);
+  const noDigest = storeWithoutDigest(batches);
   const usPerNpcDay = (seconds * 1e6) / (npcs * days);
   const jobsCpu = [...jobCpu.values()].reduce((a, b) => a + b, 0);
+  const perNpcDay = (cpuSeconds: number) => (cpuSeconds * 1e6) / (npcs * days);
 
   return {
     npcs,
@@ -188,6 +203,12 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     bareLogUsPerNpcDay: (bare.seconds * 1e6) / (npcs * days),
     logTableSeconds: logTable.seconds,
     logTableUsPerNpcDay: (logTable.seconds * 1e6) / (npcs * days),
+    storeCpuUsPerNpcDay: storeCpuUs / (npcs * days),
+    logTableCpuUsPerNpcDay: perNpcDay(logTable.cpuSeconds),
+    decodeCpuUsPerNpcDay: perNpcDay(decoding.cpuSeconds),
+    readModelsCpuUsPerNpcDay:
+      storeCpuUs / (npcs * days) - perNpcDay(logTable.cpuSeconds) - perNpcDay(decoding.cpuSeconds),
+    digestCpuUsPerNpcDay: storeCpuUs / (npcs * days) - perNpcDay(noDigest.cpuSeconds),
     runOverBareLog: seconds / Math.max(1e-9, bare.seconds),
     runCpuOverBareLogCpu: cpuSeconds / Math.max(1e-9, bare.cpuSeconds),
     yearSecondsAtThisRate: (usPerNpcDay * TARGET_NPC_DAYS) / 1e6,
@@ -289,6 +310,11 @@ export default async (): Promise<void> => {
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +
         `the store's log table ${r.logTableUsPerNpcDay.toFixed(0)} µs, the store with its read models ${r.baselineUsPerNpcDay.toFixed(0)} µs`,
+    );
+    console.log(
+      `  the store's append in CPU µs per NPC-day: ${r.storeCpuUsPerNpcDay.toFixed(0)} = log table ${r.logTableCpuUsPerNpcDay.toFixed(0)} ` +
+        `+ decoding ${r.decodeCpuUsPerNpcDay.toFixed(0)} + read models ${r.readModelsCpuUsPerNpcDay.toFixed(0)} ` +
+        `(of which the digest's triggers ${r.digestCpuUsPerNpcDay.toFixed(0)})`,
     );
   }
   const target = rows.find((r) => r.npcs === 1000 && r.days === 365);

@@ -5,8 +5,8 @@
  * whole run's wall time against it (the target: a run within ~3× of its bare log).
  * `storeLogOnly` is the step between: the store's own log table, without read models.
  */
-import type { StoredEvent } from "@hearsay/core";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { decodeEvent, type StoredEvent } from "@hearsay/core";
+import { DIGEST_FN, openDatabase, SqliteEventLog } from "@hearsay/store";
 import Database from "better-sqlite3";
 import { cpuNow } from "./cpuParts.ts";
 
@@ -91,6 +91,48 @@ export const storeLogOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>)
     const cpuSeconds = (cpuNow() - c0) / 1e6;
     const rows = Number(db.prepare("SELECT count(*) FROM events").pluck().get());
     return { seconds, cpuSeconds, rows };
+  } finally {
+    db.close();
+  }
+};
+
+/**
+ * Decoding alone: every event of `batches` through core's `decodeEvent`, as the store's
+ * append does before it writes anything — its share of the store's append.
+ */
+export const decodeOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>): BareLog => {
+  let rows = 0;
+  const c0 = cpuNow();
+  const t0 = performance.now();
+  for (const b of batches) for (const e of b) rows += decodeEvent(e) === undefined ? 0 : 1;
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpuNow() - c0) / 1e6, rows };
+};
+
+/**
+ * The whole store's append of `batches` to a fresh store with the projection digest's
+ * triggers dropped: against the whole store with them, what keeping the digest costs.
+ */
+export const storeWithoutDigest = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>): BareLog => {
+  const db = openDatabase(":memory:");
+  try {
+    const first = batches[0]?.[0];
+    if (first === undefined) return { seconds: 0, cpuSeconds: 0, rows: 0 };
+    const log = new SqliteEventLog(db);
+    log.createSave({ saveId: first.saveId, campaignId: first.campaignId, name: "no digest" });
+    const triggers = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE ?")
+      .pluck()
+      .all(`%${DIGEST_FN}(%`) as Array<string>;
+    for (const name of triggers) db.exec(`DROP TRIGGER "${name}"`);
+    let head = 0;
+    const c0 = cpuNow();
+    const t0 = performance.now();
+    for (const b of batches) head = log.append(first.saveId, head, b).head;
+    return {
+      seconds: (performance.now() - t0) / 1000,
+      cpuSeconds: (cpuNow() - c0) / 1e6,
+      rows: head,
+    };
   } finally {
     db.close();
   }

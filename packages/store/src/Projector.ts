@@ -9,9 +9,10 @@
  * buffer instead of one upsert each (see KnowledgeBuffer.ts), and so do rows whose upsert
  * replaces every column (activities, relationships: the last write wins); `flushBulk`
  * writes them. Fold rules that need care:
- * - knowledge is core's rule (`knowledgeStep`, core/Knowledge.ts). A bulk fold runs the
- *   step itself over its buffer; an append mirrors it in SQL, which is allowed only
- *   because test/KnowledgeAgreement.test.ts feeds both the same arbitrary logs: the
+ * - knowledge is core's rule (`knowledgeStep`, core/Knowledge.ts). A bulk fold of events
+ *   at an older version runs the step itself over its buffer; appends and rebuilds leave
+ *   knowledge to SqlFold.ts, and a `live` fold mirrors it in SQL here, which is allowed
+ *   only because test/KnowledgeAgreement.test.ts feeds them the same arbitrary logs: the
  *   earliest fact wins (a later or equal-time fact changes nothing); MemoryRecorded also
  *   records the owner's knowledge (`via = 'owner'`), and a memory id seen before is
  *   ignored entirely; MemoryExpired sets `gone_at`/`gone_reason` once, on a memory
@@ -61,6 +62,11 @@ export class Projector {
   /** Last-write-wins rows of a `bulk` fold, not yet written: per statement, by row key. */
   private readonly replaced = new Map<SqliteStatement, Map<string, ReadonlyArray<unknown>>>();
   private readonly narrative: NarrativeProjector;
+  /** Per FTS table an append's SQL fold feeds: its base's highest rowid, and its indexing. */
+  private readonly sqlFoldFts: ReadonlyArray<{
+    readonly mark: SqliteStatement;
+    readonly index: SqliteStatement;
+  }>;
 
   constructor(private readonly db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -83,6 +89,18 @@ export class Projector {
     this.clearSave = projectionTables.map((t) => p(`DELETE FROM ${t} WHERE save_id = ?`));
     this.lorePurgeFts = p(
       "INSERT INTO lore_chunks_fts(lore_chunks_fts, rowid, text, entities) SELECT 'delete', rowid, text, entities FROM lore_chunks WHERE save_id = ? AND source_id = ?",
+    );
+    this.sqlFoldFts = (["memories_fts", "world_events_fts", "background_debates_fts"] as const).map(
+      (fts) => {
+        const cols = ftsColumns[fts].join(", ");
+        const base = ftsTables[fts];
+        return {
+          mark: p(`SELECT coalesce(max(rowid), 0) FROM ${base}`).pluck(),
+          index: p(
+            `INSERT INTO ${fts}(rowid, ${cols}) SELECT rowid, ${cols} FROM ${base} WHERE rowid > ? ORDER BY rowid`,
+          ),
+        };
+      },
     );
     this.s = prepareProjectorStatements(db);
     this.narrative = new NarrativeProjector(db);
@@ -449,6 +467,25 @@ export class Projector {
   flushFts(): void {
     for (const [stmt, args] of this.ftsPending) stmt.run(...args);
     this.ftsPending.length = 0;
+  }
+
+  /**
+   * Where the base tables of the FTS entries an append's SQL fold owes stand now (their
+   * highest rowid): memories, world events and debates, whose events SqlFold.ts folds.
+   * Hand the marks to {@link indexSqlFolded} after the fold.
+   */
+  sqlFoldMarks(): ReadonlyArray<number> {
+    return this.sqlFoldFts.map((f) => Number(f.mark.get()));
+  }
+
+  /**
+   * Indexes the rows an append's SQL fold wrote after `marks` (`sqlFoldMarks`), in rowid
+   * order — the FTS writes the event-by-event fold would have held for `flushFts`.
+   */
+  indexSqlFolded(marks: ReadonlyArray<number>): void {
+    this.sqlFoldFts.forEach((f, i) => {
+      f.index.run(marks[i] ?? 0);
+    });
   }
 
   /** Forgets the held FTS writes (their append rolled back). */

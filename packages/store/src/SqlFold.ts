@@ -72,24 +72,32 @@ const j = (field: string) => `(payload ->> '$.${field}')`;
 /** A JSON-valued field as its JSON text. */
 const jt = (field: string) => `(payload -> '$.${field}')`;
 
-/** Scratch tables of one range's memory events, each read from the log once. */
-const RECORDS = "temp.hearsay_fold_records";
-const EXPIRIES = "temp.hearsay_fold_expiries";
-/** The first expiry of each memory that was there before the range. */
-const GONE = "temp.hearsay_fold_gone";
-const scratchDdl = [
-  `CREATE TEMP TABLE hearsay_fold_records
-     (mid TEXT PRIMARY KEY, owner TEXT, t INTEGER, seq INTEGER, fresh INTEGER) WITHOUT ROWID`,
-  `CREATE TEMP TABLE hearsay_fold_expiries
-     (seq INTEGER PRIMARY KEY, mid TEXT, t INTEGER, reason TEXT)`,
-  "CREATE TEMP TABLE hearsay_fold_gone (mid TEXT PRIMARY KEY, t INTEGER, reason TEXT) WITHOUT ROWID",
-];
+/**
+ * Scratch tables of one range's memory events, each read from the log once: `records`
+ * and `expiries`, and `gone`, the first expiry of each memory that was there before the
+ * range. Named by a prefix, so a bulk fold and the appends of the same connection each
+ * have their own.
+ */
+const scratchOf = (prefix: string) => ({
+  RECORDS: `temp.${prefix}_records`,
+  EXPIRIES: `temp.${prefix}_expiries`,
+  GONE: `temp.${prefix}_gone`,
+  ddl: [
+    `CREATE TEMP TABLE IF NOT EXISTS ${prefix}_records
+       (mid TEXT PRIMARY KEY, owner TEXT, t INTEGER, seq INTEGER, fresh INTEGER) WITHOUT ROWID`,
+    `CREATE TEMP TABLE IF NOT EXISTS ${prefix}_expiries
+       (seq INTEGER PRIMARY KEY, mid TEXT, t INTEGER, reason TEXT)`,
+    `CREATE TEMP TABLE IF NOT EXISTS ${prefix}_gone
+       (mid TEXT PRIMARY KEY, t INTEGER, reason TEXT) WITHOUT ROWID`,
+  ],
+});
 
 /**
  * The fold's statements, reading the log of the database attached as `log` (`main`: the
  * fold's own; an import that copies no event rows reads its source's).
  */
-const statements = (db: SqliteDatabase, log: string) => {
+const statements = (db: SqliteDatabase, log: string, prefix: string) => {
+  const { RECORDS, EXPIRIES, GONE } = scratchOf(prefix);
   const p = (sql: string): SqliteStatement => db.prepare(sql);
   // Without statistics SQLite would rather scan the whole range by primary key.
   const events = `${log}.events AS events INDEXED BY ${SQL_FOLD_INDEX}`;
@@ -213,22 +221,33 @@ export class SqlFold {
   private constructor(
     private readonly db: SqliteDatabase,
     private readonly s: ReturnType<typeof statements>,
+    private readonly scratch: ReturnType<typeof scratchOf>,
   ) {}
 
   /**
    * Prepares the fold on `db` with its scratch tables (`close` drops them), reading the
-   * event log of the schema `log` (default: `db`'s own).
+   * event log of the schema `log` (default: `db`'s own). `prefix` names the scratch
+   * tables: folds open at once on one connection need different ones.
    */
-  static open(db: SqliteDatabase, log = "main"): SqlFold {
-    for (const ddl of scratchDdl) db.exec(ddl);
-    return new SqlFold(db, statements(db, log));
+  static open(db: SqliteDatabase, log = "main", prefix = "hearsay_fold"): SqlFold {
+    const scratch = scratchOf(prefix);
+    for (const ddl of scratch.ddl) db.exec(ddl);
+    return new SqlFold(db, statements(db, log, prefix), scratch);
+  }
+
+  /**
+   * Creates the scratch tables again if they are gone: a transaction that created them
+   * and then rolled back took them with it (the statements re-prepare by themselves).
+   */
+  ensureScratch(): void {
+    for (const ddl of this.scratch.ddl) this.db.exec(ddl);
   }
 
   /** Drops the scratch tables. */
   close(): void {
-    this.db.exec(`DROP TABLE ${RECORDS}`);
-    this.db.exec(`DROP TABLE ${EXPIRIES}`);
-    this.db.exec(`DROP TABLE ${GONE}`);
+    this.db.exec(`DROP TABLE ${this.scratch.RECORDS}`);
+    this.db.exec(`DROP TABLE ${this.scratch.EXPIRIES}`);
+    this.db.exec(`DROP TABLE ${this.scratch.GONE}`);
   }
 
   /**

@@ -8,7 +8,15 @@
  * Effect services (`EventLog`, `Projections`, `Snapshots`) wrap this class; engines and
  * benches that want no Effect can use it directly.
  */
-import type { CampaignId, GameTime, ItemKind, NpcId, SaveId, StoredEvent } from "@hearsay/core";
+import {
+  type CampaignId,
+  currentVersions,
+  type GameTime,
+  type ItemKind,
+  type NpcId,
+  type SaveId,
+  type StoredEvent,
+} from "@hearsay/core";
 import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { EventHistory, type SaveInfo, type Segment, toStored } from "./EventHistory.ts";
@@ -19,7 +27,7 @@ import { readDigest, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
-import { atCurrentVersion, inertTypes, sqlFoldedTypes } from "./SqlFold.ts";
+import { atCurrentVersion, inertTypes, SqlFold, sqlFoldedTypes } from "./SqlFold.ts";
 import {
   DatabaseBusy,
   InvalidBranchPoint,
@@ -32,6 +40,13 @@ import {
 export interface EventLogOptions {
   /** Take a snapshot whenever an append crosses a multiple of this many events (0: never). */
   readonly snapshotEvery?: number;
+  /**
+   * Fold a batch's events of SqlFold.ts's types with one statement per table when it
+   * holds at least this many of them (default 64), else one by one: a tick of a small
+   * world is cheaper folded event by event than by the fold's score of statements. Both
+   * ways give the same rows, rowids and digest.
+   */
+  readonly sqlFoldFrom?: number;
 }
 
 /** What `createSave` needs. */
@@ -57,6 +72,9 @@ export interface AppendResult {
 
 const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
 
+/** The event types an append leaves to SqlFold.ts. */
+const sqlFolded = new Set<string>(sqlFoldedTypes);
+
 /** The schema name an import attaches its source database under. */
 const SOURCE_SCHEMA = "hearsay_import_source";
 
@@ -67,11 +85,14 @@ export class SqliteEventLog {
   private readonly snapshotStore: SnapshotStore;
   private readonly knowledge: KnowledgeQueries;
   private readonly snapshotEvery: number;
+  private readonly sqlFoldFrom: number;
   private readonly insertSave: SqliteStatement;
   private readonly insertEvent: SqliteStatement;
   private readonly appendEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
   private memoryText: SqliteStatement | undefined;
+  /** The appends' SQL fold (made at the first append that needs it). */
+  private appendFold: SqlFold | null = null;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -83,6 +104,7 @@ export class SqliteEventLog {
     this.snapshotStore = new SnapshotStore(db);
     this.knowledge = new KnowledgeQueries(db);
     this.snapshotEvery = Math.max(0, Math.trunc(opts.snapshotEvery ?? 0));
+    this.sqlFoldFrom = Math.max(1, opts.sqlFoldFrom ?? 64);
     this.insertSave = db.prepare(
       "INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -194,6 +216,17 @@ export class SqliteEventLog {
         const seen = new Set<string>();
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
+        // SqlFold.ts takes events at their type's current version only. Decoding upcasts
+        // every event to it, so that holds; were it not to, the batch is folded event by
+        // event instead.
+        let foldable = 0;
+        let current = true;
+        for (const e of decoded) {
+          if (!sqlFolded.has(e.type)) continue;
+          foldable += 1;
+          if (e.version !== currentVersions.get(e.type)) current = false;
+        }
+        const bySql = current && foldable >= this.sqlFoldFrom;
         try {
           for (const e of decoded) {
             if (
@@ -223,10 +256,12 @@ export class SqliteEventLog {
               saveId: save.saveId,
               campaignId: save.campaignId,
             } as StoredEvent;
-            this.projector.apply(stored, saveId, save.campaignId, "live");
+            if (!bySql || !sqlFolded.has(e.type))
+              this.projector.apply(stored, saveId, save.campaignId, "live");
             appended.push(stored);
           }
-          this.projector.flushFts();
+          if (bySql && seq > save.head) this.foldBySql(save, save.head + 1, seq);
+          else this.projector.flushFts();
         } finally {
           // FTS writes the fold held back go in with their batch, or not at all.
           this.projector.dropFts();
@@ -249,6 +284,23 @@ export class SqliteEventLog {
       },
       true,
     );
+  }
+
+  /**
+   * Folds the appended events SqlFold.ts folds (seqs `fromSeq`..`toSeq` of the save's own
+   * log) with one statement per table, after the projector folded the rest of the batch
+   * event by event — the split and the order a rebuild folds in, so the rows and the
+   * digest (the triggers see every row written) are those of an event-by-event fold.
+   * The FTS entries come last, as `flushFts` explains: the projector's, then the rows
+   * the fold wrote, in rowid order.
+   */
+  private foldBySql(save: SaveInfo, fromSeq: number, toSeq: number): void {
+    this.appendFold ??= SqlFold.open(this.db, "main", "hearsay_append");
+    this.appendFold.ensureScratch();
+    const marks = this.projector.sqlFoldMarks();
+    this.appendFold.fold(save.saveId, save.campaignId, [{ saveId: save.saveId, fromSeq, toSeq }]);
+    this.projector.flushFts();
+    this.projector.indexSqlFolded(marks);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
- * The knowledge-fold agreement test for the store. Its SQL mirrors core's rule in three
- * places — the projector's upserts on append, SQLite's own share of a bulk fold
- * (SqlFold.ts), and the bulk fold's buffered path for events at an older version — and
+ * The knowledge-fold agreement test for the store. Its SQL mirrors core's rule in two
+ * places — SQLite's own share (SqlFold.ts) of each append and of a bulk fold, and the
+ * bulk fold's buffered path for events at an older version — and
  * each is fed the same hostile logs (testkit's `arbKnowledgeLog`: any time order,
  * duplicates, re-records, early and repeated expiries) as core's `knowledgeStep`. They
  * must answer `knowsAt` as `knows` does for every NPC, item and time that matters, and
@@ -61,7 +61,7 @@ const upcastAged = (raw: unknown): unknown => {
 };
 
 describe("the store's knowledge SQL agrees with core's knowledge fold", () => {
-  it("property: on append (the projector's upserts), after a rebuild and a snapshot restore (SQLite's share) and an import of aged events (the bulk buffer)", () => {
+  it("property: on append and after a rebuild and a snapshot restore (SQLite's share), and after an import of aged events (the bulk buffer)", () => {
     fc.assert(
       fc.property(arbKnowledgeLog(), (batches) => {
         const events = batches.flat();

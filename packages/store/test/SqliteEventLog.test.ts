@@ -6,7 +6,7 @@ import { InvalidEvent, openDatabase, SqliteEventLog, StaleSeq, UnknownSave } fro
 import { arbEventBatches, arbEventSequence, buildSequence, smallWorld } from "@hearsay/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appendBatches, freshStore, newSave, rowCounts, runs } from "./harness.ts";
+import { appendBatches, checkFts, freshStore, newSave, rowCounts, runs } from "./harness.ts";
 
 const caught = (f: () => unknown): unknown => {
   try {
@@ -44,6 +44,63 @@ describe("the event log", () => {
         );
       }),
       { numRuns: runs(25) },
+    );
+  });
+
+  it("folds a batch in SQL as it folds it event by event: rows, rowids, digest and FTS", () => {
+    fc.assert(
+      fc.property(arbEventBatches(), (batches) => {
+        const bySql = freshStore(0, 1);
+        const oneByOne = freshStore(0, Number.POSITIVE_INFINITY);
+        for (const { log } of [bySql, oneByOne]) {
+          newSave(log, "s");
+          appendBatches(log, "s", batches);
+        }
+        expect(bySql.log.projectionState("s")).toEqual(oneByOne.log.projectionState("s"));
+        expect(bySql.log.projectionHash("s")).toBe(oneByOne.log.projectionHash("s"));
+        // Retrieval keys vectors and FTS entries by rowid: the fold must give the same ones.
+        const keys: ReadonlyArray<readonly [string, string]> = [
+          ["memories", "memory_id"],
+          ["world_events", "world_event_id"],
+          ["background_debates", "debate_id"],
+          ["conversation_turns", "conversation_id || '#' || turn_index"],
+        ];
+        for (const [table, key] of keys) {
+          const rows = (db: typeof bySql.db) =>
+            db.prepare(`SELECT rowid, ${key} FROM ${table} ORDER BY rowid`).raw().all();
+          expect(rows(bySql.db), table).toEqual(rows(oneByOne.db));
+        }
+        checkFts(bySql.db);
+        checkFts(oneByOne.db);
+      }),
+      { numRuns: runs(40) },
+    );
+  });
+
+  it("folds appends made after the first one rolled back (with the scratch tables it made)", async () => {
+    await fc.assert(
+      fc.asyncProperty(arbEventBatches(), async (batches) => {
+        fc.pre(batches.length > 0 && batches[0]!.length > 0);
+        const { db, log } = freshStore();
+        newSave(log, "s");
+        await expect(
+          log.atomically(async () => {
+            log.append("s", 0, batches[0]!);
+            throw new Error("undone");
+          }),
+        ).rejects.toThrow("undone");
+        expect(log.head("s")).toBe(0);
+        appendBatches(log, "s", batches);
+        const appended = log.projectionState("s");
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          log.rebuildProjections("s");
+          expect(appended).toEqual(log.projectionState("s"));
+        } finally {
+          db.exec("ROLLBACK");
+        }
+      }),
+      { numRuns: runs(10) },
     );
   });
 

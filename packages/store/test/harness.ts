@@ -10,10 +10,17 @@ import { ftsTables, openDatabase, type SqliteDatabase, SqliteEventLog } from "@h
 export const runs = (quick: number, deep = quick * 20): number =>
   process.env.HEARSAY_DEEP ? deep : quick;
 
-/** A store over a fresh in-memory database. */
-export const freshStore = (snapshotEvery = 0): { db: SqliteDatabase; log: SqliteEventLog } => {
+/**
+ * A store over a fresh in-memory database. Every batch's SqlFold.ts share is folded in
+ * SQL (`sqlFoldFrom` 1) unless `sqlFoldFrom` says otherwise, so the tests' small batches
+ * take the path a large world's ticks take.
+ */
+export const freshStore = (
+  snapshotEvery = 0,
+  sqlFoldFrom = 1,
+): { db: SqliteDatabase; log: SqliteEventLog } => {
   const db = openDatabase(":memory:");
-  return { db, log: new SqliteEventLog(db, { snapshotEvery }) };
+  return { db, log: new SqliteEventLog(db, { snapshotEvery, sqlFoldFrom }) };
 };
 
 /** Creates a root save. */
