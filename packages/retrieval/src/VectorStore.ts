@@ -11,6 +11,7 @@
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
  * batched; the graphs are brought in step after every batch of puts.
  */
+import { availableParallelism } from "node:os";
 import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
@@ -31,6 +32,11 @@ export interface VectorStoreConfig {
   readonly expansionAdd?: number;
   /** Search breadth; a search asking for more candidates widens it to that many. */
   readonly expansionSearch?: number;
+  /**
+   * Threads a rebuild builds graph segments on (default: the machine's parallelism).
+   * The graphs are the same whatever it is (`buildInWorkers`).
+   */
+  readonly buildThreads?: number;
   /**
    * Keep HNSW graphs at all (default true). False for callers that only ever rank
    * exactly (index mode `disabled`'s exact scans, tests of the exact path): no graph is
@@ -91,6 +97,7 @@ export class VectorStore {
       connectivity: config.connectivity ?? 16,
       expansionAdd: config.expansionAdd ?? 128,
       expansionSearch: config.expansionSearch ?? 128,
+      buildThreads: config.buildThreads ?? availableParallelism(),
       graph: config.graph ?? true,
     };
 
@@ -133,6 +140,7 @@ export class VectorStore {
         connectivity: this.config.connectivity,
         expansionAdd: this.config.expansionAdd,
         expansionSearch: this.config.expansionSearch,
+        buildThreads: this.config.buildThreads,
       });
       this.graphsBy.set(g, graphs);
     }
@@ -316,6 +324,15 @@ export class VectorStore {
         for (let j = 0; j < rowids.length; j++) {
           const o = (this.slotOf[rowids[j]!]! - 1) * d;
           for (let x = 0; x < d; x++) out[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
+        }
+        return out;
+      },
+      halvesOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Uint16Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          const o = (this.slotOf[rowids[j]!]! - 1) * d;
+          out.set(this.half.subarray(o, o + d), j * d);
         }
         return out;
       },
