@@ -87,6 +87,8 @@ export class VectorStore {
   private readonly groupNames: Array<string> = [];
   private readonly groupOf = new Map<string, number>();
   private scratch = new Int8Array(0);
+  /** The rows an exact scan keeps (those present), reused between scans. */
+  private present = new Int32Array(0);
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
@@ -95,7 +97,7 @@ export class VectorStore {
       hnswMinSize: config.hnswMinSize ?? 1024,
       fanout: config.fanout ?? 8,
       connectivity: config.connectivity ?? 16,
-      expansionAdd: config.expansionAdd ?? 128,
+      expansionAdd: config.expansionAdd ?? 64,
       expansionSearch: config.expansionSearch ?? 128,
       buildThreads: config.buildThreads ?? availableParallelism(),
       graph: config.graph ?? true,
@@ -549,21 +551,31 @@ export class VectorStore {
    * best `4k` (at least 40) reranked from f16.
    */
   exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
-    const present: Array<number> = [];
-    for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present.push(rowids[i]!);
-    const n = present.length;
-    if (n === 0 || k <= 0) return [];
+    const d = this.dimensions;
+    if (k <= 0 || rowids.length === 0) return [];
+    if (this.present.length < rowids.length) {
+      this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
+    }
+    const present = this.present;
+    let n = 0;
+    for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present[n++] = rowids[i]!;
+    if (n === 0) return [];
     if (n < EXACT_NATIVE_MIN) {
-      const scored = present.map((rowid) => ({ rowid, similarity: this.similarity(query, rowid) }));
+      const scored: Array<Scored> = [];
+      for (let j = 0; j < n; j++) {
+        scored.push({ rowid: present[j]!, similarity: this.similarity(query, present[j]!) });
+      }
       return scored.sort(bySimilarity).slice(0, k);
     }
-    const d = this.dimensions;
     if (this.scratch.length < n * d) {
       this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
     }
+    // Rows are copied buffer to buffer: no typed-array view made per row.
+    const from = Buffer.from(this.q8.buffer, this.q8.byteOffset, this.q8.byteLength);
+    const to = Buffer.from(this.scratch.buffer, 0, this.scratch.byteLength);
     for (let j = 0; j < n; j++) {
-      const s = this.slotOf[present[j]!]! - 1;
-      this.scratch.set(this.q8.subarray(s * d, (s + 1) * d), j * d);
+      const o = (this.slotOf[present[j]!]! - 1) * d;
+      from.copy(to, j * d, o, o + d);
     }
     const best = this.scanQuantized(
       this.scratch,
