@@ -570,12 +570,9 @@ export class VectorStore {
     if (this.scratch.length < n * d) {
       this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
     }
-    // Rows are copied buffer to buffer: no typed-array view made per row.
-    const from = Buffer.from(this.q8.buffer, this.q8.byteOffset, this.q8.byteLength);
-    const to = Buffer.from(this.scratch.buffer, 0, this.scratch.byteLength);
     for (let j = 0; j < n; j++) {
-      const o = (this.slotOf[present[j]!]! - 1) * d;
-      from.copy(to, j * d, o, o + d);
+      const s = this.slotOf[present[j]!]! - 1;
+      this.scratch.set(this.q8.subarray(s * d, (s + 1) * d), j * d);
     }
     const best = this.scanQuantized(
       this.scratch,
