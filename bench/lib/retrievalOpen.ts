@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ids, Prng } from "@hearsay/core";
+import { runSearchOptions } from "@hearsay/engine";
 import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
@@ -21,6 +22,12 @@ export const openBenchWorld = (n: number, exactVectors = false) => {
   const w = makeWorld(Prng.derive(7, "names"));
   const embedder = makeHashingEmbedder();
   const { index } = Effect.runSync(VectorIndexes.open(db, embedder, { collections: ["memories"] }));
-  const engine = new RetrievalEngine(db, { log, embedder, index, exactVectors });
+  const engine = new RetrievalEngine(db, {
+    log,
+    embedder,
+    index,
+    ...runSearchOptions,
+    ...(exactVectors ? { exactVectors } : {}),
+  });
   return { built, db, log, saveId, w, embedder, index, engine };
 };

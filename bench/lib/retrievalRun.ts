@@ -95,7 +95,10 @@ export const runSize = (n: number, o: RunOptions) => {
 
     const embedder = makeHashingEmbedder();
     t0 = performance.now();
+    const buildCpu0 = process.cpuUsage();
     let lastLog = 0;
+    /** When the last row was embedded: the graphs are built after it. */
+    let graphFrom = 0;
     // --reuse-index loads the index a previous run saved (its build time was reported by
     // that run) instead of rebuilding it.
     const reuse = o.reuseIndex;
@@ -103,6 +106,7 @@ export const runSize = (n: number, o: RunOptions) => {
       (reuse ? VectorIndexes.open : VectorIndexes.rebuild)(db, embedder, {
         collections: ["memories"],
         onProgress: (pr) => {
+          if (pr.phase === "embed" && pr.done === pr.total) graphFrom = performance.now();
           if (performance.now() - lastLog > 15_000) {
             lastLog = performance.now();
             console.error(`[${n}] index ${pr.phase} ${pr.done}/${pr.total}`);
@@ -112,9 +116,15 @@ export const runSize = (n: number, o: RunOptions) => {
     );
     const indexReused = reuse && reports[0]!.outcome === "loaded";
     const indexMs = indexReused ? Number.NaN : ms(t0);
+    const graphMs = indexReused || graphFrom === 0 ? Number.NaN : ms(graphFrom);
+    // The whole process's CPU: the graph-building worker threads included.
+    const buildCpu = process.cpuUsage(buildCpu0);
+    const indexCpuMs = indexReused
+      ? Number.NaN
+      : Math.round((buildCpu.user + buildCpu.system) / 1000);
     const store = index.store("memories")!;
     console.error(
-      `[${n}] index built in ${indexMs} ms (${reports[0]!.outcome}, graph ${store.hasGraph})`,
+      `[${n}] index built in ${indexMs} ms (graphs: ${graphMs} ms), ${indexCpuMs} ms of CPU (${reports[0]!.outcome}, graph ${store.hasGraph})`,
     );
 
     // The floor of the build: one fresh graph segment over the first 20k vectors, built as
@@ -362,6 +372,9 @@ export const runSize = (n: number, o: RunOptions) => {
       worldBuildMs: worldMs,
       indexReused,
       indexBuildMs: indexMs,
+      indexBuildCpuMs: indexCpuMs,
+      /** Wall time of the graph build (after the last row was embedded). */
+      indexGraphMs: graphMs,
       /** Single-threaded HNSW inserts per second (the build's floor) and what n of them take. */
       buildFloor: { graphAddsPerSec, graphMsForAll: Math.round((n / graphAddsPerSec) * 1000) },
       viewLoadMs: viewMs,

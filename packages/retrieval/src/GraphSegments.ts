@@ -22,7 +22,8 @@
  * sit in a graph; its hits are dropped (the store no longer has it).
  */
 import type { Index } from "usearch";
-import { newGraph } from "./newGraph.ts";
+import { buildInWorkers } from "./buildInWorkers.ts";
+import { buildGraph } from "./newGraph.ts";
 
 /** How graphs are laid out and built. */
 export interface SegmentConfig {
@@ -34,7 +35,16 @@ export interface SegmentConfig {
   readonly connectivity: number;
   readonly expansionAdd: number;
   readonly expansionSearch: number;
+  /**
+   * Threads that build segments when several are built at once (a rebuild): each
+   * segment is still built by one thread in rowid order, so the graphs do not depend
+   * on it (default 1).
+   */
+  readonly buildThreads?: number;
 }
+
+/** Fewer rows than this to build are built on this thread alone: a worker costs more. */
+const PARALLEL_MIN_ROWS = 32_768;
 
 /** One immutable graph over the live rows of a rowid range, as they were when it was built. */
 export interface Segment {
@@ -64,6 +74,8 @@ export interface SegmentRows {
   rowidsIn(lo: number, hi: number): Int32Array;
   /** The rows' vectors, decoded from f16, `dimensions` floats each. */
   vectorsOf(rowids: Int32Array): Float32Array;
+  /** The rows' vectors as f16 bits, `dimensions` each (what a building worker decodes). */
+  halvesOf(rowids: Int32Array): Uint16Array;
 }
 
 export const segmentName = (s: Pick<SegmentShape, "level" | "lo" | "hi">): string =>
@@ -104,15 +116,13 @@ export class GraphSegments {
     if (rowid < this.frontier) this.stale.add(rowid);
   }
 
-  private build(level: number, lo: number, hi: number, rows: SegmentRows): Segment {
-    const rowids = rows.rowidsIn(lo, hi);
-    const graph = newGraph(this.config.dimensions, this.config);
-    // One thread, rowid order, one fresh index: the graph is a function of its rows.
-    const batch = 4096;
-    for (let i = 0; i < rowids.length; i += batch) {
-      const keys = rowids.subarray(i, Math.min(rowids.length, i + batch));
-      graph.add(BigUint64Array.from(keys, BigInt), rows.vectorsOf(keys), 1);
-    }
+  private adopted(
+    level: number,
+    lo: number,
+    hi: number,
+    rowids: Int32Array,
+    graph: Index,
+  ): Segment {
     for (const r of rowids) this.stale.delete(r);
     return { level, lo, hi, rowids, graph };
   }
@@ -165,7 +175,16 @@ export class GraphSegments {
     const fresh = shapes.filter((s) => !kept.has(segmentName(s)));
     if (fresh.length === 0) return 0;
     const total = fresh.reduce((a, s) => a + s.count, 0);
+    const threads = this.config.buildThreads ?? 1;
+    const jobs = fresh.map((s) => rows.rowidsIn(s.lo, s.hi));
+    // One thread, rowid order, one fresh index per segment: a graph is a function of its
+    // rows, whichever thread built it.
+    const graphs =
+      threads > 1 && fresh.length > 1 && total >= PARALLEL_MIN_ROWS
+        ? buildInWorkers(this.config.dimensions, this.config, jobs, rows, threads).graphs
+        : null;
     let done = 0;
+    let at = 0;
     const next: Array<Segment> = [];
     for (const shape of shapes) {
       const have = kept.get(segmentName(shape));
@@ -173,9 +192,12 @@ export class GraphSegments {
         next.push(have);
         continue;
       }
-      const seg = this.build(shape.level, shape.lo, shape.hi, rows);
-      next.push(seg);
-      done += seg.rowids.length;
+      const rowids = jobs[at]!;
+      const graph =
+        graphs?.[at] ?? buildGraph(this.config.dimensions, this.config, rowids, rows.vectorsOf);
+      at++;
+      next.push(this.adopted(shape.level, shape.lo, shape.hi, rowids, graph));
+      done += rowids.length;
       onProgress?.(done, total);
     }
     this.list = next;

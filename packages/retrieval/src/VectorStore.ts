@@ -11,6 +11,7 @@
  * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
  * batched; the graphs are brought in step after every batch of puts.
  */
+import { availableParallelism } from "node:os";
 import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HALF_TABLE, toHalf } from "./halfFloat.ts";
@@ -31,6 +32,11 @@ export interface VectorStoreConfig {
   readonly expansionAdd?: number;
   /** Search breadth; a search asking for more candidates widens it to that many. */
   readonly expansionSearch?: number;
+  /**
+   * Threads a rebuild builds graph segments on (default: the machine's parallelism).
+   * The graphs are the same whatever it is (`buildInWorkers`).
+   */
+  readonly buildThreads?: number;
   /**
    * Keep HNSW graphs at all (default true). False for callers that only ever rank
    * exactly (index mode `disabled`'s exact scans, tests of the exact path): no graph is
@@ -81,6 +87,8 @@ export class VectorStore {
   private readonly groupNames: Array<string> = [];
   private readonly groupOf = new Map<string, number>();
   private scratch = new Int8Array(0);
+  /** The rows an exact scan keeps (those present), reused between scans. */
+  private present = new Int32Array(0);
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
@@ -89,8 +97,9 @@ export class VectorStore {
       hnswMinSize: config.hnswMinSize ?? 1024,
       fanout: config.fanout ?? 8,
       connectivity: config.connectivity ?? 16,
-      expansionAdd: config.expansionAdd ?? 128,
+      expansionAdd: config.expansionAdd ?? 64,
       expansionSearch: config.expansionSearch ?? 128,
+      buildThreads: config.buildThreads ?? availableParallelism(),
       graph: config.graph ?? true,
     };
 
@@ -133,6 +142,7 @@ export class VectorStore {
         connectivity: this.config.connectivity,
         expansionAdd: this.config.expansionAdd,
         expansionSearch: this.config.expansionSearch,
+        buildThreads: this.config.buildThreads,
       });
       this.graphsBy.set(g, graphs);
     }
@@ -316,6 +326,15 @@ export class VectorStore {
         for (let j = 0; j < rowids.length; j++) {
           const o = (this.slotOf[rowids[j]!]! - 1) * d;
           for (let x = 0; x < d; x++) out[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
+        }
+        return out;
+      },
+      halvesOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Uint16Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          const o = (this.slotOf[rowids[j]!]! - 1) * d;
+          out.set(this.half.subarray(o, o + d), j * d);
         }
         return out;
       },
@@ -532,15 +551,22 @@ export class VectorStore {
    * best `4k` (at least 40) reranked from f16.
    */
   exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
-    const present: Array<number> = [];
-    for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present.push(rowids[i]!);
-    const n = present.length;
-    if (n === 0 || k <= 0) return [];
+    const d = this.dimensions;
+    if (k <= 0 || rowids.length === 0) return [];
+    if (this.present.length < rowids.length) {
+      this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
+    }
+    const present = this.present;
+    let n = 0;
+    for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present[n++] = rowids[i]!;
+    if (n === 0) return [];
     if (n < EXACT_NATIVE_MIN) {
-      const scored = present.map((rowid) => ({ rowid, similarity: this.similarity(query, rowid) }));
+      const scored: Array<Scored> = [];
+      for (let j = 0; j < n; j++) {
+        scored.push({ rowid: present[j]!, similarity: this.similarity(query, present[j]!) });
+      }
       return scored.sort(bySimilarity).slice(0, k);
     }
-    const d = this.dimensions;
     if (this.scratch.length < n * d) {
       this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
     }

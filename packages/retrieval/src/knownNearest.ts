@@ -107,6 +107,35 @@ export const knownRowids = (
   return { rowids, locals };
 };
 
+/** Where {@link knownRowidsInto} writes: grown as needed, reused by every scan. */
+let scratchRowids = new Int32Array(1024);
+
+/**
+ * The rowids of every item the NPC knows at t, as {@link knownRowids} gives them, written
+ * into a buffer reused between calls (a view of it, valid until the next call): an exact
+ * scan then allocates nothing per known item, so large known sets do not fill the young
+ * generation and bring on collections mid-dossier.
+ */
+const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: number): Int32Array => {
+  const kind = factKindOf(c);
+  if (!kind) return Int32Array.from(knownRowids(view, npc, c, t).rowids);
+  const list = view.knownList(npc, kind);
+  if (!list) return scratchRowids.subarray(0, 0);
+  if (scratchRowids.length < list.size) {
+    scratchRowids = new Int32Array(Math.max(list.size, scratchRowids.length * 2));
+  }
+  const out = scratchRowids;
+  const table = view.items[c];
+  const memory = kind === "memory";
+  let n = 0;
+  // The same rule as `knownRowids` (and `SaveView.knows`).
+  list.forEach((local, since) => {
+    if (since > t || table.dead[local] || (memory && !table.aliveAt(local, t))) return;
+    out[n++] = table.rowids[local]!;
+  });
+  return out.subarray(0, n);
+};
+
 const fromScored = (
   view: SaveView,
   c: CollectionName,
@@ -146,7 +175,7 @@ export const knownNearest = (
     if (matrices && list && n > tuning.matrixMin) {
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
-    const { rowids } = known ?? knownRowids(view, npc, c, t);
+    const rowids = known ? known.rowids : knownRowidsInto(view, npc, c, t);
     return fromScored(view, c, store.exact(query, rowids, k));
   };
   const share = Math.min(1, n / Math.max(1, store.size));
