@@ -1,10 +1,10 @@
 /**
  * The SQL reads the dossier needs besides search: an NPC's character row, profile,
- * activity, relationship edges, open tasks, and the texts of chosen items by rowid.
+ * activity, relationship edges, open tasks and dialogue turns (searched items' texts are
+ * kept by the view: `ItemTable.quote`).
  * All read-only, all prepared once; each is a primary-key or index lookup.
  */
 import type { SqliteDatabase } from "@hearsay/store";
-import type { CollectionName } from "./collections.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import { ThreadSource } from "./ThreadSection.ts";
 
@@ -51,15 +51,6 @@ export interface TurnRow {
   readonly t: number;
 }
 
-const textSql: Readonly<Record<CollectionName, string>> = {
-  memories: "SELECT text, recorded_at AS t FROM memories WHERE rowid = ?",
-  world_events: "SELECT text, t FROM world_events WHERE rowid = ?",
-  lore: "SELECT heading_path, text FROM lore_chunks WHERE rowid = ?",
-  conversation_summaries:
-    "SELECT summary, partner_id, t FROM conversation_summaries WHERE rowid = ?",
-  background_debates: "SELECT topic, summary, outcome, t FROM background_debates WHERE rowid = ?",
-};
-
 /**
  * A dossier's open tasks: the NPC's as holder or proposer, proposed or active, proposed by
  * t, newest first, at most 16. Two index lookups (tasks_assignee, tasks_proposer) joined,
@@ -75,7 +66,6 @@ export const OPEN_TASKS_SQL = `SELECT task_id, title, description, status, deadl
 
 export class DossierSource {
   private readonly s: Record<string, Statement>;
-  private readonly texts: Record<CollectionName, Statement>;
   /** Open threads an NPC knows of (the dossier's `threads` section). */
   readonly threads: ThreadSource;
 
@@ -97,9 +87,6 @@ export class DossierSource {
         "SELECT conversation_id, turn_index, speaker_id, text, t FROM conversation_turns WHERE rowid = ?",
       ),
     };
-    const texts = {} as Record<CollectionName, Statement>;
-    for (const [c, sql] of Object.entries(textSql)) texts[c as CollectionName] = p(sql);
-    this.texts = texts;
     this.threads = new ThreadSource(db);
   }
 
@@ -125,10 +112,5 @@ export class DossierSource {
 
   turn(rowid: number): TurnRow | undefined {
     return this.s.turn!.get(rowid) as TurnRow | undefined;
-  }
-
-  /** The raw row of an item (columns per collection; see `textSql`). */
-  item(c: CollectionName, rowid: number): Record<string, unknown> | undefined {
-    return this.texts[c].get(rowid) as Record<string, unknown> | undefined;
   }
 }

@@ -14,6 +14,7 @@
  */
 import type { DossierItemKind } from "@hearsay/core";
 import { type CollectionName, collections } from "./collections.ts";
+import type { Quote } from "./ItemTable.ts";
 import type { KeywordSearch } from "./KeywordSearch.ts";
 import type { KnownMatrices } from "./KnownMatrices.ts";
 import {
@@ -69,6 +70,10 @@ export interface SearchHit {
   readonly id: string;
   readonly rowid: number;
   readonly local: number;
+  /** When it happened or was recorded (game minutes; lore 0). */
+  readonly t: number;
+  /** The words a dossier quotes of it, as the view keeps them. */
+  readonly quote: Quote;
   readonly score: number;
   readonly similarity: number;
 }
@@ -271,6 +276,8 @@ export const searchCollection = (
     id: exportId(c, tab.ids[local]!),
     rowid: tab.rowids[local]!,
     local,
+    t: tab.t[local]!,
+    quote: tab.quote[local]!,
     score: score(ctx, c, local, cand, scoring),
     similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
   });

@@ -28,7 +28,17 @@ export interface ItemFacts {
   readonly aboutTask: number;
   /** Interned lore source, or -1. */
   readonly source: number;
+  /** The words a dossier quotes of it (see {@link Quote}). */
+  readonly quote: Quote;
 }
+
+/**
+ * The text fields a dossier quotes of an item, kept from the row the view reads anyway,
+ * so that quoting a search hit reads no table: memories and world events `text`, lore
+ * `heading_path` (JSON) and `text`, summaries `summary` and `partner_id`, debates
+ * `topic`, `summary` and `outcome`. Its time is the item's `t`.
+ */
+export type Quote = Readonly<Record<string, string>>;
 
 const push = (m: Map<number, Array<number>>, key: number, local: number): void => {
   if (key < 0) return;
@@ -52,6 +62,7 @@ export class ItemTable {
   readonly entities: Array<ReadonlyArray<number>> = [];
   readonly aboutTask: Array<number> = [];
   readonly source: Array<number> = [];
+  readonly quote: Array<Quote> = [];
   readonly dead: Array<boolean> = [];
   readonly localOfId = new Map<string, number>();
   readonly localOfRowid = new Map<number, number>();
@@ -92,6 +103,7 @@ export class ItemTable {
     this.entities.push(f.entities);
     this.aboutTask.push(f.aboutTask);
     this.source.push(f.source);
+    this.quote.push(f.quote);
     this.dead.push(false);
     this.alive++;
     this.localOfId.set(f.id, local);

@@ -10,7 +10,8 @@
  * time, whether a memory was recorded or went) and writes the changes it reports into
  * its known lists and item tables; the agreement test (test/KnowledgeAgreement.test.ts)
  * holds the two to the same answers. Item rows (and their rowids) are read back from the
- * projection, never guessed.
+ * projection, never guessed; the words a dossier quotes of an item are kept from that same
+ * read (`ItemTable.quote`), so quoting a hit reads no table.
  *
  * SQL per dossier would cost a query's overhead per known item; this makes the knowledge
  * filter a binary search.
@@ -100,12 +101,13 @@ export class SaveView implements Names {
     this.items = items;
     const p = (sql: string) => prepare(db, sql);
     const memoryCols =
-      "rowid AS rowid, memory_id AS id, owner_npc_id, recorded_at, expires_at, gone_at, location_id, importance, entities, about_kind, about_id";
+      "rowid AS rowid, memory_id AS id, owner_npc_id, recorded_at, expires_at, gone_at, location_id, importance, entities, about_kind, about_id, text";
     const eventCols =
-      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities, lapses_at";
-    const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities";
-    const debateCols = "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants";
-    const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t";
+      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities, lapses_at, text";
+    const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities, heading_path, text";
+    const debateCols =
+      "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants, topic, summary, outcome";
+    const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t, summary";
     this.s = {
       head: p("SELECT head_seq FROM saves WHERE save_id = ?"),
       characters: p(
@@ -208,7 +210,9 @@ export class SaveView implements Names {
     const table = this.items.conversation_summaries;
     const existing = table.localOfId.get(summaryKey(r));
     if (existing === undefined) return table.add(summaryFacts(r, this));
-    table.t[existing] = Number(r.t);
+    const facts = summaryFacts(r, this);
+    table.t[existing] = facts.t;
+    table.quote[existing] = facts.quote;
     return existing;
   }
 

@@ -57,7 +57,7 @@ export interface DossierRequest {
 /** The save's rows a dossier quotes: character, profile, activity, edges, tasks, threads, turns, items. */
 export type DossierRows = Pick<
   DossierSource,
-  "character" | "profile" | "activity" | "edges" | "openTasks" | "threads" | "turn" | "item"
+  "character" | "profile" | "activity" | "edges" | "openTasks" | "threads" | "turn"
 >;
 
 /** What one dossier's search is asked with (fixed before its first searched section). */
@@ -139,24 +139,23 @@ const profileText = (
   return parts.join(" ");
 };
 
-/** Text of a searched item, with its time where it has one. */
-const hitText = (reads: DossierReads, hit: SearchHit): string | null => {
-  const row = reads.rows.item(hit.collection, hit.rowid);
-  if (!row) return null;
-  const when = (t: unknown) => formatGameTime(Number(t) as GameTime);
+/** Text of a searched item, with its time where it has one: from the view, never a table. */
+const hitText = (reads: DossierReads, hit: SearchHit): string => {
+  const q = hit.quote;
+  const when = formatGameTime(hit.t as GameTime);
   switch (hit.collection as CollectionName) {
     case "memories":
-      return `(${when(row.t)}) ${String(row.text)}`;
+      return `(${when}) ${String(q.text)}`;
     case "world_events":
-      return `${when(row.t)}: ${String(row.text)}`;
+      return `${when}: ${String(q.text)}`;
     case "lore":
-      return `${jsonList(row.heading_path).join(" / ")}: ${String(row.text)}`;
+      return `${jsonList(q.heading_path).join(" / ")}: ${String(q.text)}`;
     case "conversation_summaries": {
-      const name = reads.nameOf(String(row.partner_id));
-      return `Talk with ${name} (${when(row.t)}): ${String(row.summary)}`;
+      const name = reads.nameOf(String(q.partner_id));
+      return `Talk with ${name} (${when}): ${String(q.summary)}`;
     }
     case "background_debates":
-      return `Debate "${String(row.topic)}" (${when(row.t)}): ${String(row.summary)} Outcome: ${String(row.outcome)}`;
+      return `Debate "${String(q.topic)}" (${when}): ${String(q.summary)} Outcome: ${String(q.outcome)}`;
   }
 };
 
@@ -215,12 +214,13 @@ export const deferredDossier = (
   };
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
-    hits.flatMap((h) => {
-      const text = hitText(reads, h);
-      return text === null
-        ? []
-        : [{ kind: h.kind, id: h.id, score: h.score, text, order: h.rowid }];
-    });
+    hits.map((h) => ({
+      kind: h.kind,
+      id: h.id,
+      score: h.score,
+      text: hitText(reads, h),
+      order: h.rowid,
+    }));
 
   const candidates = (name: DossierSectionName): Array<SectionCandidate> => {
     switch (name) {

@@ -3,7 +3,7 @@
  * the in-memory view filters and scores with (names interned, JSON lists parsed).
  */
 import type { Interner } from "./Interner.ts";
-import type { ItemFacts } from "./ItemTable.ts";
+import type { ItemFacts, Quote } from "./ItemTable.ts";
 
 /** The interners a save's view keeps. */
 export interface Names {
@@ -48,6 +48,13 @@ const interned = (i: Interner, v: unknown): number =>
 const entityIds = (n: Names, v: unknown): ReadonlyArray<number> =>
   internedList(v, (e) => n.entities.intern(e.toLowerCase()));
 
+/** The named columns the row has, as strings (as a dossier prints them). */
+const quoteOf = (r: Row, columns: ReadonlyArray<string>): Quote => {
+  const q: Record<string, string> = {};
+  for (const c of columns) if (c in r) q[c] = String(r[c]);
+  return q;
+};
+
 const base = { expiresAt: null, goneAt: null, aboutTask: -1, source: -1 } as const;
 
 /** A `memories` row. */
@@ -65,6 +72,7 @@ export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
   entities: entityIds(n, r.entities),
   aboutTask: r.about_kind === "task" ? interned(n.tasks, r.about_id) : -1,
   source: -1,
+  quote: quoteOf(r, ["text"]),
 });
 
 /** A `world_events` (its lapse is its end of life) or `background_debates` row. */
@@ -80,6 +88,7 @@ export const eventFacts = (r: Row, n: Names): ItemFacts => ({
   importance: r.importance === undefined ? 0.5 : Number(r.importance),
   participants: internedList(r.participants, (p) => n.npcs.intern(p)),
   entities: entityIds(n, r.entities),
+  quote: quoteOf(r, ["text", "topic", "summary", "outcome"]),
 });
 
 /** A `lore_chunks` row (lore is timeless: t 0). */
@@ -95,6 +104,7 @@ export const loreFacts = (r: Row, n: Names): ItemFacts => ({
   participants: NONE,
   entities: entityIds(n, r.entities),
   source: n.sources.intern(String(r.source_id)),
+  quote: quoteOf(r, ["heading_path", "text"]),
 });
 
 /** Summaries are keyed by conversation and holder; the id shown is the conversation's. */
@@ -113,4 +123,5 @@ export const summaryFacts = (r: Row, n: Names): ItemFacts => ({
   importance: 0.5,
   participants: [n.npcs.intern(String(r.partner_id))],
   entities: NONE,
+  quote: quoteOf(r, ["summary", "partner_id"]),
 });
