@@ -146,7 +146,11 @@ const runWorld = async (brain: BrainShape, days: number) => {
 };
 
 export const llmCost = async (): Promise<void> => {
-  const days = Number(process.argv.slice(3).find((a) => /^\d+$/.test(a)) ?? 2);
+  // The days are the first bare number: not the value of a flag (`--seed 3` is no 3 days).
+  const args = process.argv.slice(3);
+  const days = Number(
+    args.find((a, i) => /^\d+$/.test(a) && !(args[i - 1] ?? "").startsWith("--")) ?? 2,
+  );
   const throughputDays = Number(flag("--throughput-days") ?? 1);
   const latencyMs = Number(flag("--latency-ms") ?? 30);
 

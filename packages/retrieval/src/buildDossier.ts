@@ -7,7 +7,7 @@
  * scene is what the caller says is present.
  *
  * It reads through narrow collaborators (`DossierReads`) — the rows it quotes, names,
- * the NPC's dialogue, one knowledge-filtered search, default budgets — not through the
+ * the NPC's dialogue, knowledge-filtered search, default budgets — not through the
  * retrieval engine, which is one provider of them (`RetrievalEngine.dossier`).
  */
 import {
@@ -178,7 +178,18 @@ export const dossierFrame = (reads: DossierReads, req: DossierRequest) => {
     ...tasks.map((k) => k.title),
   ].join(" ");
   const queryText = req.query ?? sceneQuery;
-  return { character, t, tasks, activity, location, present, presentNames, nameOf, queryText };
+  return {
+    character,
+    t,
+    tasks,
+    activity,
+    location,
+    present,
+    presentNames,
+    nameOf,
+    queryText,
+    sceneQuery,
+  };
 };
 
 /**
@@ -195,8 +206,18 @@ export const deferredDossier = (
   const frame = dossierFrame(reads, req);
   if (!frame) return null;
   const { saveId, npcId } = req;
-  const { character, t, tasks, activity, location, present, presentNames, nameOf, queryText } =
-    frame;
+  const {
+    character,
+    t,
+    tasks,
+    activity,
+    location,
+    present,
+    presentNames,
+    nameOf,
+    queryText,
+    sceneQuery,
+  } = frame;
   const budgets = resolveBudgets(req.budget, reads.budgets);
   let opened: SectionSearch | undefined;
   const search: SectionSearch = (c, limit) => {
@@ -211,6 +232,26 @@ export const deferredDossier = (
       activeTaskIds: tasks.map((k) => k.task_id),
     });
     return opened(c, limit);
+  };
+  // World events and debates are ranked by the NPC's situation (place, company, activity,
+  // tasks), not by the turn's query: a reply's query is the line heard, an own turn's its
+  // situation, and ranking these sections by each in turn changed them between most
+  // consecutive turns of one NPC — and a prompt is reused by a model server only up to
+  // its first change. The lore and memories a line calls up are still ranked by it.
+  let standingOpened: SectionSearch | undefined;
+  const standing: SectionSearch = (c, limit) => {
+    if (req.query == null) return search(c, limit);
+    standingOpened ??= reads.search({
+      npcId,
+      t,
+      queryText: [sceneQuery, ...presentNames, location].join(" "),
+      ftsText: null,
+      embedText: sceneQuery,
+      queryVector: undefined,
+      location,
+      activeTaskIds: tasks.map((k) => k.task_id),
+    });
+    return standingOpened(c, limit);
   };
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
@@ -254,9 +295,9 @@ export const deferredDossier = (
           ),
         );
       case "world_events":
-        return fromHits(search("world_events", 5));
+        return fromHits(standing("world_events", 5));
       case "debates":
-        return fromHits(search("background_debates", 3));
+        return fromHits(standing("background_debates", 3));
       case "tasks":
         return tasks.map((k, i) => ({
           kind: "task" as const,

@@ -294,7 +294,7 @@ describe("dossier", () => {
     );
   });
 
-  it("reads only through its collaborators: one search per dossier, opened by the first searched section", () => {
+  it("reads only through its collaborators: a query search and a situation search, each opened once by its first section", () => {
     fc.assert(
       fc.property(
         fc.constantFrom("ada", "bram", "cora"),
@@ -307,14 +307,22 @@ describe("dossier", () => {
           const reads: DossierReads = {
             ...real,
             search: (ask) => {
-              opened.push(ask.npcId);
+              opened.push(ask.ftsText === null ? "situation" : "query");
               return real.search(ask);
             },
           };
           const d = deferredDossier(reads, req)!;
-          const searched = ["lore", "memories", "world_events", "debates"];
+          const byQuery = ["lore", "memories"];
+          const bySituation = ["world_events", "debates"];
           for (const name of order) d.section(name);
-          expect(opened).toEqual(order.some((n) => searched.includes(n)) ? [npcId] : []);
+          const expected = [
+            ...new Set(
+              order.flatMap((n) =>
+                byQuery.includes(n) ? ["query"] : bySituation.includes(n) ? ["situation"] : [],
+              ),
+            ),
+          ];
+          expect(opened).toEqual(expected);
           // Built through the same collaborators, whole, it is the engine's own dossier.
           expect(buildDossier(reads, req)).toEqual(engine.dossier(req));
         },
@@ -396,5 +404,42 @@ describe("dossier", () => {
         .map((h) => h.id);
     expect(hits(3499)).toContain("w-fair");
     expect(hits(3500)).not.toContain("w-fair");
+  });
+
+  it("ranks world events by the NPC's situation, whatever line it heard", () => {
+    // More events than the section holds, each about its own thing, so a section ranked
+    // by the line heard would pick differently for each line.
+    const topics = ["wolves", "cheese", "lanterns", "ferry", "bells", "wool", "salt", "owls"];
+    world.append(
+      topics.flatMap((topic, i) => [
+        ev("WorldEventOccurred", 10_000 + i, {
+          worldEventId: `w-${topic}`,
+          kind: "rumour",
+          text: `Talk of ${topic} spread through the square.`,
+          locationId: null,
+          factionId: null,
+          visibility: "global",
+          importance: 0.5,
+          participants: [],
+          entities: [topic],
+          lapsesAt: null,
+        }),
+        learn("ada", "world_event", `w-${topic}`, 10_000 + i),
+      ]),
+    );
+    const scene = { locationId: "square", present: ["ada", "bram"] };
+    const events = (query: string) =>
+      ids(
+        engine.dossier({ saveId: world.saveId, npcId: "ada", t: 10_100, query, scene })!,
+        "world_events",
+      );
+    fc.assert(
+      fc.property(fc.constantFrom(...topics), fc.constantFrom(...topics), (a, b) => {
+        expect(events(`what about the ${a}?`)).toEqual(events(`what about the ${b}?`));
+      }),
+      { numRuns: 20 },
+    );
+    // The section is full: the sameness is not that of an empty one.
+    expect(events("storm")).toHaveLength(5);
   });
 });
