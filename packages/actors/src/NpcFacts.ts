@@ -66,6 +66,9 @@ export interface Regard {
 export interface HeldTask {
   readonly id: TaskId;
   readonly title: string;
+  readonly description: string;
+  /** When it was proposed. */
+  readonly proposedAt: GameTime;
   readonly proposedBy: NpcId | null;
   readonly assignee: NpcId | null;
   readonly locationId: LocationId | null;
@@ -208,6 +211,8 @@ export const foldTasks = (tasks: Map<TaskId, HeldTask>, event: Event): void => {
     tasks.set(p.taskId, {
       id: p.taskId,
       title: p.title,
+      description: p.description,
+      proposedAt: event.t,
       proposedBy: p.proposedBy,
       assignee: p.assignee,
       locationId: p.locationId,

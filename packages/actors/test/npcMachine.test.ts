@@ -79,6 +79,8 @@ const task = (i: NpcInput, id: string, assignee: string, status: TaskStatus) => 
   i.facts.tasks.set(ids.task(id), {
     id: ids.task(id),
     title: id,
+    description: "",
+    proposedAt: 0 as GameTime,
     proposedBy: null,
     assignee: ids.npc(assignee),
     locationId: null,

@@ -17,6 +17,7 @@ import type {
   MemoryId,
   NpcId,
 } from "@hearsay/core";
+import type { OwnDossierRows } from "./ActorDossierReads.ts";
 import type { DossierAsk, DossierSource } from "./TickContext.ts";
 
 export class DossierReads {
@@ -67,6 +68,7 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
     ...(source.embedder === undefined ? {} : { embedder: source.embedder }),
     ...(source.indexMode === undefined ? {} : { indexMode: source.indexMode }),
     ...(source.takeWarnings ? { takeWarnings: () => source.takeWarnings!() } : {}),
+    ...(source.own ? { own: (rows: OwnDossierRows) => source.own!(rows) } : {}),
     ...(source.flush ? { flush: () => source.flush!() } : {}),
     ...(source.refresh ? { refresh: () => source.refresh!() } : {}),
     ...(source.reset ? { reset: () => source.reset!() } : {}),

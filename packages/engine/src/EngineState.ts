@@ -39,6 +39,10 @@ export interface NpcRuntime {
   until: GameTime | null;
   taskId: TaskId | null;
   attendingTo: ReadonlyArray<NpcId>;
+  /** What its current activity is about, in its own words (a dossier's scene). */
+  note: string;
+  /** What it carries, as its activity announced (JSON); null until it announces one. */
+  holding: string | null;
   /** When its current activity began. */
   since: GameTime;
 }
@@ -106,6 +110,8 @@ export class EngineState {
           until: null,
           taskId: null,
           attendingTo: [],
+          note: "",
+          holding: null,
           since: event.t,
         });
         this.place(p.npcId, p.locationId);
@@ -121,6 +127,8 @@ export class EngineState {
         npc.until = p.until;
         npc.taskId = p.taskId;
         npc.attendingTo = p.attendingTo;
+        npc.note = p.note;
+        npc.holding = JSON.stringify(p.holding);
         npc.since = event.t;
         if (npc.locationId !== p.locationId) this.move(npc, p.locationId);
         return;

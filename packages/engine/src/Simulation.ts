@@ -21,6 +21,7 @@ import {
 } from "@hearsay/core";
 import type { BrainShape } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
+import { ActorDossierReads } from "./ActorDossierReads.ts";
 import { BrainRunner } from "./BrainRunner.ts";
 import { DossierReads, readTracked } from "./DossierReads.ts";
 import { defaultEngineConfig, type EngineConfig } from "./EngineConfig.ts";
@@ -192,6 +193,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
   const reads = new DossierReads();
   const dossiers = readTracked(spec.dossiers(log, saveId), reads);
+  // Turns read an NPC's own rows from its actor and the routing state, as of the tick's start.
+  const ownRows = new ActorDossierReads(actors, state);
+  const keep = (e: Event) => ownRows.before(e);
+  dossiers.own?.(ownRows);
   if (head > 0) {
     const started = log.read(saveId, { toSeq: 1 })[0]!;
     const recorded =
@@ -245,6 +250,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       result.appended[result.appended.length - 1],
     );
     dossiers.refresh?.(result.appended);
+    ownRows.settled();
     spec.onAppend?.(result.appended);
   };
 
@@ -276,7 +282,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         name: saveId,
       });
     }
-    const writer = new TickWriter(state, actors, t0, head);
+    const writer = new TickWriter(state, actors, t0, head, undefined, keep);
     genesis(context(writer, t0, t0), {
       worldHash: spec.worldHash,
       campaignId: ids.campaign(`${world.meta.name}-${seed}`),
@@ -294,7 +300,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     state.started &&
     (seed !== state.seed || spec.brain.name !== state.brain || endDay !== state.endDay)
   ) {
-    const writer = new TickWriter(state, actors, state.t, head);
+    const writer = new TickWriter(state, actors, state.t, head, undefined, keep);
     writer.emit("RunResumed", { seed, brain: spec.brain.name, endDay });
     append(writer.drain());
   }
@@ -386,7 +392,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       const next = actors.clock.advance();
       if (next === null) break;
       if (next.kind === "skip") {
-        const writer = new TickWriter(state, actors, next.from, head, observe);
+        const writer = new TickWriter(state, actors, next.from, head, observe, keep);
         await runSkip(context(writer, next.from, next.to), next.mode);
         warnings(writer);
         append(writer.drain());
@@ -395,7 +401,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         continue;
       }
       const { from, to: t } = next;
-      const writer = new TickWriter(state, actors, t, head, observe);
+      const writer = new TickWriter(state, actors, t, head, observe, keep);
       const index = Math.round((from - t0) / world.meta.tickMinutes);
       if (
         config.checkpointEveryTicks > 0 &&

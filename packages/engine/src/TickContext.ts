@@ -13,6 +13,7 @@ import type {
   StoredEvent,
   World,
 } from "@hearsay/core";
+import type { OwnDossierRows } from "./ActorDossierReads.ts";
 import type { BrainRunner } from "./BrainRunner.ts";
 import type { DossierReads } from "./DossierReads.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
@@ -55,6 +56,12 @@ export interface DossierSource {
    * appended, and the phase seals it after (`TurnDossier`). Absent: turns take `dossier`.
    */
   deferred?(request: DossierAsk): DeferredDossier | null;
+  /**
+   * Gives the source the run's own rows of each NPC (`ActorDossierReads`): a dossier
+   * reads the NPC's character, profile, activity, edges and open tasks from them, not
+   * from the read models. Absent: the source reads its own (a talk, the tests' sources).
+   */
+  own?(rows: OwnDossierRows): void;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
   /**

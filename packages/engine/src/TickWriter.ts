@@ -31,6 +31,11 @@ export class TickWriter {
     private readonly base: number,
     /** Told of each event as it is emitted (the world clock folds what a tick writes). */
     private readonly observe?: (event: Event) => void,
+    /**
+     * Told of each event before it is applied: what keeps a turn's own dossier rows as
+     * they stood at the tick's start (`ActorDossierReads.before`).
+     */
+    private readonly before?: (event: Event) => void,
   ) {}
 
   /** The game time events are stamped with. */
@@ -51,6 +56,7 @@ export class TickWriter {
       t: this.now,
       payload,
     } as Omit<EventOf<T>, "type" | "version">);
+    this.before?.(event);
     this.state.apply(event);
     this.actors.apply(event);
     this.observe?.(event);

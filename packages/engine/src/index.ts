@@ -1,3 +1,4 @@
+export { ActorDossierReads, type OwnDossierRows } from "./ActorDossierReads.ts";
 export { BrainRunner, type BrainStats, type Outcome } from "./BrainRunner.ts";
 export type { DigestResult, WrittenMemory } from "./chat/digestTalk.ts";
 export {

@@ -28,6 +28,7 @@ import {
   type EmbedderSwitch,
   type IndexMode,
   makeHashingEmbedder,
+  type OwnRows,
   RetrievalEngine,
   sharedCollections,
   switchMessage,
@@ -118,6 +119,7 @@ export const retrievalDossiers = (
     query,
     scene: scene === null ? null : { locationId: scene.locationId, present: scene.present },
   });
+  let own: OwnRows | undefined;
   let warm = false;
   const warmUp = (): void => {
     if (warm) return;
@@ -132,9 +134,13 @@ export const retrievalDossiers = (
     ...(embedding === null ? {} : { embedder: embedding.label }),
     ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
     takeWarnings: () => warnings.splice(0),
-    dossier: (ask) => engine.engine.dossier(requestOf(ask)),
+    // An NPC's own rows come from the run's actors once it gives them (`own`).
+    own: (rows) => {
+      own = rows;
+    },
+    dossier: (ask) => engine.engine.dossier(requestOf(ask), own),
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
-    deferred: (ask) => engine.engine.deferredDossier(requestOf(ask)),
+    deferred: (ask) => engine.engine.deferredDossier(requestOf(ask), own),
     flush: () => {
       engine.engine.view(saveId);
       engine.index.save();

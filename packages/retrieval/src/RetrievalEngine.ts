@@ -34,6 +34,15 @@ import { type SectionBudgets, standardBudgets } from "./tokenBudget.ts";
 import type { VectorIndexes } from "./VectorIndex.ts";
 
 /** Where new events come from: the store's event log (`SqliteEventLog` fits). */
+/**
+ * The rows of the NPC a dossier is for, read from elsewhere than the save's read models
+ * (a run reads its actors'): they must give what `DossierSource` would.
+ */
+export type OwnRows = Pick<
+  DossierSource,
+  "character" | "profile" | "activity" | "edges" | "openTasks"
+>;
+
 export interface EventSource {
   read(saveId: string, range?: { readonly fromSeq?: number }): ReadonlyArray<StoredEvent>;
 }
@@ -246,24 +255,43 @@ export class RetrievalEngine {
     );
   }
 
-  /** The NPC's dossier at t (null when the save has no such NPC). */
-  dossier(req: DossierRequest): Dossier | null {
-    return buildDossier(this.dossierReads(req.saveId), req);
+  /**
+   * The NPC's dossier at t (null when the save has no such NPC); `own`, when given, is
+   * where the NPC's own rows are read instead of the save's read models (a run's actors).
+   */
+  dossier(req: DossierRequest, own?: OwnRows): Dossier | null {
+    return buildDossier(this.dossierReads(req.saveId, own), req);
   }
 
   /**
    * The NPC's dossier at t with each section built on first read (see `deferredDossier`):
    * for a caller that may read only some sections, before anything is appended to the save.
    */
-  deferredDossier(req: DossierRequest): DeferredDossier | null {
-    return deferredDossier(this.dossierReads(req.saveId), req);
+  deferredDossier(req: DossierRequest, own?: OwnRows): DeferredDossier | null {
+    return deferredDossier(this.dossierReads(req.saveId, own), req);
   }
 
-  /** What a dossier of the save reads: its rows, its view caught up now, this engine's search. */
-  dossierReads(saveId: string): DossierReads {
+  /**
+   * What a dossier of the save reads: its rows (the NPC's own from `own` when given), its
+   * view caught up now, this engine's search.
+   */
+  dossierReads(saveId: string, own?: OwnRows): DossierReads {
     const view = this.view(saveId);
+    const source = this.source;
     return {
-      rows: this.source,
+      rows:
+        own === undefined
+          ? source
+          : {
+              character: (s, n) => own.character(s, n),
+              profile: (s, n) => own.profile(s, n),
+              activity: (s, n) => own.activity(s, n),
+              edges: (s, n, t) => own.edges(s, n, t),
+              openTasks: (s, n, t) => own.openTasks(s, n, t),
+              threads: source.threads,
+              turn: (rowid) => source.turn(rowid),
+              item: (c, rowid) => source.item(c, rowid),
+            },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
       turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],
       search: (ask) => {

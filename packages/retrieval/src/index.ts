@@ -112,6 +112,7 @@ export {
 export { pullProgressBar } from "./pullProgressBar.ts";
 export {
   type EventSource,
+  type OwnRows,
   RetrievalEngine,
   type RetrievalEngineOptions,
   type SearchRequest,
