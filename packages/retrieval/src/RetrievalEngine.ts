@@ -290,7 +290,6 @@ export class RetrievalEngine {
               openTasks: (s, n, t) => own.openTasks(s, n, t),
               threads: source.threads,
               turn: (rowid) => source.turn(rowid),
-              item: (c, rowid) => source.item(c, rowid),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
       turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],
