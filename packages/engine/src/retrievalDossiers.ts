@@ -35,6 +35,7 @@ import {
 } from "@hearsay/retrieval";
 import type { SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
+import { IndexKeeper } from "./IndexKeeper.ts";
 import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 
 /** A run's embedder other than the default hashing one. */
@@ -58,6 +59,11 @@ export interface RetrievalDossierOptions {
   readonly embedding?: DossierEmbedding | null;
   /** `embedded` (default): vectors and HNSW graphs; `disabled`: keywords and filters only. */
   readonly indexMode?: IndexMode;
+  /**
+   * A wall clock in milliseconds (the CLI's `performance.now`), to time the index job's
+   * writes for the run's summary; absent, they are not timed.
+   */
+  readonly clock?: () => number;
 }
 
 /**
@@ -104,7 +110,14 @@ export const retrievalDossiers = (
     embedding === null
       ? makeHashingEmbedder()
       : embedding.make(log.db, position, (s) => switchTo?.(s));
-  const open = () => retrievalEngine(log, embedder, options.indexMode ?? "embedded");
+  const dbPath = log.db.name === "" || log.db.name === ":memory:" ? null : log.db.name;
+  const keeper = new IndexKeeper(dbPath, options.clock ?? null);
+  const open = () => {
+    const opened = retrievalEngine(log, embedder, options.indexMode ?? "embedded");
+    // Opening saved whatever it had to rebuild or repair: the files now hold what it holds.
+    keeper.wrote(opened.index);
+    return opened;
+  };
   let engine = open();
   switchTo = (s) => {
     Effect.runSync(engine.index.reembed());
@@ -138,7 +151,13 @@ export const retrievalDossiers = (
     flush: () => {
       engine.engine.view(saveId);
       engine.index.save();
+      keeper.wrote(engine.index);
     },
+    keepIndex: (minRows) => {
+      engine.engine.view(saveId);
+      keeper.keep(engine.index, minRows);
+    },
+    indexUpkeep: () => keeper.upkeep(),
     refresh: (appended) => {
       engine.engine.view(saveId, appended);
       warmUp();

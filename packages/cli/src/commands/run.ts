@@ -8,6 +8,7 @@
  */
 import { ids } from "@hearsay/core";
 import {
+  type IndexUpkeep,
   loadSimulation,
   type RunSummary,
   retrievalDossiersWith,
@@ -143,7 +144,11 @@ export const runCommand = Command.make(
                 : { seed: 1 }),
             brain: chosen.brain,
             recordBrain: chosen.record,
-            dossiers: retrievalDossiersWith({ embedding, indexMode }),
+            dossiers: retrievalDossiersWith({
+              embedding,
+              indexMode,
+              clock: () => performance.now(),
+            }),
             resume: args.resume,
             ...(Option.isSome(args.checkpointEvery)
               ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
@@ -205,6 +210,12 @@ const formatTime = (
   return `time:     ${secs.toFixed(1)} s wall, ${(s.ticks / Math.max(secs, 1e-9)).toFixed(1)} ticks/s, ${perNpcDay} per NPC-day (${world.npcs.length} NPCs × ${(npcDays / Math.max(1, world.npcs.length)).toFixed(1)} days)`;
 };
 
+/** What the index jobs wrote to the vector index files (`RunSummary.indexUpkeep`). */
+const indexLine = (u: IndexUpkeep): string =>
+  `index:    ${u.jobs} job${u.jobs === 1 ? "" : "s"} on disk, ${u.writes} wrote ${u.rows} rows behind and ${u.segments} new graph segment${u.segments === 1 ? "" : "s"}${
+    u.writes === 0 ? "" : ` (${u.bytes.toLocaleString("en")} bytes on disk)`
+  }${u.seconds === null ? "" : ` in ${u.seconds.toFixed(2)} s`}`;
+
 const formatSummary = (s: RunSummary, db: string, secs: number): string => {
   const lines = [
     `${s.finished ? "finished" : "stopped"} at day ${Math.floor(s.t / 1440)} — ${s.ticks} ticks in ${secs.toFixed(1)} s, ${s.head} events in ${db} (save ${s.saveId})${s.resumed ? ", resumed" : ""}`,
@@ -229,6 +240,7 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none this run"
     }`,
+    ...(s.indexUpkeep === null ? [] : [indexLine(s.indexUpkeep)]),
     `brain:    ${s.brainCalls} calls (${
       Object.entries(s.brainCallsByPurpose)
         .map(([k, v]) => `${k} ${v}`)
