@@ -27,6 +27,7 @@ import {
   type EmbedderShape,
   type EmbedderSwitch,
   type IndexMode,
+  type IndexProgress,
   makeHashingEmbedder,
   RetrievalEngine,
   sharedCollections,
@@ -64,6 +65,8 @@ export interface RetrievalDossierOptions {
    * writes for the run's summary; absent, they are not timed.
    */
   readonly clock?: () => number;
+  /** Progress of opening the index (a rebuild when its files are missing or foreign). */
+  readonly onIndexProgress?: (p: IndexProgress) => void;
 }
 
 /**
@@ -113,7 +116,12 @@ export const retrievalDossiers = (
   const dbPath = log.db.name === "" || log.db.name === ":memory:" ? null : log.db.name;
   const keeper = new IndexKeeper(dbPath, options.clock ?? null);
   const open = () => {
-    const opened = retrievalEngine(log, embedder, options.indexMode ?? "embedded");
+    const opened = retrievalEngine(
+      log,
+      embedder,
+      options.indexMode ?? "embedded",
+      options.onIndexProgress,
+    );
     // Opening saved whatever it had to rebuild or repair: the files now hold what it holds.
     keeper.wrote(opened.index);
     return opened;
@@ -169,9 +177,18 @@ export const retrievalDossiers = (
   };
 };
 
-const retrievalEngine = (log: SqliteEventLog, embedder: EmbedderShape, mode: IndexMode) => {
+const retrievalEngine = (
+  log: SqliteEventLog,
+  embedder: EmbedderShape,
+  mode: IndexMode,
+  onProgress?: (p: IndexProgress) => void,
+) => {
   const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { mode, graphCollections: runGraphCollections }),
+    VectorIndexes.open(log.db, embedder, {
+      mode,
+      graphCollections: runGraphCollections,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    }),
   );
   return {
     index,

@@ -23,6 +23,7 @@ import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { chooseEmbedder } from "../chooseEmbedder.ts";
 import { loadIndexMode } from "../indexMode.ts";
+import { indexProgress } from "../indexProgress.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
@@ -123,6 +124,7 @@ export const runCommand = Command.make(
       }).pipe(Effect.tapError(() => Effect.sync(() => db.close())));
       const startDay = sim.world.meta.start.day;
       let bar: ReturnType<typeof progressBar> | null = null;
+      const indexBar = indexProgress(args.quiet);
       const began = performance.now();
       const summary: RunSummary = yield* Effect.tryPromise({
         try: () =>
@@ -148,6 +150,7 @@ export const runCommand = Command.make(
               embedding,
               indexMode,
               clock: () => performance.now(),
+              onIndexProgress: indexBar.onProgress,
             }),
             resume: args.resume,
             ...(Option.isSome(args.checkpointEvery)
@@ -155,6 +158,7 @@ export const runCommand = Command.make(
               : {}),
             onProgress: (p) => {
               const secs = Math.max(1e-3, (performance.now() - began) / 1000);
+              indexBar.stop();
               bar ??= progressBar(
                 p.endDay - startDay,
                 "{bar} day {day}/{endDay} | {tps} ticks/s | {eps} events/s | ETA {eta_formatted}",
@@ -172,6 +176,7 @@ export const runCommand = Command.make(
       }).pipe(
         Effect.ensuring(
           Effect.sync(() => {
+            indexBar.stop();
             (bar as ReturnType<typeof progressBar> | null)?.stop();
             db.close();
           }),
