@@ -55,10 +55,15 @@ interface Model {
   skipTo: number;
   /** The days the daily job ran for, in order. */
   readonly ran: Array<number>;
+  /** The days the index job ran for, in order. */
+  readonly indexed: Array<number>;
 }
 
-/** The daily job, at 03:00. */
-const jobs = [{ job: "daily" as const, hour: 3 }];
+/** The daily job, at 03:00, and the index job every other day at 05:30. */
+const jobs = [
+  { job: "daily" as const, hour: 3 },
+  { job: "index" as const, hour: 5.5, everyDays: 2 },
+];
 
 interface Real {
   actor: Actor<typeof worldClockMachine>;
@@ -255,14 +260,21 @@ const runJobs = (m: Model, r: Real): void => {
   );
   expect(answer(r, { type: "OBSERVE", events })).toEqual([]);
   m.observed.push(...events);
-  m.ran.push(...due.map((d) => d.day));
+  m.ran.push(...due.filter((d) => d.job === "daily").map((d) => d.day));
+  m.indexed.push(...due.filter((d) => d.job === "index").map((d) => d.day));
   checkRan(m);
 };
 
-/** Each day's job ran once, days in order, and every day whose 03:00 has passed has run. */
+/**
+ * Each day's job ran once, days in order, and every day whose 03:00 has passed has run;
+ * the index job likewise on even days whose 05:30 has passed, and on no other day.
+ */
 const checkRan = (m: Model): void => {
   expect(m.ran).toEqual([...new Set(m.ran)].sort((a, b) => a - b));
   for (let day = 0; day * MINUTES_PER_DAY + 180 <= m.t; day++) expect(m.ran).toContain(day);
+  expect(m.indexed).toEqual([...new Set(m.indexed)].sort((a, b) => a - b));
+  expect(m.indexed.filter((d) => d % 2 !== 0)).toEqual([]);
+  for (let day = 0; day * MINUTES_PER_DAY + 330 <= m.t; day += 2) expect(m.indexed).toContain(day);
 };
 
 /**
@@ -396,6 +408,7 @@ describe("world clock (model)", () => {
                 phase: "running",
                 skipTo: 0,
                 ran: [],
+                indexed: [],
               },
               real: { actor, seen },
             };

@@ -70,6 +70,8 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
     ...(source.takeWarnings ? { takeWarnings: () => source.takeWarnings!() } : {}),
     ...(source.own ? { own: (rows: OwnDossierRows) => source.own!(rows) } : {}),
     ...(source.flush ? { flush: () => source.flush!() } : {}),
+    ...(source.keepIndex ? { keepIndex: (minRows: number) => source.keepIndex!(minRows) } : {}),
+    ...(source.indexUpkeep ? { indexUpkeep: () => source.indexUpkeep!() } : {}),
     ...(source.refresh ? { refresh: () => source.refresh!() } : {}),
     ...(source.reset ? { reset: () => source.reset!() } : {}),
     // A whole dossier is asked for only when a turn's brain first reads it (`TurnDossier`).

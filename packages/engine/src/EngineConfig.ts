@@ -6,6 +6,13 @@ import {
 } from "@hearsay/actors";
 import { defaultWorldEventLifetimes, type WorldEventLifetimes } from "@hearsay/core";
 
+/** When the index job runs and what makes it write (`EngineConfig.indexJob`). */
+export interface IndexJob {
+  readonly everyDays: number;
+  readonly hour: number;
+  readonly minRows: number;
+}
+
 /**
  * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
  * CLI flags by the CLI; the engine only reads them.
@@ -32,6 +39,14 @@ export interface EngineConfig {
    * NPC per run).
    */
   readonly consolidation: Consolidation;
+  /**
+   * The index job: every `everyDays` game days (0: never) at `hour`, the run writes its
+   * vector index files beside the database when they are missing, made by another model
+   * or dimensions, or behind SQLite by at least `minRows` rows, so a run killed later
+   * reopens an index stale only by what came after. Nothing of it enters the log but the
+   * job's `MaintenanceRan`; what it wrote is in the run's summary.
+   */
+  readonly indexJob: IndexJob;
   /**
    * How long a world event stays current news, by importance (bands from the most
    * important down; null days: never lapses) and by id (`pinned`: never). Written into
@@ -102,6 +117,7 @@ export const defaultEngineConfig: EngineConfig = {
   memoryDecay: defaultMemoryDecay,
   maintenanceHour: 3,
   consolidation: defaultConsolidation,
+  indexJob: { everyDays: 1, hour: 5, minRows: 1 },
   worldEventLifetimes: defaultWorldEventLifetimes,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,

@@ -42,6 +42,23 @@ export const runDailyMaintenance = (ctx: TickContext, day: number): JobCounts =>
   return { job: "daily", day, expired, forgotten, consolidated: 0 };
 };
 
+/**
+ * The index job for game day `day`: its `MaintenanceRan` (all counts 0, so the log is the
+ * same whatever the disk holds), and the dossier source writes its index files if they
+ * fell behind (`IndexKeeper`) — a side effect no dossier sees, skipped in memory.
+ */
+export const runIndexMaintenance = (ctx: TickContext, day: number): JobCounts => {
+  ctx.dossiers.keepIndex?.(ctx.config.indexJob.minRows);
+  ctx.writer.emit("MaintenanceRan", {
+    job: "index",
+    day,
+    expired: 0,
+    forgotten: 0,
+    consolidated: 0,
+  });
+  return { job: "index", day, expired: 0, forgotten: 0, consolidated: 0 };
+};
+
 /** Runs one job. */
 const runJob = async (ctx: TickContext, job: MaintenanceJob, day: number): Promise<JobCounts> => {
   switch (job) {
@@ -49,13 +66,15 @@ const runJob = async (ctx: TickContext, job: MaintenanceJob, day: number): Promi
       return runDailyMaintenance(ctx, day);
     case "consolidate":
       return runConsolidation(ctx, day);
+    case "index":
+      return runIndexMaintenance(ctx, day);
   }
 };
 
 /**
  * Runs the jobs the world clock says are due in this tick (or skip step), in its order
  * (by day, then the daily job before consolidation, so nothing is put together that the
- * day's job forgets).
+ * day's job forgets, and the index job last).
  */
 export const runMaintenanceDue = async (ctx: TickContext): Promise<ReadonlyArray<JobCounts>> => {
   const done: Array<JobCounts> = [];

@@ -30,6 +30,7 @@ import { EngineSnapshots } from "./EngineSnapshots.ts";
 import type { EngineState } from "./EngineState.ts";
 import type { Focus } from "./Focus.ts";
 import { genesis, type LoreFile } from "./Genesis.ts";
+import type { IndexUpkeep } from "./IndexKeeper.ts";
 import { NpcActors } from "./NpcActors.ts";
 import { Routes } from "./Routes.ts";
 import { emptyRunFold } from "./RunFold.ts";
@@ -114,8 +115,13 @@ export interface RunSummary {
    */
   readonly memoriesGone: Readonly<Record<string, number>>;
   readonly memoriesReinforced: number;
-  /** Maintenance jobs run this run, by job (`daily`). */
+  /** Maintenance jobs run this run, by job (`daily`, `consolidate`, `index`). */
   readonly jobsRun: Readonly<Record<string, number>>;
+  /**
+   * What the index jobs wrote to the vector index files (null: the dossier source keeps
+   * none, as in memory). Read off the disk, so never in the log.
+   */
+  readonly indexUpkeep: IndexUpkeep | null;
   readonly brainCalls: number;
   readonly brainFailures: number;
   /** Calls answered by a fallback brain, and model answers refused on the way. */
@@ -319,6 +325,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       brain,
       { debates: schedule.debatesHeld.size },
       memories,
+      dossiers.indexUpkeep?.() ?? null,
     );
   actors.startClock({
     t: startT,
@@ -334,6 +341,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
               job: "consolidate" as const,
               hour: config.consolidation.hour,
               everyDays: config.consolidation.everyDays,
+            },
+          ]
+        : []),
+      ...(config.indexJob.everyDays > 0
+        ? [
+            {
+              job: "index" as const,
+              hour: config.indexJob.hour,
+              everyDays: config.indexJob.everyDays,
             },
           ]
         : []),
@@ -435,6 +451,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       debates: actors.clock.debatesHeld,
     },
     memories,
+    dossiers.indexUpkeep?.() ?? null,
   );
 };
 
@@ -454,6 +471,7 @@ const summarise = (
     readonly reinforced: number;
     readonly jobs: ReadonlyMap<string, number>;
   },
+  indexUpkeep: IndexUpkeep | null,
 ): RunSummary => {
   const tasksByStatus: Record<string, number> = {};
   for (const task of actors.allTasks())
@@ -474,6 +492,7 @@ const summarise = (
     memoriesGone: Object.fromEntries([...memories.gone.entries()].sort()),
     memoriesReinforced: memories.reinforced,
     jobsRun: Object.fromEntries([...memories.jobs.entries()].sort()),
+    indexUpkeep,
     brainCalls: brain.stats.calls,
     brainFailures: brain.stats.failures,
     brainFellBack: brain.stats.fellBack,

@@ -19,6 +19,7 @@ import type { DossierReads } from "./DossierReads.ts";
 import type { EngineConfig } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
 import type { Focus } from "./Focus.ts";
+import type { IndexUpkeep } from "./IndexKeeper.ts";
 import type { NpcActors } from "./NpcActors.ts";
 import type { Routes } from "./Routes.ts";
 import type { TickWriter } from "./TickWriter.ts";
@@ -64,6 +65,13 @@ export interface DossierSource {
   own?(rows: OwnDossierRows): void;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
+  /**
+   * The index job's work: writes the vector index files if they are missing, foreign or
+   * at least `minRows` rows behind (`IndexKeeper`). Disk only: it changes no dossier.
+   */
+  keepIndex?(minRows: number): void;
+  /** What the index jobs wrote this run, for its summary. */
+  indexUpkeep?(): IndexUpkeep;
   /**
    * Catches up with the log now; the engine calls it after each append, with the events
    * the append stored (so the source need not read them back), so the next tick's first

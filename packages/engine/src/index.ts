@@ -38,6 +38,7 @@ export { withPlayerSummary } from "./chat/withPlayerSummary.ts";
 export {
   defaultEngineConfig,
   type EngineConfig,
+  type IndexJob,
   type ProfileEventTrigger,
 } from "./EngineConfig.ts";
 export { RunRefused, SimulationInvalid, SimulationNotFound } from "./EngineError.ts";
@@ -54,6 +55,7 @@ export {
 } from "./EngineStateCodec.ts";
 export { type Focus, locationsWithin, nearnessOf } from "./Focus.ts";
 export { type GenesisInput, type LoreFile, sentencePieces } from "./Genesis.ts";
+export type { IndexUpkeep } from "./IndexKeeper.ts";
 export {
   DEFAULT_SIMULATION,
   type LoadedSimulation,

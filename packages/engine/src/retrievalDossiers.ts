@@ -27,6 +27,7 @@ import {
   type EmbedderShape,
   type EmbedderSwitch,
   type IndexMode,
+  type IndexProgress,
   makeHashingEmbedder,
   type OwnRows,
   RetrievalEngine,
@@ -36,6 +37,7 @@ import {
 } from "@hearsay/retrieval";
 import type { SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
+import { IndexKeeper } from "./IndexKeeper.ts";
 import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 
 /** A run's embedder other than the default hashing one. */
@@ -59,6 +61,13 @@ export interface RetrievalDossierOptions {
   readonly embedding?: DossierEmbedding | null;
   /** `embedded` (default): vectors and HNSW graphs; `disabled`: keywords and filters only. */
   readonly indexMode?: IndexMode;
+  /**
+   * A wall clock in milliseconds (the CLI's `performance.now`), to time the index job's
+   * writes for the run's summary; absent, they are not timed.
+   */
+  readonly clock?: () => number;
+  /** Progress of opening the index (a rebuild when its files are missing or foreign). */
+  readonly onIndexProgress?: (p: IndexProgress) => void;
 }
 
 /**
@@ -105,7 +114,19 @@ export const retrievalDossiers = (
     embedding === null
       ? makeHashingEmbedder()
       : embedding.make(log.db, position, (s) => switchTo?.(s));
-  const open = () => retrievalEngine(log, embedder, options.indexMode ?? "embedded");
+  const dbPath = log.db.name === "" || log.db.name === ":memory:" ? null : log.db.name;
+  const keeper = new IndexKeeper(dbPath, options.clock ?? null);
+  const open = () => {
+    const opened = retrievalEngine(
+      log,
+      embedder,
+      options.indexMode ?? "embedded",
+      options.onIndexProgress,
+    );
+    // Opening saved whatever it had to rebuild or repair: the files now hold what it holds.
+    keeper.wrote(opened.index);
+    return opened;
+  };
   let engine = open();
   switchTo = (s) => {
     Effect.runSync(engine.index.reembed());
@@ -144,7 +165,13 @@ export const retrievalDossiers = (
     flush: () => {
       engine.engine.view(saveId);
       engine.index.save();
+      keeper.wrote(engine.index);
     },
+    keepIndex: (minRows) => {
+      engine.engine.view(saveId);
+      keeper.keep(engine.index, minRows);
+    },
+    indexUpkeep: () => keeper.upkeep(),
     refresh: (appended) => {
       engine.engine.view(saveId, appended);
       warmUp();
@@ -156,9 +183,18 @@ export const retrievalDossiers = (
   };
 };
 
-const retrievalEngine = (log: SqliteEventLog, embedder: EmbedderShape, mode: IndexMode) => {
+const retrievalEngine = (
+  log: SqliteEventLog,
+  embedder: EmbedderShape,
+  mode: IndexMode,
+  onProgress?: (p: IndexProgress) => void,
+) => {
   const { index } = Effect.runSync(
-    VectorIndexes.open(log.db, embedder, { mode, graphCollections: runGraphCollections }),
+    VectorIndexes.open(log.db, embedder, {
+      mode,
+      graphCollections: runGraphCollections,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    }),
   );
   return {
     index,

@@ -7,6 +7,7 @@
  */
 import { defaultConsolidation, defaultMemoryDecay, type MemoryDecay } from "@hearsay/actors";
 import { MINUTES_PER_DAY, MINUTES_PER_HOUR, type StoredEvent } from "@hearsay/core";
+import { defaultEngineConfig } from "@hearsay/engine";
 import { describe, expect, it } from "vitest";
 import { logHash } from "./harness.ts";
 import { hamlet, MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
@@ -19,13 +20,14 @@ const fast: MemoryDecay = {
 };
 
 const HOUR = 5;
-// Consolidation is tested on its own (Consolidation.test.ts).
+// Consolidation and the index job are tested on their own (Consolidation.test.ts, IndexJob.test.ts).
 const spec = {
   days: 3,
   config: {
     memoryDecay: fast,
     maintenanceHour: HOUR,
     consolidation: { ...defaultConsolidation, everyDays: 0 },
+    indexJob: { ...defaultEngineConfig.indexJob, everyDays: 0 },
   },
 } as const;
 

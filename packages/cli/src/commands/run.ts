@@ -8,6 +8,7 @@
  */
 import { ids } from "@hearsay/core";
 import {
+  type IndexUpkeep,
   loadSimulation,
   type RunSummary,
   retrievalDossiersWith,
@@ -22,6 +23,7 @@ import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { chooseEmbedder } from "../chooseEmbedder.ts";
 import { loadIndexMode } from "../indexMode.ts";
+import { indexProgress } from "../indexProgress.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
@@ -122,6 +124,7 @@ export const runCommand = Command.make(
       }).pipe(Effect.tapError(() => Effect.sync(() => db.close())));
       const startDay = sim.world.meta.start.day;
       let bar: ReturnType<typeof progressBar> | null = null;
+      const indexBar = indexProgress(args.quiet);
       const began = performance.now();
       const summary: RunSummary = yield* Effect.tryPromise({
         try: () =>
@@ -143,13 +146,19 @@ export const runCommand = Command.make(
                 : { seed: 1 }),
             brain: chosen.brain,
             recordBrain: chosen.record,
-            dossiers: retrievalDossiersWith({ embedding, indexMode }),
+            dossiers: retrievalDossiersWith({
+              embedding,
+              indexMode,
+              clock: () => performance.now(),
+              onIndexProgress: indexBar.onProgress,
+            }),
             resume: args.resume,
             ...(Option.isSome(args.checkpointEvery)
               ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
               : {}),
             onProgress: (p) => {
               const secs = Math.max(1e-3, (performance.now() - began) / 1000);
+              indexBar.stop();
               bar ??= progressBar(
                 p.endDay - startDay,
                 "{bar} day {day}/{endDay} | {tps} ticks/s | {eps} events/s | ETA {eta_formatted}",
@@ -167,6 +176,7 @@ export const runCommand = Command.make(
       }).pipe(
         Effect.ensuring(
           Effect.sync(() => {
+            indexBar.stop();
             (bar as ReturnType<typeof progressBar> | null)?.stop();
             db.close();
           }),
@@ -205,6 +215,12 @@ const formatTime = (
   return `time:     ${secs.toFixed(1)} s wall, ${(s.ticks / Math.max(secs, 1e-9)).toFixed(1)} ticks/s, ${perNpcDay} per NPC-day (${world.npcs.length} NPCs × ${(npcDays / Math.max(1, world.npcs.length)).toFixed(1)} days)`;
 };
 
+/** What the index jobs wrote to the vector index files (`RunSummary.indexUpkeep`). */
+const indexLine = (u: IndexUpkeep): string =>
+  `index:    ${u.jobs} job${u.jobs === 1 ? "" : "s"} on disk, ${u.writes} wrote ${u.rows} rows behind and ${u.segments} new graph segment${u.segments === 1 ? "" : "s"}${
+    u.writes === 0 ? "" : ` (${u.bytes.toLocaleString("en")} bytes on disk)`
+  }${u.seconds === null ? "" : ` in ${u.seconds.toFixed(2)} s`}`;
+
 const formatSummary = (s: RunSummary, db: string, secs: number): string => {
   const lines = [
     `${s.finished ? "finished" : "stopped"} at day ${Math.floor(s.t / 1440)} — ${s.ticks} ticks in ${secs.toFixed(1)} s, ${s.head} events in ${db} (save ${s.saveId})${s.resumed ? ", resumed" : ""}`,
@@ -229,6 +245,7 @@ const formatSummary = (s: RunSummary, db: string, secs: number): string => {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none this run"
     }`,
+    ...(s.indexUpkeep === null ? [] : [indexLine(s.indexUpkeep)]),
     `brain:    ${s.brainCalls} calls (${
       Object.entries(s.brainCallsByPurpose)
         .map(([k, v]) => `${k} ${v}`)

@@ -126,7 +126,11 @@ export const skipCommand = Command.make(
               mode: args.mode,
               brain: chosen.brain,
               recordBrain: chosen.record,
-              dossiers: retrievalDossiersWith({ embedding, indexMode }),
+              dossiers: retrievalDossiersWith({
+                embedding,
+                indexMode,
+                clock: () => performance.now(),
+              }),
               onProgress: (skipped, events) => {
                 const day = Math.min(args.days, Math.floor(skipped));
                 bar.update(day, { day, days: args.days, events });

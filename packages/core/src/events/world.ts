@@ -79,7 +79,7 @@ export const RunResumed = defineEvent("RunResumed", 1, {
 });
 
 /** The maintenance jobs the world clock schedules (`jobCalendar` in @hearsay/actors). */
-export const MaintenanceJob = Schema.Literals(["daily", "consolidate"]);
+export const MaintenanceJob = Schema.Literals(["daily", "consolidate", "index"]);
 export type MaintenanceJob = typeof MaintenanceJob.Type;
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
@@ -89,8 +89,10 @@ const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0));
  * did (the lines before it in its batch): the `daily` one ended every memory whose
  * lifetime ran out (`expired`) or whose importance faded below the threshold
  * (`forgotten`); `consolidate` summarised old faint memories of one subject into one
- * (`consolidated`: the source memories that went). The clock folds it, so a job runs
- * once per day it is due, resumed or not.
+ * (`consolidated`: the source memories that went); `index` had the run keep its vector
+ * index files level with SQLite (its counts are all 0: what it wrote depends on the disk,
+ * so it is reported in the run's summary, never logged). The clock folds it, so a job
+ * runs once per day it is due, resumed or not.
  */
 export const MaintenanceRan = defineEvent("MaintenanceRan", 1, {
   job: MaintenanceJob,

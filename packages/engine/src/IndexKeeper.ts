@@ -1,0 +1,156 @@
+/**
+ * The index job's work (`MaintenanceRan` with job `index`): writing a run's vector index
+ * files beside its database when they have fallen behind what the run holds in memory.
+ * The in-memory index is kept level with SQLite by every append, so the files are what
+ * lags: opening saves them (rebuilt when missing, of another model or dimensions, or
+ * repaired when stale) and so does the end of a run, but a run killed in between
+ * would reopen an index stale by everything since it started. The job writes them when
+ * a file is missing (vectors, manifest or a graph segment), the manifest names another model or dimensions, or at least
+ * `minRows` rows differ from what was last written.
+ *
+ * What it finds depends on the disk (a resume, a deleted file, `replay --verify` in an
+ * in-memory database that has no files), so none of it enters the log: the job's event
+ * says only that it ran, and its counts go to the run's summary.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import {
+  type CollectionName,
+  collectionNames,
+  type IndexManifest,
+  indexPaths,
+  saveVectorFiles,
+  type VectorIndexes,
+  type VectorStore,
+} from "@hearsay/retrieval";
+
+/** What the index jobs of a run did, for its summary. */
+export interface IndexUpkeep {
+  /** Index jobs that found the index kept on disk (none in memory or with it disabled). */
+  readonly jobs: number;
+  /** Of them, the ones that wrote files. */
+  readonly writes: number;
+  /** Rows the files were behind by when written (added, changed or gone), summed. */
+  readonly rows: number;
+  /** Graph segment files new since the collection's previous write. */
+  readonly segments: number;
+  /** The index files' size after the last write. */
+  readonly bytes: number;
+  /** Time spent writing (null when the source was given no clock). */
+  readonly seconds: number | null;
+}
+
+type Entries = ReturnType<VectorStore["entries"]>;
+
+/** Rows present in one of two rowid-ordered entry lists only, or with another fingerprint. */
+export const rowsApart = (a: Entries, b: Entries): number => {
+  let i = 0;
+  let j = 0;
+  let apart = 0;
+  while (i < a.rowids.length && j < b.rowids.length) {
+    const x = a.rowids[i]!;
+    const y = b.rowids[j]!;
+    if (x === y) {
+      if (a.fingerprints[i] !== b.fingerprints[j]) apart += 1;
+      i++;
+      j++;
+    } else if (x < y) {
+      apart += 1;
+      i++;
+    } else {
+      apart += 1;
+      j++;
+    }
+  }
+  return apart + (a.rowids.length - i) + (b.rowids.length - j);
+};
+
+const readManifest = (path: string): IndexManifest | null => {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as IndexManifest;
+  } catch {
+    return null;
+  }
+};
+
+const sizeOf = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
+
+export class IndexKeeper {
+  private readonly written = new Map<CollectionName, Entries>();
+  private jobs = 0;
+  private writes = 0;
+  private rows = 0;
+  private segments = 0;
+  private bytes = 0;
+  private seconds: number | null;
+
+  /** `dbPath` null: an in-memory database, whose index has no files to keep. */
+  constructor(
+    private readonly dbPath: string | null,
+    private readonly clock: (() => number) | null,
+  ) {
+    this.seconds = clock === null ? null : 0;
+  }
+
+  /** Notes what the files hold: `index` was just opened (which saves what it repaired) or saved. */
+  wrote(index: VectorIndexes): void {
+    for (const c of collectionNames) {
+      const store = index.store(c);
+      if (store !== null) this.written.set(c, store.entries());
+    }
+  }
+
+  /** The job: writes each collection whose files are missing, foreign or `minRows` behind. */
+  keep(index: VectorIndexes, minRows: number): void {
+    if (this.dbPath === null || index.mode === "disabled") return;
+    this.jobs += 1;
+    const began = this.clock?.() ?? 0;
+    let wrote = false;
+    for (const c of collectionNames) {
+      const store = index.store(c);
+      if (store === null) continue;
+      const paths = indexPaths(this.dbPath, c);
+      const now = store.entries();
+      const last = this.written.get(c);
+      const behind = last === undefined ? now.rowids.length : rowsApart(now, last);
+      const manifest = existsSync(paths.vectors) ? readManifest(paths.manifest) : null;
+      const foreign =
+        manifest === null ||
+        manifest.model !== index.model ||
+        manifest.dimensions !== store.dimensions ||
+        manifest.segments.some((s) => !existsSync(paths.segment(s)));
+      if (!foreign && behind < Math.max(1, minRows)) continue;
+      const before = new Set((manifest?.segments ?? []).map((s) => s.hash));
+      const saved = saveVectorFiles(store, paths, { collection: c, model: index.model });
+      this.written.set(c, now);
+      this.rows += behind;
+      this.segments += saved.segments.filter((s) => !before.has(s.hash)).length;
+      wrote = true;
+    }
+    if (!wrote) return;
+    this.writes += 1;
+    this.bytes = this.filesBytes();
+    if (this.clock !== null && this.seconds !== null) this.seconds += (this.clock() - began) / 1000;
+  }
+
+  private filesBytes(): number {
+    if (this.dbPath === null) return 0;
+    let total = 0;
+    for (const c of collectionNames) {
+      const p = indexPaths(this.dbPath, c);
+      for (const f of [p.vectors, p.manifest, ...p.segmentFiles()]) total += sizeOf(f);
+    }
+    return total;
+  }
+
+  /** The run's totals so far. */
+  upkeep(): IndexUpkeep {
+    return {
+      jobs: this.jobs,
+      writes: this.writes,
+      rows: this.rows,
+      segments: this.segments,
+      bytes: this.bytes,
+      seconds: this.seconds,
+    };
+  }
+}
