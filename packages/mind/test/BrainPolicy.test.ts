@@ -13,6 +13,7 @@ import {
   rankOf,
   routeOf,
 } from "@hearsay/mind";
+import { Effect } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { arbRequest, npcPool, runs } from "./arbitraries.ts";
@@ -230,6 +231,51 @@ describe("a speaker's memories of its one line", () => {
       ),
       { numRuns: runs(300) },
     );
+  });
+});
+
+describe("a speaker's memories by rule in the model brain", () => {
+  it("answers with the scripted brain's memories, asks no server, and records why", async () => {
+    const request: BrainRequest<"extract_memories"> = {
+      purpose: "extract_memories",
+      npcId: ids.npc("ana"),
+      t: T,
+      seed: 1,
+      dossier: null,
+      input: {
+        conversationId: ids.conversation("conv-1"),
+        self: { id: ids.npc("ana"), name: "Ana" },
+        participants: [
+          { id: ids.npc("ana"), name: "Ana" },
+          { id: ids.npc("bo"), name: "Bo" },
+        ],
+        locationName: null,
+        turns: [
+          { speakerId: ids.npc("ana"), speakerName: "Ana", text: "Fine weather." },
+          { speakerId: ids.npc("bo"), speakerName: "Bo", text: "I promise I will mend your roof." },
+        ],
+      },
+    };
+    const brainWith = (speakerMemories: "model" | "scripted") =>
+      OllamaBrain.make({
+        // Nothing listens here: a call that reached a server would fail.
+        config: {
+          ...defaultMindConfig,
+          ollamaUrl: "http://127.0.0.1:9",
+          hosts: [{ url: "http://127.0.0.1:9", concurrency: 1 }],
+          policy: { ...defaultPolicy, speakerMemories },
+        },
+      });
+    const [planned] = brainWith("scripted").plan([request]);
+    expect(planned!.route).toMatchObject({ priority: "scripted", model: false });
+    const answer = await Effect.runPromise(planned!.decide);
+    expect(answer.output.memories.some((m) => m.category === "promise")).toBe(true);
+    expect(answer.meta.policy).toEqual({
+      priority: "scripted",
+      reason: "extract_memories is low, speaker said one line: by rule",
+    });
+    const [asked] = brainWith("model").plan([request]);
+    expect(asked!.route).toMatchObject({ priority: "low", model: true });
   });
 });
 
