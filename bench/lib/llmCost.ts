@@ -100,10 +100,22 @@ const npcs = sim.world.npcs.length;
 const hostsOf = (servers: ReadonlyArray<FixtureServerThread>): Array<ModelHostConfig> =>
   servers.map((s) => ({ url: s.url, concurrency: 2 }));
 
+/** `--speaker-memories scripted`: a speaker's memories of its one line by rule (see BrainPolicy). */
+const speakerMemories = flag("--speaker-memories") === "scripted" ? "scripted" : "model";
+
 const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
   OllamaBrain.make({
-    config: { ...defaultMindConfig, hosts, ollamaUrl: hosts[0]!.url, fallback: ["scripted"] },
+    config: {
+      ...defaultMindConfig,
+      hosts,
+      ollamaUrl: hosts[0]!.url,
+      fallback: ["scripted"],
+      policy: { ...defaultMindConfig.policy, speakerMemories },
+    },
   });
+
+/** A recorded call the policy sent to the scripted brain: it cost no model time. */
+const byRule = (c: Call): boolean => c.policy?.priority === "scripted";
 
 const runWorld = async (brain: BrainShape, days: number) => {
   const log = new SqliteEventLog(openDatabase(":memory:"));
@@ -128,7 +140,10 @@ const runWorld = async (brain: BrainShape, days: number) => {
   const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
   // The last day's calls: a run's first day also pays once-per-NPC calls (profiles).
   const lastDay = events.filter(
-    (e) => e.type === "LlmCallRecorded" && e.t >= (days - 1) * MINUTES_PER_DAY,
+    (e) =>
+      e.type === "LlmCallRecorded" &&
+      !byRule(e.payload as Call) &&
+      e.t >= (days - 1) * MINUTES_PER_DAY,
   ).length;
   // How lively the world stayed: its events, the calls' own records aside, and of them
   // what was said, the tasks proposed and the moves of tasks (started, done, failed).
@@ -192,12 +207,18 @@ export const llmCost = async (): Promise<void> => {
   const byPurpose = new Map<string, number>();
   let promptTokens = 0;
   let outputTokens = 0;
+  const ruled = new Map<string, number>();
   for (const c of costRun.calls) {
+    if (byRule(c)) {
+      ruled.set(c.policy!.reason, (ruled.get(c.policy!.reason) ?? 0) + 1);
+      continue;
+    }
     byPurpose.set(c.purpose, (byPurpose.get(c.purpose) ?? 0) + 1);
     promptTokens += c.promptTokens + c.rejected.promptTokens;
     outputTokens += c.outputTokens + c.rejected.outputTokens;
   }
-  const perNpcDay = costRun.calls.length / npcDays;
+  const modelCalls = costRun.calls.length - [...ruled.values()].reduce((a, b) => a + b, 0);
+  const perNpcDay = modelCalls / npcDays;
   const purposes = [...byPurpose.entries()].sort((a, b) => b[1] - a[1]);
   printTable(
     `Model calls of the default world (${npcs} NPCs × ${days} days, --brain ollama, fixture server)`,
@@ -207,7 +228,10 @@ export const llmCost = async (): Promise<void> => {
       ...[...actKinds.entries()]
         .sort()
         .map(([k, n]) => [`  ${k}`, n, Math.round((n / npcDays) * 1000) / 1000]),
-      ["all", costRun.calls.length, Math.round(perNpcDay * 1000) / 1000],
+      ["all", modelCalls, Math.round(perNpcDay * 1000) / 1000],
+      ...[...ruled.entries()]
+        .sort()
+        .map(([why, n]) => [`by rule: ${why}`, n, Math.round((n / npcDays) * 1000) / 1000]),
       [
         `all, day ${days - 1} alone`,
         costRun.lastDay,
@@ -229,7 +253,7 @@ export const llmCost = async (): Promise<void> => {
       ["  task status changes per NPC-day", (costRun.lively.taskChanges / npcDays).toFixed(2)],
       ["  scenes closed per NPC-day", (costRun.lively.scenes / npcDays).toFixed(2)],
       ["  memories per NPC-day", (costRun.lively.memories / npcDays).toFixed(2)],
-      ["model calls per world event", (costRun.calls.length / costRun.worldEvents).toFixed(3)],
+      ["model calls per world event", (modelCalls / costRun.worldEvents).toFixed(3)],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],
       [
@@ -327,7 +351,9 @@ export const llmCost = async (): Promise<void> => {
       `results: ${writeResults("llmcall", {
         days,
         npcs,
-        calls: costRun.calls.length,
+        calls: modelCalls,
+        speakerMemories,
+        byRulePerNpcDay: Object.fromEntries([...ruled].map(([why, n]) => [why, n / npcDays])),
         worldEventsPerNpcDay: costRun.worldEvents / npcDays,
         livelyPerNpcDay: Object.fromEntries(
           Object.entries(costRun.lively).map(([k, n]) => [k, n / npcDays]),

@@ -11,7 +11,7 @@
  *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
  *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
- *                 "nearHops" } }
+ *                 "nearHops", "speakerMemories" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -184,6 +184,12 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     null,
     PolicyConfig.fields.nearHops,
     "give whole travel hops from 0 (0: the same place), or null to ignore the player and the camera",
+  ),
+  speakerMemories: f(
+    ["policy", "speakerMemories"],
+    null,
+    PolicyConfig.fields.speakerMemories,
+    'give "model" or "scripted"',
   ),
   ollamaUrl: f(
     ["ollama", "host"],
@@ -468,6 +474,7 @@ export const loadMindConfig = (
       deadlineHours,
       firstMeeting,
       nearHops,
+      speakerMemories,
       ...rest
     } = values;
     // Given hosts and no single host of its own, the first host is where embeddings go too.
@@ -479,6 +486,14 @@ export const loadMindConfig = (
     return Schema.decodeUnknownSync(MindConfig)({
       ...rest,
       budgets: { maxCalls, maxCallsPerDay, maxTokens },
-      policy: { purposes, principalNpcs, sceneSize, deadlineHours, firstMeeting, nearHops },
+      policy: {
+        purposes,
+        principalNpcs,
+        sceneSize,
+        deadlineHours,
+        firstMeeting,
+        nearHops,
+        speakerMemories,
+      },
     });
   });

@@ -13,6 +13,7 @@ import {
   rankOf,
   routeOf,
 } from "@hearsay/mind";
+import { Effect } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { arbRequest, npcPool, runs } from "./arbitraries.ts";
@@ -30,6 +31,7 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   deadlineHours: fc.option(fc.integer({ min: 1, max: 72 }), { nil: null }),
   firstMeeting: fc.boolean(),
   nearHops: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+  speakerMemories: fc.constantFrom("model" as const, "scripted" as const),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -161,6 +163,119 @@ describe("routeOf", () => {
     });
     const low = { ...policy, purposes: { act: "low" }, sceneSize: null } as PolicyConfig;
     expect(routeOf(low, actFor("ana", 3, null)).priority).toBe("normal");
+  });
+});
+
+describe("a speaker's memories of its one line", () => {
+  /** A talk between two NPCs of the pool, read for the memories of one of them. */
+  const arbExtract = fc
+    .record({
+      pair: fc.uniqueArray(fc.constantFrom(...npcPool), { minLength: 2, maxLength: 2 }),
+      selfIsFirst: fc.boolean(),
+      lines: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+    })
+    .map(({ pair, selfIsFirst, lines }): BrainRequest<"extract_memories"> => {
+      const [a, b] = [pair[0]!, pair[1]!];
+      const self = selfIsFirst ? a : b;
+      return {
+        purpose: "extract_memories",
+        npcId: ids.npc(self),
+        t: T,
+        seed: 1,
+        dossier: null,
+        input: {
+          conversationId: ids.conversation("conv-1"),
+          self: { id: ids.npc(self), name: self },
+          participants: [a, b].map((id) => ({ id: ids.npc(id), name: id })),
+          locationName: null,
+          turns: lines.map((byA) => ({
+            speakerId: ids.npc(byA ? a : b),
+            speakerName: byA ? a : b,
+            text: "Fine weather.",
+          })),
+        },
+      };
+    });
+
+  it("goes to the rules only for the speaker who said one line, never for a principal or near NPC, and only when the policy says so", () => {
+    fc.assert(
+      fc.property(
+        arbPolicy,
+        fc.subarray([...npcPool], { maxLength: 3 }),
+        arbExtract,
+        (policy, nearIds, request) => {
+          const near = nearOf(nearIds);
+          const route = routeOf(policy, request, near);
+          const self = request.npcId!;
+          const speaker = request.input.participants[0]!.id === self;
+          const oneLine = request.input.turns.filter((l) => l.speakerId === self).length === 1;
+          const asModel = routeOf({ ...policy, speakerMemories: "model" }, request, near);
+          // Principal, near or a scene of many raise a call: then the model reads it.
+          const raised = asModel.reason.includes(",");
+          if (policy.principalNpcs.includes(self) || (policy.nearHops !== null && near.has(self)))
+            expect(raised || ["scripted", "critical"].includes(asModel.priority)).toBe(true);
+          const byRule =
+            policy.speakerMemories === "scripted" &&
+            speaker &&
+            oneLine &&
+            !raised &&
+            asModel.priority !== "scripted" &&
+            asModel.priority !== "critical";
+          if (byRule)
+            expect(route).toEqual({
+              priority: "scripted",
+              reason: `${asModel.reason}, speaker said one line: by rule`,
+            });
+          else expect(route).toEqual(asModel);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+});
+
+describe("a speaker's memories by rule in the model brain", () => {
+  it("answers with the scripted brain's memories, asks no server, and records why", async () => {
+    const request: BrainRequest<"extract_memories"> = {
+      purpose: "extract_memories",
+      npcId: ids.npc("ana"),
+      t: T,
+      seed: 1,
+      dossier: null,
+      input: {
+        conversationId: ids.conversation("conv-1"),
+        self: { id: ids.npc("ana"), name: "Ana" },
+        participants: [
+          { id: ids.npc("ana"), name: "Ana" },
+          { id: ids.npc("bo"), name: "Bo" },
+        ],
+        locationName: null,
+        turns: [
+          { speakerId: ids.npc("ana"), speakerName: "Ana", text: "Fine weather." },
+          { speakerId: ids.npc("bo"), speakerName: "Bo", text: "I promise I will mend your roof." },
+        ],
+      },
+    };
+    const brainWith = (speakerMemories: "model" | "scripted") =>
+      OllamaBrain.make({
+        // Nothing listens here: a call that reached a server would fail.
+        config: {
+          ...defaultMindConfig,
+          ollamaUrl: "http://127.0.0.1:9",
+          hosts: [{ url: "http://127.0.0.1:9", concurrency: 1 }],
+          policy: { ...defaultPolicy, speakerMemories },
+        },
+      });
+    const [planned] = brainWith("scripted").plan([request]);
+    expect(planned!.route).toMatchObject({ priority: "scripted", model: false });
+    const answer = await Effect.runPromise(planned!.decide);
+    expect(answer.output.memories.some((m) => m.category === "promise")).toBe(true);
+    expect(answer.meta.policy).toEqual({
+      priority: "scripted",
+      reason: "extract_memories is low, speaker said one line: by rule",
+    });
+    const [asked] = brainWith("model").plan([request]);
+    expect(asked!.route).toMatchObject({ priority: "low", model: true });
   });
 });
 

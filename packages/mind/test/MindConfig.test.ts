@@ -187,6 +187,7 @@ describe("loadMindConfig", () => {
       deadlineHours: 24,
       firstMeeting: true,
       nearHops: 2,
+      speakerMemories: "model",
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",

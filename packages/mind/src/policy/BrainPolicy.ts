@@ -65,6 +65,12 @@ export const PolicyConfig = Schema.Struct({
   firstMeeting: Schema.Boolean,
   /** An NPC within this many travel hops of the player or the camera is raised; null: never. */
   nearHops: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 50 }))),
+  /**
+   * Who reads a speaker's memories of a talk in which it said one line (`scripted`: the
+   * rules of the scripted brain, unless the NPC is principal or near): its own line it
+   * chose itself, so only the answer it got is new to it.
+   */
+  speakerMemories: Schema.Literals(["model", "scripted"]),
 });
 export type PolicyConfig = typeof PolicyConfig.Type;
 
@@ -75,6 +81,7 @@ export const defaultPolicy: PolicyConfig = {
   deadlineHours: 24,
   firstMeeting: true,
   nearHops: 1,
+  speakerMemories: "model",
 };
 
 /** The NPCs near the player or the camera, each with why ("near the camera at Market"). */
@@ -142,6 +149,12 @@ const npcsOf = (request: BrainRequest): ReadonlyArray<string> =>
       ? []
       : [request.npcId];
 
+/** Whether `request` is a speaker's memories of a talk in which it said one line. */
+const speakersOneLine = (request: BrainRequest): boolean =>
+  request.purpose === "extract_memories" &&
+  request.input.participants[0]?.id === request.npcId &&
+  request.input.turns.filter((l) => l.speakerId === request.npcId).length === 1;
+
 /** The class of one call, and why (`near`: who is near the player or the camera now). */
 export const routeOf = (
   policy: PolicyConfig,
@@ -171,6 +184,9 @@ export const routeOf = (
     priority = raise(priority);
     reasons.push(moment);
   }
+  // Only when nothing raised it; and it only lowers a call, so `ceilingOf` stays a bound.
+  if (policy.speakerMemories === "scripted" && reasons.length === 1 && speakersOneLine(request))
+    return { priority: "scripted", reason: `${reasons[0]!}, speaker said one line: by rule` };
   return { priority, reason: reasons.join(", ") };
 };
 
