@@ -193,8 +193,10 @@ describe("shared scene summaries", () => {
       }),
       { numRuns: runs(400) },
     );
-    // The property said something about shared prompts, not only about lone ones.
-    expect(shared).toBeGreaterThan(20);
+    // The property said something about shared prompts, not only about lone ones (about
+    // one scene in twenty shares a call; over 400 scenes fewer than 6 would mean the
+    // generator stopped making them).
+    expect(shared).toBeGreaterThan(5);
   });
 
   it("two who only talked with each other share a call; one who also heard a third does not", () => {

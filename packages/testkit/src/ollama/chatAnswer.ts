@@ -47,6 +47,21 @@ const lookup = (root: unknown, path: string): unknown => {
   return cur;
 };
 
+/**
+ * The input as templates see it: an `act` input's `tasks` lists every open task its NPC is
+ * a party to, so `heldTasks` (the ones assigned to it) is what a "work" or "give up"
+ * answer may name.
+ */
+const templateView = (input: unknown): unknown => {
+  if (input === null || typeof input !== "object") return input;
+  const { tasks, self } = input as { tasks?: unknown; self?: { id?: unknown } };
+  if (!Array.isArray(tasks) || self === undefined) return input;
+  return {
+    ...input,
+    heldTasks: tasks.filter((t) => (t as { assignee?: unknown }).assignee === self.id),
+  };
+};
+
 /** Fills `$path` values and `{{path}}` interpolations; MISSING if a reference is absent. */
 const fillTemplate = (template: unknown, input: unknown): unknown => {
   if (typeof template === "string") {
@@ -100,8 +115,9 @@ export const chatAnswer = (
     return list[start % list.length] as string;
   }
   const list = templates[kind].length > 0 ? templates[kind] : templates.good;
+  const view = templateView(input);
   for (let i = 0; i < list.length; i++) {
-    const filled = fillTemplate(list[(start + i) % list.length], input);
+    const filled = fillTemplate(list[(start + i) % list.length], view);
     if (filled !== MISSING) return JSON.stringify(filled);
   }
   return JSON.stringify(list[0] ?? {});
