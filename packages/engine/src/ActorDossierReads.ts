@@ -41,29 +41,59 @@ interface Rows {
   readonly tasks: Array<TaskRow>;
 }
 
+/** Which rows each kind of change touches (`before`). */
+const ALL_ROWS: ReadonlyArray<keyof Rows> = ["character", "profile", "activity", "edges", "tasks"];
+const PLACE_ROWS: ReadonlyArray<keyof Rows> = ["character", "activity"];
+const PROFILE_ROWS: ReadonlyArray<keyof Rows> = ["profile"];
+const EDGE_ROWS: ReadonlyArray<keyof Rows> = ["edges"];
+const TASK_ROWS: ReadonlyArray<keyof Rows> = ["tasks"];
+
+/**
+ * An NPC's traits as the read model stores them. Traits are fixed when the NPC is
+ * registered, and the character row is read on every move, so each array is written once.
+ */
+const traitsText = new WeakMap<ReadonlyArray<string>, string>();
+const traitsJson = (traits: ReadonlyArray<string>): string => {
+  let text = traitsText.get(traits);
+  if (text === undefined) {
+    text = JSON.stringify(traits);
+    traitsText.set(traits, text);
+  }
+  return text;
+};
+
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export class ActorDossierReads implements OwnDossierRows {
-  /** Rows of the NPCs changed this tick, as they stood at its start. */
-  private readonly kept = new Map<string, Rows>();
+  /** The rows changed this tick, of each NPC, as they stood at its start. */
+  private readonly kept = new Map<string, Partial<Rows>>();
 
   constructor(
     private readonly actors: NpcActors,
     private readonly state: EngineState,
   ) {}
 
-  /** Keeps the rows `event` is about to change, if this tick has not changed them yet. */
+  /**
+   * Keeps the rows `event` is about to change, those of them this tick has not changed
+   * yet: only the rows it changes, since most NPCs whose rows change in a tick (those that
+   * move or change activity) have no dossier read before the tick is appended.
+   */
   before(event: Event): void {
     switch (event.type) {
       case "NpcRegistered":
+        this.keep(event.payload.npcId, ALL_ROWS);
+        return;
       case "NpcMoved":
       case "NpcActivityChanged":
+        // An activity change may also move the NPC: its character row holds its place.
+        this.keep(event.payload.npcId, PLACE_ROWS);
+        return;
       case "ProfileGenerated":
       case "ProfileRevised":
-        this.keep(event.payload.npcId);
+        this.keep(event.payload.npcId, PROFILE_ROWS);
         return;
       case "RelationshipChanged":
-        this.keep(event.payload.fromId);
+        this.keep(event.payload.fromId, EDGE_ROWS);
         return;
       case "TaskProposed":
         this.keepParties(event.payload.assignee, event.payload.proposedBy);
@@ -108,24 +138,23 @@ export class ActorDossierReads implements OwnDossierRows {
 
   private rows<K extends keyof Rows>(npcId: string, key: K): Rows[K] {
     const kept = this.kept.get(npcId);
-    if (kept !== undefined) return kept[key];
+    if (kept !== undefined && key in kept) return kept[key] as Rows[K];
     return this.read(npcId as NpcId, key);
   }
 
   private keepParties(assignee: NpcId | null, proposedBy: NpcId | null): void {
-    if (assignee !== null) this.keep(assignee);
-    if (proposedBy !== null) this.keep(proposedBy);
+    if (assignee !== null) this.keep(assignee, TASK_ROWS);
+    if (proposedBy !== null) this.keep(proposedBy, TASK_ROWS);
   }
 
-  private keep(npcId: NpcId): void {
-    if (this.kept.has(npcId)) return;
-    this.kept.set(npcId, {
-      character: this.read(npcId, "character"),
-      profile: this.read(npcId, "profile"),
-      activity: this.read(npcId, "activity"),
-      edges: this.read(npcId, "edges"),
-      tasks: this.read(npcId, "tasks"),
-    });
+  private keep(npcId: NpcId, keys: ReadonlyArray<keyof Rows>): void {
+    let kept = this.kept.get(npcId);
+    if (kept === undefined) {
+      kept = {};
+      this.kept.set(npcId, kept);
+    }
+    const into = kept as Record<keyof Rows, Rows[keyof Rows]>;
+    for (const key of keys) if (!(key in into)) into[key] = this.read(npcId, key);
   }
 
   private read<K extends keyof Rows>(npcId: NpcId, key: K): Rows[K] {
@@ -150,7 +179,7 @@ export class ActorDossierReads implements OwnDossierRows {
       role: npc.role,
       faction_id: npc.factionId,
       location_id: npc.locationId,
-      traits: JSON.stringify(npc.traits),
+      traits: traitsJson(npc.traits),
     };
   }
 

@@ -16,6 +16,7 @@ import type {
   DossierSectionName,
   MemoryId,
   NpcId,
+  StoredEvent,
 } from "@hearsay/core";
 import type { OwnDossierRows } from "./ActorDossierReads.ts";
 import type { DossierAsk, DossierSource } from "./TickContext.ts";
@@ -72,7 +73,10 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
     ...(source.flush ? { flush: () => source.flush!() } : {}),
     ...(source.keepIndex ? { keepIndex: (minRows: number) => source.keepIndex!(minRows) } : {}),
     ...(source.indexUpkeep ? { indexUpkeep: () => source.indexUpkeep!() } : {}),
-    ...(source.refresh ? { refresh: () => source.refresh!() } : {}),
+    // The appended events go along: a view folds them as they are rather than read them back.
+    ...(source.refresh
+      ? { refresh: (appended?: ReadonlyArray<StoredEvent>) => source.refresh!(appended) }
+      : {}),
     ...(source.reset ? { reset: () => source.reset!() } : {}),
     // A whole dossier is asked for only when a turn's brain first reads it (`TurnDossier`).
     dossier: (ask: DossierAsk) => {
