@@ -335,8 +335,12 @@ export class SequenceBuilder {
         return this;
       }
       case "TaskDeadlineMoved": {
+        // With no open task, propose one first, so the move is always made (a sequence
+        // asked to hold every type must hold this one).
+        if (![...this.tasks.values()].some((st) => st === "proposed" || st === "active"))
+          this.step({ ...s, type: "TaskProposed" });
         const open = [...this.tasks].filter(([, st]) => st === "proposed" || st === "active");
-        if (open.length === 0) return this.step({ ...s, type: "TaskProposed" });
+        if (open.length === 0) return this;
         const [taskId] = at(open, a);
         this.push("TaskDeadlineMoved", {
           taskId,
