@@ -24,6 +24,8 @@ export default defineConfig({
         .filter(Boolean)
         .join(" "),
     },
+    // One fixed property seed unless HEARSAY_DEEP or HEARSAY_FC_SEED says otherwise.
+    setupFiles: ["test/support/propertySeed.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -240,11 +240,17 @@ describe("every run's threads follow the rules, read back from its own log", () 
                   lastMention.set(id, e.t);
               }
             }
-            if (e.type === "TaskStatusChanged" || e.type === "RelationshipChanged") {
+            if (
+              e.type === "TaskStatusChanged" ||
+              e.type === "TaskDeadlineMoved" ||
+              e.type === "RelationshipChanged"
+            ) {
+              // A task's status change or moved deadline mentions its question; an edge
+              // mentions its pair's feud.
               const sourceId =
-                e.type === "TaskStatusChanged"
-                  ? e.payload.taskId
-                  : [e.payload.fromId, e.payload.toId].sort().join("|");
+                e.type === "RelationshipChanged"
+                  ? [e.payload.fromId, e.payload.toId].sort().join("|")
+                  : e.payload.taskId;
               for (const [id, o] of opened)
                 if (!closed.has(id) && o.payload.source?.id === sourceId) lastMention.set(id, e.t);
             }
