@@ -200,8 +200,9 @@ describe("consolidation", () => {
       ),
       { numRuns: 300 },
     );
-    // The property is not vacuous: plenty of runs put memories together.
-    expect(grouped).toBeGreaterThan(20);
+    // The property is not vacuous: runs put memories together (about one in twenty draws
+    // does; the floor sits well under that so no seed's draw trips it).
+    expect(grouped).toBeGreaterThan(5);
   });
 
   it("puts together a place's old occasions as the place, and leaves a subject with too few alone", () => {
