@@ -3,7 +3,7 @@
  * [--json] [--save ID]`: what that NPC would be handed at that moment of a recorded run
  * (default: the last minute of the day) — built from the history up to then by the same
  * retrieval a run uses. Text mode prints the rendered prompt; --json prints the dossier
- * (format in packages/cli/EXPORT-FORMAT.md; item ids are the export's ids). The
+ * (format in docs/FORMATS.md; item ids are the export's ids). The
  * database is opened read-only.
  */
 import { formatGameTime, ids, renderDossier } from "@hearsay/core";

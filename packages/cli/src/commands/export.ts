@@ -1,7 +1,7 @@
 /**
  * `hearsay export --db PATH [--save ID] --format jsonl [--out FILE]`: writes a save's
  * history, one event per line, in seq order, streamed a page at a time. The format is a
- * public contract, described in packages/cli/EXPORT-FORMAT.md. The database is opened
+ * public contract, described in docs/FORMATS.md. The database is opened
  * read-only; with no --out the lines go to stdout and nothing else does.
  */
 import { ids } from "@hearsay/core";
@@ -30,7 +30,7 @@ export const exportCommand = Command.make(
     db: dbFlag("SQLite database of a recorded run (opened read-only)"),
     save: saveFlag("Save to export"),
     format: Flag.Literals("format", ["jsonl"]).pipe(
-      Flag.withDescription("Output format: jsonl (one event per line; see EXPORT-FORMAT.md)"),
+      Flag.withDescription("Output format: jsonl (one event per line; see docs/FORMATS.md)"),
       Flag.withDefault("jsonl"),
     ),
     out: Flag.String("out").pipe(

@@ -3,7 +3,7 @@
  * the whole log in memory). Each line is a JSON object with the envelope first — `seq`,
  * `saveId`, `campaignId`, `day`, `t`, `type`, `version`, `id` — then `payload`, the
  * event's payload at its current schema version (older stored events are upcast first,
- * so one `version` always means one payload shape). packages/cli/EXPORT-FORMAT.md is the
+ * so one `version` always means one payload shape). docs/FORMATS.md is the
  * public description of this format.
  */
 import { dayOf, type GameTime, type StoredEvent } from "@hearsay/core";

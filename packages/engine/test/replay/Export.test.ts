@@ -1,5 +1,5 @@
 /**
- * The JSONL export (a public contract, packages/cli/EXPORT-FORMAT.md): one event per
+ * The JSONL export (a public contract, docs/FORMATS.md): one event per
  * line in seq order with its envelope and payload, streamed page by page, every line
  * decoding back to the stored event; a branch exports its whole history as its own.
  */
