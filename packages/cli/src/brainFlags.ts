@@ -14,7 +14,9 @@ export const brainFlags = {
     Flag.optional,
   ),
   config: Flag.String("config").pipe(
-    Flag.withDescription("Config file for --brain ollama (default ./hearsay.config if present)"),
+    Flag.withDescription(
+      "Config file: the model, hosts and policy for --brain ollama, the embedder and index mode for any run (default ./hearsay.config if present)",
+    ),
     Flag.optional,
   ),
 } as const;

@@ -14,8 +14,9 @@ export interface IndexJob {
 }
 
 /**
- * The engine's tunable numbers, with the defaults a run uses. Decoded from config and
- * CLI flags by the CLI; the engine only reads them.
+ * The engine's tunable numbers, with the defaults a run uses. A library caller passes them
+ * to `runSimulation`; the CLI sets only `checkpointEveryTicks` (`--checkpoint-every`). The
+ * engine only reads them.
  */
 export interface EngineConfig {
   /** Live memories an NPC keeps; beyond it the least important, oldest go first. */
