@@ -268,7 +268,9 @@ export class VectorStore {
     const reused = this.freeSlots.pop();
     if (reused !== undefined) return reused;
     if (this.used === this.rowidAt.length) {
-      const n = this.rowidAt.length * 2;
+      // An eighth more, not twice: spare i8 rows are search memory too (a loaded store is
+      // sized to its rows, and a run's first add must not double it).
+      const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
       const d = this.dimensions;
       const r = new Int32Array(n).fill(-1);
       r.set(this.rowidAt);

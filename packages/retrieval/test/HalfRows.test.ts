@@ -55,7 +55,6 @@ const graphBytes = (paths: ReturnType<typeof indexPaths>) =>
 
 describe("a store's f16 rows live in its saved vectors file", () => {
   it("keeps search memory within 1.5 KB a vector once saved, graphs counted", () => {
-    // Just past a power of two: the i8 matrix's spare capacity is at its largest.
     const n = 4100;
     const { rows } = clustered(1, n, 40, 0);
     const rowids = Array.from({ length: n }, (_, i) => i + 1);
@@ -81,6 +80,12 @@ describe("a store's f16 rows live in its saved vectors file", () => {
       BUDGET_PER_VECTOR * n + FIXED_BYTES,
     );
     expect(loaded.store.vector(777)).toEqual(store.vector(777));
+    // A run's next rows grow it by a little, not by its size.
+    const more = clustered(4, 8, 40, 0).rows;
+    loaded.store.put([n + 1, n + 2], [n + 1, n + 2], more.subarray(0, 2 * d));
+    expect(loaded.store.residentBytes + graphBytes(paths)).toBeLessThanOrEqual(
+      (n + 2) * (d + 12 + 600) * 1.15 + FIXED_BYTES,
+    );
     loaded.store.close();
     store.close();
   });
