@@ -21,7 +21,7 @@ const orphans = new FinalizationRegistry<{ fd: number }>((held) => {
 /** Rows the in-memory tail first makes room for. */
 const TAIL_MIN_ROWS = 64;
 
-/** Bytes a `Map` entry and a small typed array cost beyond their data (V8, measured order). */
+/** Bytes a `Map` entry and a small typed array cost beyond their data (an estimate for V8). */
 const ENTRY_OVERHEAD = 160;
 
 export class HalfRows {
