@@ -15,7 +15,6 @@
  * rebuild it. Adds are batched; the graphs are brought in step after every batch of puts.
  */
 import { availableParallelism } from "node:os";
-import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
 import { HalfRows } from "./HalfRows.ts";
 import { HALF_TABLE } from "./halfFloat.ts";
@@ -95,8 +94,6 @@ export class VectorStore {
   private scratch = new Int8Array(0);
   /** The rows an exact scan keeps (those present), reused between scans. */
   private present = new Int32Array(0);
-  /** One row decoded from f16. */
-  private readonly rowF32: Float32Array;
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
@@ -113,7 +110,6 @@ export class VectorStore {
 
     this.hnswMinSize = this.config.hnswMinSize;
     this.halves = new HalfRows(config.dimensions);
-    this.rowF32 = new Float32Array(config.dimensions);
     this.q8 = new Int8Array(1024 * config.dimensions);
   }
 
@@ -179,10 +175,15 @@ export class VectorStore {
 
   /** A rowid's vector, decoded from f16 (a copy). */
   vector(rowid: number): Float32Array | undefined {
-    if (!this.has(rowid)) return undefined;
     const out = new Float32Array(this.dimensions);
-    this.halves.decode(this.slotOf[rowid]! - 1, out, 0);
-    return out;
+    return this.vectorInto(rowid, out, 0) ? out : undefined;
+  }
+
+  /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
+  vectorInto(rowid: number, out: Float32Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    this.halves.decode(this.slotOf[rowid]! - 1, out, at);
+    return true;
   }
 
   /** Every live rowid with its fingerprint, in rowid order. */
@@ -538,47 +539,6 @@ export class VectorStore {
     const s = this.slotOf[rowid]! - 1;
     out.set(this.q8.subarray(s * d, (s + 1) * d), at);
     return true;
-  }
-
-  /**
-   * The one scale {@link copyScaled} writes every row with: a unit vector's components
-   * up to `8/√d` fit in ±127 (larger ones, rare, are clipped; the f16 rerank corrects
-   * for them).
-   */
-  get commonScale(): number {
-    return (127 * Math.sqrt(this.dimensions)) / 8;
-  }
-
-  /**
-   * Copies a row into `out` at `at` as i8 at {@link commonScale}, so the inner product
-   * of two such rows is proportional to their cosine (the rows are unit length); false
-   * when the row has no vector. Such rows are scanned with {@link scanDot}.
-   */
-  copyScaled(rowid: number, out: Int8Array, at: number): boolean {
-    if (!this.has(rowid)) return false;
-    const d = this.dimensions;
-    const row = this.rowF32;
-    this.halves.decode(this.slotOf[rowid]! - 1, row, 0);
-    const s = this.commonScale;
-    for (let i = 0; i < d; i++) {
-      const x = Math.round(row[i]! * s);
-      out[at + i] = Math.max(-127, Math.min(127, x));
-    }
-    return true;
-  }
-
-  /**
-   * Positions of the best `count` of `n` contiguous rows written by {@link copyScaled},
-   * by inner product with an i8 query (native SIMD scan). No norms are computed, so it
-   * is about twice as fast per row as {@link scanQuantized}.
-   */
-  scanDot(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
-    return Array.from(this.scanDotRaw(rows, n, q, count)?.keys ?? [], Number);
-  }
-
-  /** {@link scanDot} as the native scan returns it: positions and distances, or null. */
-  scanDotRaw(rows: Int8Array, n: number, q: Int8Array, count: number): Matches | null {
-    return nativeScan(rows, n, q, this.dimensions, count, "ip");
   }
 
   /** A query as the i8 scans take it. */
