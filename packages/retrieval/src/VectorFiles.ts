@@ -10,6 +10,10 @@
  *   <db>.<collection>.manifest.json       model, dimensions, count, checksum and the
  *                                         segments' layout and hashes — written last
  *
+ * The vectors file is also where a store reads its f16 rows from (`HalfRows`): saving
+ * and loading hand the store the file's descriptor, so its f16 rows are read from disk
+ * (the page cache) instead of being held in memory, and both stream the rows in runs.
+ *
  * A missing or unreadable file, a manifest for another model or dimension, or sizes that
  * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
  * (rows added, removed or changed) is the caller's check, by fingerprint.
