@@ -43,14 +43,25 @@ export const bruteForce = (
   return top.map((x) => x[1]);
 };
 
-/** Exact top-10 similarities among the given rows (the recall truth). */
+/**
+ * Exact top-10 similarities among the given rows (the recall truth), each scored by
+ * `similarity` — `store.similarity` bound to a query, or a row of a flat matrix.
+ */
 export const exactTop = (
-  store: VectorStore,
+  similarity: (rowid: number) => number,
   rowids: ReadonlyArray<number>,
-  q: Float32Array,
 ): Array<number> => {
-  const sims = rowids.map((r) => store.similarity(q, r));
+  const sims = rowids.map(similarity);
   return sims.sort((a, b) => b - a).slice(0, 10);
+};
+
+/** Inner product of row `i` of a flat matrix with `q`. */
+export const dotRow = (matrix: Float32Array, i: number, q: Float32Array): number => {
+  const d = q.length;
+  const o = i * d;
+  let dot = 0;
+  for (let j = 0; j < d; j++) dot += matrix[o + j]! * q[j]!;
+  return dot;
 };
 
 /** Runs `f`, returning its result with its wall and CPU (user + system) time in ms. */

@@ -24,7 +24,7 @@ const queries = large.flatMap((npc) =>
     const q = embedder.embedSync!(sentence(qp, w, qp.int(0, w.topics.length - 1)));
     const nix = view.npcs.find(npc.id);
     const known = knownRowids(view, nix, "memories", T_QUERY);
-    return { nix, q, truth: exactTop(store, known.rowids, q) };
+    return { nix, q, truth: exactTop((r) => store.similarity(q, r), known.rowids) };
   }),
 );
 console.error(`truth ready for ${queries.length} queries`);

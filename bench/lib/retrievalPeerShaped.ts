@@ -167,7 +167,7 @@ export const runPeerShaped = (n: number, reuseWorld: boolean) => {
         ),
       );
       vector.push(v.wall);
-      const truth = exactTop(store, mine.rowids, q);
+      const truth = exactTop((r) => store.similarity(q, r), mine.rowids);
       const tenth = truth.length === 10 ? truth[9]! : -Infinity;
       hits += Math.min(truth.length, v.value.filter((h) => h.similarity >= tenth - 1e-6).length);
       total += truth.length;

@@ -21,7 +21,7 @@ import {
 } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
-import { bruteForce, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
+import { bruteForce, dotRow, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
 import { hnswlibPeer, type PeerQuery } from "./retrievalPeer.ts";
 import { buildWorld, makeWorld, NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
 
@@ -157,6 +157,11 @@ export const runSize = (n: number, o: RunOptions) => {
     const qp = Prng.derive(11, "queries", n);
     const all = store.entries().rowids;
     const matrix = flatMatrix(store, all);
+    // Each rowid's row in `matrix` (the truth is scored from it: f16 decoded, as the store's).
+    const slotOf = new Int32Array(all.length > 0 ? all[all.length - 1]! + 1 : 0);
+    all.forEach((r, i) => {
+      slotOf[r] = i;
+    });
     const allQ8 = new Int8Array(all.length * store.dimensions);
     all.forEach((r, i) => {
       store.copyQuantized(r, allQ8, i * store.dimensions);
@@ -311,7 +316,7 @@ export const runSize = (n: number, o: RunOptions) => {
           cpu.scan.push(scan.cpu);
         }
         // Recall against an exact scan of the NPC's known vectors, counting ties.
-        const truth = exactTop(store, known.rowids, q);
+        const truth = exactTop((r) => dotRow(matrix, slotOf[r]!, q), known.rowids);
         const tenth = truth.length === 10 ? truth[9]! : -Infinity;
         const got = near.filter((h) => h.similarity >= tenth - 1e-6).length;
         const want = truth.length;
@@ -340,13 +345,12 @@ export const runSize = (n: number, o: RunOptions) => {
       peakRssMiB: Math.round(usage1.maxRSS / 1024),
     };
     index.save();
-    // Search memory, every structure counted: the store's vectors (f16 and i8 copies and
-    // the rowid maps), the HNSW graph segments (as saved: USearch keeps the file's layout
-    // in memory) and the per-NPC contiguous copies.
-    const slots = store.slots().used;
-    const d = store.dimensions;
-    const vectorBytes =
-      slots * (2 * d + d + 4 + 4) + (all.length > 0 ? all[all.length - 1]! + 1 : 0) * 4;
+    // Search memory, every structure counted: what the store holds in memory (the i8 rows,
+    // f16 rows not yet in the saved file, the rowid maps and the scan buffers, as it
+    // counts them), the HNSW graph segments (as saved: USearch keeps the file's layout
+    // in memory) and the per-NPC contiguous copies. The f16 rows the store reads from its
+    // vectors file are on disk (the page cache's, not the process's).
+    const vectorBytes = store.residentBytes;
     const graphBytes = indexPaths(dbPath, "memories")
       .segmentFiles()
       .reduce((a, f) => a + statSync(f).size, 0);

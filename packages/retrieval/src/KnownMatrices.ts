@@ -15,7 +15,7 @@
  * times over. A copy remembers the
  * time it was pruned at; a query at an earlier time starts a new copy.
  *
- * Rows are stored at one common scale (`VectorStore.copyScaled`), not each scaled to its
+ * Rows are stored at one common scale (`commonScale.ts`), not each scaled to its
  * own largest component, so the native scan ranks them by a plain inner product — half
  * the work per row of a cosine — and the best few are reranked by cosine from f16.
  * A big copy (`PartitionTuning.minRows`) is kept grouped by the store's coarse lists
@@ -27,6 +27,7 @@
  */
 import { CoarseLists } from "./CoarseLists.ts";
 import type { CollectionName } from "./collections.ts";
+import { copyScaled, scanDotRaw } from "./commonScale.ts";
 import type { KnownList } from "./KnownList.ts";
 import type { SaveView } from "./SaveView.ts";
 import type { VectorStore } from "./VectorStore.ts";
@@ -140,7 +141,7 @@ export class KnownMatrices {
       locals.set(b.locals);
       b.locals = locals;
     }
-    if (!e.store.copyScaled(view.items[c].rowids[local]!, b.rows, b.n * d)) {
+    if (!copyScaled(e.store, view.items[c].rowids[local]!, b.rows, b.n * d)) {
       e.late.push(local);
       return;
     }
@@ -328,7 +329,7 @@ export class KnownMatrices {
     const bestDist = new Float32Array(count);
     let kept = 0;
     for (const b of blocks) {
-      const r = e.store.scanDotRaw(b.rows, b.n, q, count);
+      const r = scanDotRaw(b.rows, b.n, q, e.store.dimensions, count);
       if (r === null) continue;
       for (let i = 0; i < r.keys.length; i++) {
         const dist = r.distances[i]!;

@@ -10,6 +10,10 @@
  *   <db>.<collection>.manifest.json       model, dimensions, count, checksum and the
  *                                         segments' layout and hashes — written last
  *
+ * The vectors file is also where a store reads its f16 rows from (`HalfRows`): saving
+ * and loading hand the store the file's descriptor, so its f16 rows are read from disk
+ * (the page cache) instead of being held in memory, and both stream the rows in runs.
+ *
  * A missing or unreadable file, a manifest for another model or dimension, or sizes that
  * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
  * (rows added, removed or changed) is the caller's check, by fingerprint.
@@ -162,11 +166,11 @@ const fileHash = (path: string): string => {
   return h.digest("hex");
 };
 
-/** sha1 of the vector matrix's bytes. */
-const dataHashOf = (data: Uint16Array): string =>
-  createHash("sha1")
-    .update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
-    .digest("hex");
+/** Slots of f16 rows copied per write when saving (1.5 MiB at 384-d). */
+const SAVE_RUN_ROWS = 2048;
+
+const bytesOf = (v: ArrayBufferView): Uint8Array =>
+  new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 
 /** Saves a store and its manifest (manifest last). */
 export const saveVectorFiles = (
@@ -174,23 +178,40 @@ export const saveVectorFiles = (
   paths: IndexPaths,
   meta: { readonly collection: string; readonly model: string },
 ): IndexManifest => {
-  const { rowids, fingerprints, groups, saves, half, used } = store.slots();
-  writeAtomically(paths.vectors, (tmp) => {
-    const fd = openSync(tmp, "w");
-    try {
-      const header = Buffer.alloc(HEADER);
-      header.write(MAGIC, 0, "latin1");
-      header.writeUInt32LE(store.dimensions, 8);
-      header.writeUInt32LE(used, 12);
-      writeAll(fd, header);
-      writeAll(fd, rowids);
-      writeAll(fd, fingerprints);
-      writeAll(fd, groups);
-      writeAll(fd, half);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  const { rowids, fingerprints, groups, saves, halves, used } = store.slots();
+  const d = store.dimensions;
+  const data = createHash("sha1");
+  // The new file is kept open: the store reads its f16 rows from it from now on.
+  let kept = -1;
+  try {
+    writeAtomically(paths.vectors, (tmp) => {
+      const fd = openSync(tmp, "w+");
+      try {
+        const header = Buffer.alloc(HEADER);
+        header.write(MAGIC, 0, "latin1");
+        header.writeUInt32LE(d, 8);
+        header.writeUInt32LE(used, 12);
+        writeAll(fd, header);
+        writeAll(fd, rowids);
+        writeAll(fd, fingerprints);
+        writeAll(fd, groups);
+        const run = new Uint16Array(Math.max(1, Math.min(used, SAVE_RUN_ROWS)) * d);
+        for (let from = 0; from < used; from += SAVE_RUN_ROWS) {
+          const bits = run.subarray(0, Math.min(SAVE_RUN_ROWS, used - from) * d);
+          halves(from, bits.length / d, bits);
+          data.update(bytesOf(bits));
+          writeAll(fd, bits);
+        }
+        kept = fd;
+      } finally {
+        if (kept < 0) closeSync(fd);
+      }
+    });
+  } catch (e) {
+    if (kept >= 0) closeSync(kept);
+    throw e;
+  }
+  store.adoptHalves(kept, HEADER + used * 12, used);
   const done = written.get(store) ?? new Map<string, string>();
   written.set(store, done);
   const segments: Array<SavedSegment> = store.graphShapes().map(({ at, ...shape }) => {
@@ -216,7 +237,7 @@ export const saveVectorFiles = (
     dimensions: store.dimensions,
     count: store.size,
     checksum: fingerprintChecksum(entries.rowids, entries.fingerprints),
-    dataHash: dataHashOf(half),
+    dataHash: data.digest("hex"),
     graph,
     saves: [...saves],
     segments,
@@ -318,37 +339,44 @@ export const loadVectorFiles = (
     const rowids = new Int32Array(used);
     const fps = new Uint32Array(used);
     const groups = new Int32Array(used);
-    const data = new Uint16Array(used * d);
     if (
       !readAll(fd, rowids, HEADER) ||
       !readAll(fd, fps, HEADER + used * 4) ||
-      !readAll(fd, groups, HEADER + used * 8) ||
-      !readAll(fd, data, HEADER + used * 12)
+      !readAll(fd, groups, HEADER + used * 8)
     ) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} is truncated` };
     }
-    if (dataHashOf(data) !== manifest.dataHash) {
-      return {
-        ok: false,
-        problem: "corrupt",
-        detail: `${paths.vectors} vectors do not match their hash`,
-      };
-    }
-    const store = new VectorStore(config);
     if (groups.some((g) => g < 0 || g >= manifest.saves.length)) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} names an unknown save` };
     }
-    store.restore(rowids, fps, data, groups, manifest.saves);
+    // The store reads its f16 rows from this file from now on: it takes the descriptor.
+    const store = new VectorStore(config);
+    const data = createHash("sha1");
+    try {
+      store.restore(
+        rowids,
+        fps,
+        { fd, base: HEADER + used * 12, onRead: (bits) => data.update(bytesOf(bits)) },
+        groups,
+        manifest.saves,
+      );
+    } catch (e) {
+      store.close();
+      return { ok: false, problem: "corrupt", detail: `${paths.vectors}: ${String(e)}` };
+    } finally {
+      fd = -1;
+    }
     const entries = store.entries();
-    if (
-      store.size !== manifest.count ||
-      fingerprintChecksum(entries.rowids, entries.fingerprints) !== manifest.checksum
-    ) {
-      return {
-        ok: false,
-        problem: "corrupt",
-        detail: `${paths.vectors} does not match its manifest`,
-      };
+    const problem =
+      data.digest("hex") !== manifest.dataHash
+        ? `${paths.vectors} vectors do not match their hash`
+        : store.size !== manifest.count ||
+            fingerprintChecksum(entries.rowids, entries.fingerprints) !== manifest.checksum
+          ? `${paths.vectors} does not match its manifest`
+          : null;
+    if (problem !== null) {
+      store.close();
+      return { ok: false, problem: "corrupt", detail: problem };
     }
     // A damaged graph could crash the native reader, so its bytes are checked first.
     const loaded =
@@ -371,6 +399,6 @@ export const loadVectorFiles = (
     store.syncGraphs();
     return { ok: true, store, manifest, graphLoaded };
   } finally {
-    closeSync(fd);
+    if (fd >= 0) closeSync(fd);
   }
 };

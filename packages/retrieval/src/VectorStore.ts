@@ -1,20 +1,23 @@
 /**
- * The vectors of one collection, keyed by SQLite rowid, held twice: an f16 matrix (the
- * precise copy: cosine, reranking, saving) and an i8 matrix (each row scaled to its own
- * largest component) for fast native exact scans over any subset of rows — plus, once
- * the collection holds a block of rows, USearch HNSW graphs (`GraphSegments`) that
- * propose candidates for NPCs whose known set is a large share of the world.
+ * The vectors of one collection, keyed by SQLite rowid: an i8 matrix in memory (each row
+ * scaled to its own largest component) that every search ranks with, and the precise f16
+ * copy (`HalfRows`) that scores the best few exactly — read from the saved vectors file,
+ * so that only rows put since the last save hold f16 in memory. Once the collection holds
+ * a block of rows, USearch HNSW graphs (`GraphSegments`) propose candidates for NPCs
+ * whose known set is a large share of the world.
  *
- * An exact scan gathers the NPC's rows as i8, scans them natively and reranks the best
- * few from f16: several times faster than gathering and scanning f32, with the same
- * top results. Everything is a cache of SQLite: `VectorFiles` saves it beside the
- * database and `CollectionIndex` decides when to trust, repair or rebuild it. Adds are
- * batched; the graphs are brought in step after every batch of puts.
+ * A search gathers its rows (the NPC's known rows, or the graphs' candidates with the
+ * rows no graph holds) as i8, scans them natively and reranks the best `4k` (at least
+ * 40) from f16: the top results and their scores are those of an f16 scan of every row
+ * unless i8 ranks a true top-`k` row below 40th, and the memory per vector is the i8 row
+ * (384 B at 384-d) instead of i8 + f16. Everything is a cache of SQLite: `VectorFiles`
+ * saves it beside the database and `CollectionIndex` decides when to trust, repair or
+ * rebuild it. Adds are batched; the graphs are brought in step after every batch of puts.
  */
 import { availableParallelism } from "node:os";
-import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
-import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+import { HalfRows } from "./HalfRows.ts";
+import { HALF_TABLE } from "./halfFloat.ts";
 import { nativeScan, quantizeInto } from "./nativeScan.ts";
 import { newGraph } from "./newGraph.ts";
 
@@ -56,6 +59,8 @@ const EXACT_NATIVE_MIN = 192;
 /** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
 const RERANK_FACTOR = 4;
 const RERANK_MIN = 40;
+/** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
+const RESTORE_RUN_ROWS = 2048;
 
 const bySimilarity = (a: Scored, b: Scored) => b.similarity - a.similarity || a.rowid - b.rowid;
 
@@ -69,8 +74,8 @@ export class VectorStore {
   private rowidAt = new Int32Array(1024).fill(-1);
   /** slot → fingerprint of the text the vector was made from. */
   private fpAt = new Uint32Array(1024);
-  /** slot × dimensions, f16 bits. */
-  private half: Uint16Array;
+  /** The f16 rows by slot, in memory only until saved (`HalfRows`). */
+  private halves: HalfRows;
   /** slot × dimensions, per-row scaled i8. */
   private q8: Int8Array;
   private used = 0;
@@ -104,7 +109,7 @@ export class VectorStore {
     };
 
     this.hnswMinSize = this.config.hnswMinSize;
-    this.half = new Uint16Array(1024 * config.dimensions);
+    this.halves = new HalfRows(config.dimensions);
     this.q8 = new Int8Array(1024 * config.dimensions);
   }
 
@@ -170,12 +175,15 @@ export class VectorStore {
 
   /** A rowid's vector, decoded from f16 (a copy). */
   vector(rowid: number): Float32Array | undefined {
-    if (!this.has(rowid)) return undefined;
-    const d = this.dimensions;
-    const o = (this.slotOf[rowid]! - 1) * d;
-    const out = new Float32Array(d);
-    for (let i = 0; i < d; i++) out[i] = HALF_TABLE[this.half[o + i]!]!;
-    return out;
+    const out = new Float32Array(this.dimensions);
+    return this.vectorInto(rowid, out, 0) ? out : undefined;
+  }
+
+  /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
+  vectorInto(rowid: number, out: Float32Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    this.halves.decode(this.slotOf[rowid]! - 1, out, at);
+    return true;
   }
 
   /** Every live rowid with its fingerprint, in rowid order. */
@@ -194,13 +202,16 @@ export class VectorStore {
     return { rowids, fingerprints };
   }
 
-  /** The raw slots (f16 bits) and their rowids, for saving. */
+  /**
+   * The raw slots and their rowids, for saving; `halves(from, count, out)` copies the
+   * f16 bits of `count` slots from `from` on.
+   */
   slots(): {
     rowids: Int32Array;
     fingerprints: Uint32Array;
     groups: Int32Array;
     saves: ReadonlyArray<string>;
-    half: Uint16Array;
+    halves: (from: number, count: number, out: Uint16Array) => void;
     used: number;
   } {
     return {
@@ -208,9 +219,41 @@ export class VectorStore {
       fingerprints: this.fpAt.subarray(0, this.used),
       groups: this.groupAt.subarray(0, this.used),
       saves: this.groupNames,
-      half: this.half.subarray(0, this.used * this.dimensions),
+      halves: (from, count, out) => this.halves.readRange(from, count, out),
       used: this.used,
     };
+  }
+
+  /**
+   * Reads f16 rows from the file `fd` from now on (the store takes it over): its slots
+   * [0, count) start at byte `base`, as the vectors file `VectorFiles` just wrote or
+   * read holds them. Rows kept in memory until then are let go.
+   */
+  adoptHalves(fd: number, base: number, count: number): void {
+    this.halves.adopt(fd, base, count);
+  }
+
+  /** Closes the f16 file: only for a store no one searches any more. */
+  close(): void {
+    this.halves.close();
+  }
+
+  /**
+   * Bytes this store keeps in memory for search, graphs excepted: the i8 rows, the f16
+   * rows not yet saved, the rowid maps and the scan buffers.
+   */
+  get residentBytes(): number {
+    return (
+      this.q8.byteLength +
+      this.halves.residentBytes +
+      this.slotOf.byteLength +
+      this.rowidAt.byteLength +
+      this.fpAt.byteLength +
+      this.groupAt.byteLength +
+      this.scratch.byteLength +
+      this.present.byteLength +
+      this.freeSlots.length * 8
+    );
   }
 
   private grow(rowid: number): void {
@@ -226,7 +269,9 @@ export class VectorStore {
     const reused = this.freeSlots.pop();
     if (reused !== undefined) return reused;
     if (this.used === this.rowidAt.length) {
-      const n = this.rowidAt.length * 2;
+      // An eighth more, not twice: spare i8 rows are search memory too (a loaded store is
+      // sized to its rows, and a run's first add must not double it).
+      const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
       const d = this.dimensions;
       const r = new Int32Array(n).fill(-1);
       r.set(this.rowidAt);
@@ -237,9 +282,6 @@ export class VectorStore {
       const g = new Int32Array(n);
       g.set(this.groupAt);
       this.groupAt = g;
-      const h = new Uint16Array(n * d);
-      h.set(this.half);
-      this.half = h;
       const q = new Int8Array(n * d);
       q.set(this.q8);
       this.q8 = q;
@@ -284,7 +326,7 @@ export class VectorStore {
       this.graphsOf(save).touched(rowid);
       this.fpAt[slot] = fingerprints[i]! >>> 0;
       const v = vectors.subarray(i * d, (i + 1) * d);
-      for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
+      this.halves.write(slot, v);
       quantizeInto(v, this.q8, slot * d, d);
     }
     if (buildGraph) this.syncGraphs();
@@ -324,8 +366,7 @@ export class VectorStore {
         const d = this.dimensions;
         const out = new Float32Array(rowids.length * d);
         for (let j = 0; j < rowids.length; j++) {
-          const o = (this.slotOf[rowids[j]!]! - 1) * d;
-          for (let x = 0; x < d; x++) out[j * d + x] = HALF_TABLE[this.half[o + x]!]!;
+          this.halves.decode(this.slotOf[rowids[j]!]! - 1, out, j * d);
         }
         return out;
       },
@@ -333,8 +374,7 @@ export class VectorStore {
         const d = this.dimensions;
         const out = new Uint16Array(rowids.length * d);
         for (let j = 0; j < rowids.length; j++) {
-          const o = (this.slotOf[rowids[j]!]! - 1) * d;
-          out.set(this.half.subarray(o, o + d), j * d);
+          this.halves.read(this.slotOf[rowids[j]!]! - 1, out, j * d);
         }
         return out;
       },
@@ -432,56 +472,64 @@ export class VectorStore {
     return loaded;
   }
 
-  /** Restores slots saved by {@link slots} (replacing everything; no graph). */
+  /**
+   * Restores slots saved by {@link slots} (replacing everything; no graph), their f16
+   * rows being those of the vectors file `file.fd` (which the store takes over: see
+   * {@link adoptHalves}) from byte `file.base` on. Each run of rows read is shown to
+   * `file.onRead` (the caller hashes them) and quantised into the i8 copy.
+   */
   restore(
     rowids: Int32Array,
     fingerprints: Uint32Array,
-    half: Uint16Array,
+    file: { readonly fd: number; readonly base: number; onRead?(bits: Uint16Array): void },
     groups?: Int32Array,
     saves: ReadonlyArray<string> = [""],
   ): void {
+    this.halves.adopt(file.fd, file.base, rowids.length);
     const d = this.dimensions;
     const cap = Math.max(1024, rowids.length);
     this.slotOf = new Int32Array(1024);
     this.rowidAt = new Int32Array(cap).fill(-1);
     this.fpAt = new Uint32Array(cap);
     this.groupAt = new Int32Array(cap);
-    this.half = new Uint16Array(cap * d);
     this.q8 = new Int8Array(cap * d);
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
     this.graphsBy.clear();
     const groupOfSaved = saves.map((save) => this.group(save));
-    this.half.set(half.subarray(0, rowids.length * d));
+    const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
+    const bits = new Uint16Array(run * d);
     const row = new Float32Array(d);
-    for (let i = 0; i < rowids.length; i++) {
-      const rowid = rowids[i]!;
-      const slot = this.used++;
-      if (rowid < 0) {
-        this.freeSlots.push(slot);
-        continue;
+    for (let from = 0; from < rowids.length; from += run) {
+      const count = Math.min(run, rowids.length - from);
+      const got = bits.subarray(0, count * d);
+      this.halves.readRange(from, count, got);
+      file.onRead?.(got);
+      for (let i = from; i < from + count; i++) {
+        const rowid = rowids[i]!;
+        const slot = this.used++;
+        if (rowid < 0) {
+          this.freeSlots.push(slot);
+          continue;
+        }
+        this.grow(rowid);
+        this.slotOf[rowid] = slot + 1;
+        this.rowidAt[slot] = rowid;
+        this.fpAt[slot] = fingerprints[i]!;
+        this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
+        this.live++;
+        const o = (i - from) * d;
+        for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
+        quantizeInto(row, this.q8, slot * d, d);
       }
-      this.grow(rowid);
-      this.slotOf[rowid] = slot + 1;
-      this.rowidAt[slot] = rowid;
-      this.fpAt[slot] = fingerprints[i]!;
-      this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
-      this.live++;
-      for (let x = 0; x < d; x++) row[x] = HALF_TABLE[this.half[slot * d + x]!]!;
-      quantizeInto(row, this.q8, slot * d, d);
     }
   }
 
   /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
   similarity(query: Float32Array, rowid: number): number {
     if (!this.has(rowid)) return 0;
-    const d = this.dimensions;
-    const o = (this.slotOf[rowid]! - 1) * d;
-    const h = this.half;
-    let dot = 0;
-    for (let i = 0; i < d; i++) dot += HALF_TABLE[h[o + i]!]! * query[i]!;
-    return dot;
+    return this.halves.dot(this.slotOf[rowid]! - 1, query);
   }
 
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
@@ -491,46 +539,6 @@ export class VectorStore {
     const s = this.slotOf[rowid]! - 1;
     out.set(this.q8.subarray(s * d, (s + 1) * d), at);
     return true;
-  }
-
-  /**
-   * The one scale {@link copyScaled} writes every row with: a unit vector's components
-   * up to `8/√d` fit in ±127 (larger ones, rare, are clipped; the f16 rerank corrects
-   * for them).
-   */
-  get commonScale(): number {
-    return (127 * Math.sqrt(this.dimensions)) / 8;
-  }
-
-  /**
-   * Copies a row into `out` at `at` as i8 at {@link commonScale}, so the inner product
-   * of two such rows is proportional to their cosine (the rows are unit length); false
-   * when the row has no vector. Such rows are scanned with {@link scanDot}.
-   */
-  copyScaled(rowid: number, out: Int8Array, at: number): boolean {
-    if (!this.has(rowid)) return false;
-    const d = this.dimensions;
-    const o = (this.slotOf[rowid]! - 1) * d;
-    const s = this.commonScale;
-    for (let i = 0; i < d; i++) {
-      const x = Math.round(HALF_TABLE[this.half[o + i]!]! * s);
-      out[at + i] = Math.max(-127, Math.min(127, x));
-    }
-    return true;
-  }
-
-  /**
-   * Positions of the best `count` of `n` contiguous rows written by {@link copyScaled},
-   * by inner product with an i8 query (native SIMD scan). No norms are computed, so it
-   * is about twice as fast per row as {@link scanQuantized}.
-   */
-  scanDot(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
-    return Array.from(this.scanDotRaw(rows, n, q, count)?.keys ?? [], Number);
-  }
-
-  /** {@link scanDot} as the native scan returns it: positions and distances, or null. */
-  scanDotRaw(rows: Int8Array, n: number, q: Int8Array, count: number): Matches | null {
-    return nativeScan(rows, n, q, this.dimensions, count, "ip");
   }
 
   /** A query as the i8 scans take it. */
@@ -546,9 +554,10 @@ export class VectorStore {
   }
 
   /**
-   * Exact top-`k` over the given rowids (absent ones skipped), by cosine. Small sets are
-   * scored in JS from f16; larger ones are gathered as i8, scanned natively, and the
-   * best `4k` (at least 40) reranked from f16.
+   * Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. Sets
+   * of at most `4k` (at least 40) rows, and small sets held wholly in memory, are scored
+   * in JS from f16; larger ones are gathered as i8, scanned natively, and the best `4k`
+   * (at least 40) reranked from f16.
    */
   exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
     const d = this.dimensions;
@@ -560,7 +569,9 @@ export class VectorStore {
     let n = 0;
     for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present[n++] = rowids[i]!;
     if (n === 0) return [];
-    if (n < EXACT_NATIVE_MIN) {
+    const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
+    // Rows read from the file cost a read each: past `keep` of them, i8 picks which.
+    if (n <= keep || (n < EXACT_NATIVE_MIN && this.halves.allResident)) {
       const scored: Array<Scored> = [];
       for (let j = 0; j < n; j++) {
         scored.push({ rowid: present[j]!, similarity: this.similarity(query, present[j]!) });
@@ -574,12 +585,7 @@ export class VectorStore {
       const s = this.slotOf[present[j]!]! - 1;
       this.scratch.set(this.q8.subarray(s * d, (s + 1) * d), j * d);
     }
-    const best = this.scanQuantized(
-      this.scratch,
-      n,
-      this.quantize(query),
-      Math.max(k * RERANK_FACTOR, RERANK_MIN),
-    );
+    const best = this.scanQuantized(this.scratch, n, this.quantize(query), keep);
     const out = best.map((at) => ({
       rowid: present[at]!,
       similarity: this.similarity(query, present[at]!),
@@ -590,8 +596,8 @@ export class VectorStore {
   /**
    * The best `k` rows `accept` takes, by cosine from f16: candidates from every graph
    * segment (each searched for `start` candidates, widened while too few are accepted,
-   * scanned exactly past `maxCandidates`), plus an exact scan of the accepted rows no
-   * graph holds (the tail and stale rows). Without graphs it is an exact scan of every
+   * scanned exactly past `maxCandidates`) ranked by {@link exact} together with the
+   * accepted rows no graph holds (the tail and stale rows). Without graphs it is an exact scan of every
    * accepted row. Only the graphs and rows of `save` are searched.
    */
   filtered(
@@ -616,9 +622,8 @@ export class VectorStore {
       if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) exactRows.push(r);
     }
     for (const r of graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
-    const scored = this.exact(query, exactRows, k);
-    for (const rowid of candidates)
-      scored.push({ rowid, similarity: this.similarity(query, rowid) });
-    return scored.sort(bySimilarity).slice(0, k);
+    // The graphs' candidates are ranked with the rest: one i8 scan, the best few read in f16.
+    for (const r of candidates) exactRows.push(r);
+    return this.exact(query, exactRows, k);
   }
 }

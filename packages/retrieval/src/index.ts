@@ -27,6 +27,7 @@ export {
   sharedCollections,
   textFingerprint,
 } from "./collections.ts";
+export { commonScale, copyScaled, scanDot } from "./commonScale.ts";
 export { DossierSource } from "./DossierSource.ts";
 export { decodeLoreText, MAX_LORE_BYTES } from "./decodeLoreText.ts";
 export {

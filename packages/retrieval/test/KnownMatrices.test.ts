@@ -7,11 +7,14 @@
  */
 import {
   CoarseLists,
+  commonScale,
+  copyScaled,
   defaultNearestTuning,
   KnownMatrices,
   knownNearest,
   makeHashingEmbedder,
   SaveView,
+  scanDot,
   VectorIndexes,
   VectorStore,
 } from "@hearsay/retrieval";
@@ -393,17 +396,17 @@ describe("KnownMatrices", () => {
     const d = store.dimensions;
     const row = new Int8Array(d);
     const rowid = view.items.memories.rowids[0]!;
-    expect(store.copyScaled(rowid, row, 0)).toBe(true);
+    expect(copyScaled(store, rowid, row, 0)).toBe(true);
     const v = store.vector(rowid)!;
     for (let i = 0; i < d; i++) {
-      const want = Math.max(-127, Math.min(127, Math.round(v[i]! * store.commonScale)));
+      const want = Math.max(-127, Math.min(127, Math.round(v[i]! * commonScale(d))));
       expect(row[i]).toBe(want + 0); // +0: an i8 has no negative zero
     }
-    expect(store.copyScaled(-5, row, 0)).toBe(false);
+    expect(copyScaled(store, -5, row, 0)).toBe(false);
     // The dot scan ranks by inner product: a row is its own best match.
     const rows = new Int8Array(50 * d);
-    for (let i = 0; i < 50; i++) store.copyScaled(view.items.memories.rowids[i]!, rows, i * d);
+    for (let i = 0; i < 50; i++) copyScaled(store, view.items.memories.rowids[i]!, rows, i * d);
     const q = store.quantize(store.vector(view.items.memories.rowids[17]!)!);
-    expect(store.scanDot(rows, 50, q, 1)).toEqual([17]);
+    expect(scanDot(rows, 50, q, d, 1)).toEqual([17]);
   });
 });

@@ -63,6 +63,36 @@ afterEach(() => {
 });
 
 describe("vector index files", () => {
+  it("holds no f16 row in memory for a database file and ranks as an index held in memory", () => {
+    const d = embedder.dimensions;
+    const inMemory = open({ dbPath: ":memory:" });
+    const held = inMemory.index.store("memories")!;
+    const heldBytes = held.residentBytes;
+    expect(heldBytes).toBeGreaterThanOrEqual(held.size * 3 * d);
+    const expected = battery(inMemory.index);
+    // Rebuilt (no files yet), then loaded from them.
+    for (const outcome of ["rebuilt", "loaded"]) {
+      const opened = open();
+      expect(opened.reports.find((r) => r.collection === "memories")?.outcome).toBe(outcome);
+      const store = opened.index.store("memories")!;
+      expect(store.size).toBe(held.size);
+      expect(store.residentBytes).toBeLessThanOrEqual(heldBytes - store.size * 2 * d);
+      expect(battery(opened.index)).toEqual(expected);
+    }
+    // Rows a run adds are held until the index is saved, then read from the new file.
+    const opened = open();
+    const store = opened.index.store("memories")!;
+    const before = store.residentBytes;
+    world.append(memoryEvents(Prng.derive(2, "more"), 6, 50, 5_000, "late"));
+    expect(opened.index.updateSync()).toBe(true);
+    expect(store.size).toBe(held.size + 50);
+    expect(store.residentBytes).toBeGreaterThanOrEqual(before + 50 * 2 * d);
+    opened.index.save();
+    expect(store.residentBytes).toBeLessThanOrEqual(before);
+    const fresh = open({ dbPath: ":memory:" });
+    expect(battery(opened.index)).toEqual(battery(fresh.index));
+  });
+
   it("rebuilds when files are missing, then loads them unchanged", () => {
     const first = open();
     expect(first.reports.find((r) => r.collection === "memories")).toMatchObject({

@@ -1,0 +1,175 @@
+/**
+ * The precise (f16) copy of a store's vectors, by slot, held where it costs no memory:
+ * rows the saved vectors file holds are read from it when needed (one `pread` each),
+ * and only rows put since the file was written are kept in memory, until the next save
+ * hands the store its new file. The store ranks with its i8 copy and reads f16 only to
+ * score the few best candidates exactly, so the file's rows are read a few dozen at a
+ * time per search.
+ *
+ * The file is held open by descriptor, not by name: a save renames a new file over the
+ * old one and a rebuild may delete it, and a descriptor keeps reading the bytes it was
+ * opened on (the same slot layout) until the store adopts the new file.
+ */
+import { closeSync, readSync } from "node:fs";
+import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+
+/** Descriptors of stores dropped without `close`, closed when their store is collected. */
+const orphans = new FinalizationRegistry<{ fd: number }>((held) => {
+  if (held.fd >= 0) closeSync(held.fd);
+});
+
+/** Rows the in-memory tail first makes room for. */
+const TAIL_MIN_ROWS = 64;
+
+/** Bytes a `Map` entry and a small typed array cost beyond their data (an estimate for V8). */
+const ENTRY_OVERHEAD = 160;
+
+export class HalfRows {
+  /** The file's descriptor (-1: no file), boxed so the finalizer sees the current one. */
+  private readonly held = { fd: -1 };
+  /** Byte offset of slot 0's row in the file. */
+  private base = 0;
+  /** Slots [0, inFile) are rows of the file. */
+  private inFile = 0;
+  /** Rows of slots at and past `inFile`, `dimensions` f16 each. */
+  private tail: Uint16Array;
+  /** File rows written again since the file was adopted. */
+  private readonly moved = new Map<number, Uint16Array>();
+  private readonly rowBytes: number;
+  /** One row read from the file. */
+  private readonly row: Uint16Array;
+  private readonly rowView: Uint8Array;
+
+  constructor(readonly dimensions: number) {
+    this.rowBytes = dimensions * 2;
+    this.tail = new Uint16Array(1024 * dimensions);
+    this.row = new Uint16Array(dimensions);
+    this.rowView = new Uint8Array(this.row.buffer);
+    orphans.register(this, this.held, this);
+  }
+
+  /** True when no row is read from a file. */
+  get allResident(): boolean {
+    return this.inFile === 0;
+  }
+
+  /** True when the slot's row is in memory (not read from the file). */
+  resident(slot: number): boolean {
+    return slot >= this.inFile || this.moved.has(slot);
+  }
+
+  /** Bytes held in memory: rows not in the file, and the buffers. */
+  get residentBytes(): number {
+    return (
+      this.tail.byteLength +
+      this.row.byteLength +
+      this.moved.size * (this.rowBytes + ENTRY_OVERHEAD)
+    );
+  }
+
+  /** Stores a slot's vector as f16. */
+  write(slot: number, v: ArrayLike<number>, from = 0): void {
+    const d = this.dimensions;
+    let out: Uint16Array;
+    let at: number;
+    if (slot < this.inFile) {
+      out = this.moved.get(slot) ?? new Uint16Array(d);
+      this.moved.set(slot, out);
+      at = 0;
+    } else {
+      at = (slot - this.inFile) * d;
+      if (this.tail.length < at + d) {
+        const next = new Uint16Array(Math.max(at + d, this.tail.length * 2, TAIL_MIN_ROWS * d));
+        next.set(this.tail);
+        this.tail = next;
+      }
+      out = this.tail;
+    }
+    for (let j = 0; j < d; j++) out[at + j] = toHalf(v[from + j]!);
+  }
+
+  /**
+   * The slot's row as f16 bits, and where in the returned array it starts. A row read
+   * from the file lands in a buffer the next read reuses: use it before reading again.
+   */
+  private locate(slot: number): { bits: Uint16Array; at: number } {
+    if (slot >= this.inFile) return { bits: this.tail, at: (slot - this.inFile) * this.dimensions };
+    const m = this.moved.get(slot);
+    if (m) return { bits: m, at: 0 };
+    const n = readSync(
+      this.held.fd,
+      this.rowView,
+      0,
+      this.rowBytes,
+      this.base + slot * this.rowBytes,
+    );
+    if (n !== this.rowBytes) throw new Error(`HalfRows: short read of slot ${slot} (${n} bytes)`);
+    return { bits: this.row, at: 0 };
+  }
+
+  /** Copies the slot's f16 bits into `out` at `at`. */
+  read(slot: number, out: Uint16Array, at: number): void {
+    const { bits, at: o } = this.locate(slot);
+    out.set(bits.subarray(o, o + this.dimensions), at);
+  }
+
+  /** Decodes the slot's row into `out` at `at`. */
+  decode(slot: number, out: Float32Array, at: number): void {
+    const { bits, at: o } = this.locate(slot);
+    for (let j = 0; j < this.dimensions; j++) out[at + j] = HALF_TABLE[bits[o + j]!]!;
+  }
+
+  /** Inner product of the slot's row with `query` (its cosine: rows are unit length). */
+  dot(slot: number, query: Float32Array): number {
+    const { bits, at } = this.locate(slot);
+    let dot = 0;
+    for (let j = 0; j < this.dimensions; j++) dot += HALF_TABLE[bits[at + j]!]! * query[j]!;
+    return dot;
+  }
+
+  /** Copies `count` slots from `from` on into `out` (row by row; file runs in one read). */
+  readRange(from: number, count: number, out: Uint16Array): void {
+    const d = this.dimensions;
+    const fileEnd = Math.min(from + count, this.inFile);
+    if (fileEnd > from) {
+      const bytes = new Uint8Array(out.buffer, out.byteOffset, (fileEnd - from) * this.rowBytes);
+      let off = 0;
+      while (off < bytes.length) {
+        const n = readSync(
+          this.held.fd,
+          bytes,
+          off,
+          bytes.length - off,
+          this.base + from * this.rowBytes + off,
+        );
+        if (n <= 0) throw new Error(`HalfRows: short read at slot ${from}`);
+        off += n;
+      }
+      for (const [slot, row] of this.moved) {
+        if (slot >= from && slot < fileEnd) out.set(row, (slot - from) * d);
+      }
+    }
+    for (let s = Math.max(from, this.inFile); s < from + count; s++)
+      this.read(s, out, (s - from) * d);
+  }
+
+  /**
+   * Reads every row from the file `fd` (which this takes over) from now on: slots
+   * [0, count) are its rows, slot 0's at byte `base`. The rows held in memory are dropped:
+   * the caller has just written them there, or is restoring from it.
+   */
+  adopt(fd: number, base: number, count: number): void {
+    this.close();
+    this.held.fd = fd;
+    this.base = base;
+    this.inFile = count;
+    this.moved.clear();
+    this.tail = new Uint16Array(0);
+  }
+
+  /** Closes the file (its rows become unreadable: only for a store being dropped). */
+  close(): void {
+    if (this.held.fd >= 0) closeSync(this.held.fd);
+    this.held.fd = -1;
+  }
+}
