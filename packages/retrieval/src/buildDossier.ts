@@ -206,53 +206,38 @@ export const deferredDossier = (
   const frame = dossierFrame(reads, req);
   if (!frame) return null;
   const { saveId, npcId } = req;
-  const {
-    character,
-    t,
-    tasks,
-    activity,
-    location,
-    present,
-    presentNames,
-    nameOf,
-    queryText,
-    sceneQuery,
-  } = frame;
   const budgets = resolveBudgets(req.budget, reads.budgets);
-  let opened: SectionSearch | undefined;
-  const search: SectionSearch = (c, limit) => {
-    opened ??= reads.search({
-      npcId,
-      t,
-      queryText: [queryText, ...presentNames, location].join(" "),
-      ftsText: req.query ?? null,
-      embedText: queryText,
-      queryVector: req.queryVector,
-      location,
-      activeTaskIds: tasks.map((k) => k.task_id),
-    });
-    return opened(c, limit);
+  /**
+   * A search opened on its first use, ranking by `text` with the company and the place;
+   * keyword candidates come only from `ftsText` (a query the caller gave).
+   */
+  const lazySearch = (
+    text: string,
+    ftsText: string | null,
+    queryVector: Float32Array | null | undefined,
+  ): SectionSearch => {
+    let opened: SectionSearch | undefined;
+    return (c, limit) => {
+      opened ??= reads.search({
+        npcId,
+        t: frame.t,
+        queryText: [text, ...frame.presentNames, frame.location].join(" "),
+        ftsText,
+        embedText: text,
+        queryVector,
+        location: frame.location,
+        activeTaskIds: frame.tasks.map((k) => k.task_id),
+      });
+      return opened(c, limit);
+    };
   };
+  const search = lazySearch(frame.queryText, req.query ?? null, req.queryVector);
   // World events and debates are ranked by the NPC's situation (place, company, activity,
   // tasks), not by the turn's query: a reply's query is the line heard, an own turn's its
   // situation, and ranking these sections by each in turn changed them between most
   // consecutive turns of one NPC — and a prompt is reused by a model server only up to
   // its first change. The lore and memories a line calls up are still ranked by it.
-  let standingOpened: SectionSearch | undefined;
-  const standing: SectionSearch = (c, limit) => {
-    if (req.query == null) return search(c, limit);
-    standingOpened ??= reads.search({
-      npcId,
-      t,
-      queryText: [sceneQuery, ...presentNames, location].join(" "),
-      ftsText: null,
-      embedText: sceneQuery,
-      queryVector: undefined,
-      location,
-      activeTaskIds: tasks.map((k) => k.task_id),
-    });
-    return standingOpened(c, limit);
-  };
+  const standing = req.query == null ? search : lazySearch(frame.sceneQuery, null, undefined);
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.map((h) => ({
@@ -271,19 +256,19 @@ export const deferredDossier = (
             kind: "profile",
             id: npcId,
             score: 100,
-            text: profileText(character, reads.rows.profile(saveId, npcId)),
+            text: profileText(frame.character, reads.rows.profile(saveId, npcId)),
           },
         ];
       case "relationships":
         return reads.rows
-          .edges(saveId, npcId, t)
+          .edges(saveId, npcId, frame.t)
           .map((e) => ({
             kind: "relationship" as const,
             id: `${npcId}->${e.to_id}`,
             score:
-              (present.includes(e.to_id) ? 100 : 0) +
+              (frame.present.includes(e.to_id) ? 100 : 0) +
               10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
-            text: `${nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
+            text: `${frame.nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
           }))
           .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
       case "lore":
@@ -299,25 +284,25 @@ export const deferredDossier = (
       case "debates":
         return fromHits(standing("background_debates", 3));
       case "tasks":
-        return tasks.map((k, i) => ({
+        return frame.tasks.map((k, i) => ({
           kind: "task" as const,
           id: k.task_id,
           score: 100 - i,
           text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
       case "threads":
-        return threadCandidates(reads.rows.threads, saveId, npcId, t, present);
+        return threadCandidates(reads.rows.threads, saveId, npcId, frame.t, frame.present);
       case "scene":
         return [
           {
             kind: "scene",
-            id: location,
+            id: frame.location,
             score: 100,
             text: [
-              `It is ${formatGameTime(t)}. You are at ${location}${activity ? `, ${activity.activity}` : ""}.`,
-              activity?.note ? activity.note : "",
-              presentNames.length > 0
-                ? `With you: ${presentNames.join(", ")}.`
+              `It is ${formatGameTime(frame.t)}. You are at ${frame.location}${frame.activity ? `, ${frame.activity.activity}` : ""}.`,
+              frame.activity?.note ? frame.activity.note : "",
+              frame.presentNames.length > 0
+                ? `With you: ${frame.presentNames.join(", ")}.`
                 : "Nobody else is here.",
             ]
               .filter(Boolean)
@@ -325,11 +310,11 @@ export const deferredDossier = (
           },
         ];
       case "dialogue":
-        return recentTurns(reads, npcId, t).map((turn, i) => ({
+        return recentTurns(reads, npcId, frame.t).map((turn, i) => ({
           kind: "dialogue" as const,
           id: `${turn.conversation_id}#${turn.turn_index}`,
           score: 100 - i,
-          text: `${nameOf(turn.speaker_id)}: ${turn.text}`,
+          text: `${frame.nameOf(turn.speaker_id)}: ${turn.text}`,
         }));
     }
   };
@@ -338,9 +323,9 @@ export const deferredDossier = (
     {
       saveId: saveId as SaveId,
       npcId: npcId as NpcId,
-      npcName: character.name,
-      t,
-      day: dayOf(t),
+      npcName: frame.character.name,
+      t: frame.t,
+      day: dayOf(frame.t),
       query: req.query ?? null,
       budget: totalBudget(budgets),
     },
