@@ -27,6 +27,11 @@ export class Interner {
     return this.values[i]!;
   }
 
+  /** Every string, by number. */
+  list(): ReadonlyArray<string> {
+    return this.values;
+  }
+
   get size(): number {
     return this.values.length;
   }

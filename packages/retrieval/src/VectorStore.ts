@@ -1,25 +1,20 @@
 /**
- * The vectors of one collection, keyed by SQLite rowid: an i8 matrix in memory (each row
- * scaled to its own largest component) that every search ranks with, and the precise f16
- * copy (`HalfRows`) that scores the best few exactly — read from the saved vectors file,
- * so that only rows put since the last save hold f16 in memory. Once the collection holds
- * a block of rows, USearch HNSW graphs (`GraphSegments`) propose candidates for NPCs
+ * The vectors of one collection, keyed by SQLite rowid: the rows themselves, i8 in memory
+ * and f16 mostly in the saved vectors file (`VectorRows`), exact scans over any subset of
+ * them (`ExactScan`: i8 ranks, f16 scores the best few) and, once the collection holds a
+ * block of rows, each save's HNSW graphs (`SaveGraphs`) that propose candidates for NPCs
  * whose known set is a large share of the world.
  *
- * A search gathers its rows (the NPC's known rows, or the graphs' candidates with the
- * rows no graph holds) as i8, scans them natively and reranks the best `4k` (at least
- * 40) from f16: the top results and their scores are those of an f16 scan of every row
- * unless i8 ranks a true top-`k` row below 40th, and the memory per vector is the i8 row
- * (384 B at 384-d) instead of i8 + f16. Everything is a cache of SQLite: `VectorFiles`
- * saves it beside the database and `CollectionIndex` decides when to trust, repair or
- * rebuild it. Adds are batched; the graphs are brought in step after every batch of puts.
+ * The memory per vector is the i8 row (384 B at 384-d) plus its share of the graphs.
+ * Everything is a cache of SQLite: `VectorFiles` saves it beside the database and
+ * `CollectionIndex` decides when to trust, repair or rebuild it. Adds are batched; the
+ * graphs are brought in step after every batch of puts.
  */
 import { availableParallelism } from "node:os";
-import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
-import { HalfRows } from "./HalfRows.ts";
-import { HALF_TABLE } from "./halfFloat.ts";
-import { nativeScan, quantizeInto } from "./nativeScan.ts";
-import { newGraph } from "./newGraph.ts";
+import { ExactScan, type Scored } from "./ExactScan.ts";
+import type { GraphSegments, SegmentShape } from "./GraphSegments.ts";
+import { SaveGraphs } from "./SaveGraphs.ts";
+import { VectorRows } from "./VectorRows.ts";
 
 /** Tunables of a store. */
 export interface VectorStoreConfig {
@@ -48,194 +43,38 @@ export interface VectorStoreConfig {
   readonly graph?: boolean;
 }
 
-/** A rowid with its cosine similarity to a query. */
-export interface Scored {
-  readonly rowid: number;
-  readonly similarity: number;
-}
-
-/** Below this many rows an exact scan is done in JS (no gather). */
-const EXACT_NATIVE_MIN = 192;
-/** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
-const RERANK_FACTOR = 4;
-const RERANK_MIN = 40;
-/** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
-const RESTORE_RUN_ROWS = 2048;
-
-const bySimilarity = (a: Scored, b: Scored) => b.similarity - a.similarity || a.rowid - b.rowid;
+export type { Scored } from "./ExactScan.ts";
 
 export class VectorStore {
   readonly dimensions: number;
   readonly hnswMinSize: number;
-  private readonly config: Required<VectorStoreConfig>;
-  /** rowid → slot + 1 (0: absent). */
-  private slotOf = new Int32Array(1024);
-  /** slot → rowid (-1: free). */
-  private rowidAt = new Int32Array(1024).fill(-1);
-  /** slot → fingerprint of the text the vector was made from. */
-  private fpAt = new Uint32Array(1024);
-  /** The f16 rows by slot, in memory only until saved (`HalfRows`). */
-  private halves: HalfRows;
-  /** slot × dimensions, per-row scaled i8. */
-  private q8: Int8Array;
-  private used = 0;
-  private live = 0;
-  private readonly freeSlots: Array<number> = [];
-  /**
-   * The HNSW graphs of each save (by group number): a save's graphs hold only its own
-   * rows, so their layout is what a replay of that save alone builds.
-   */
-  private readonly graphsBy = new Map<number, GraphSegments>();
-  /** slot → the group (save) its row belongs to. */
-  private groupAt = new Int32Array(1024);
-  /** group → save id ("" for rows put without one). */
-  private readonly groupNames: Array<string> = [];
-  private readonly groupOf = new Map<string, number>();
-  private scratch = new Int8Array(0);
-  /** The rows an exact scan keeps (those present), reused between scans. */
-  private present = new Int32Array(0);
+  private readonly rows: VectorRows;
+  private readonly graphs: SaveGraphs;
+  private readonly scan: ExactScan;
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
-    this.config = {
-      dimensions: config.dimensions,
-      hnswMinSize: config.hnswMinSize ?? 1024,
-      fanout: config.fanout ?? 8,
-      connectivity: config.connectivity ?? 16,
-      expansionAdd: config.expansionAdd ?? 64,
-      expansionSearch: config.expansionSearch ?? 128,
-      buildThreads: config.buildThreads ?? availableParallelism(),
-      graph: config.graph ?? true,
-    };
-
-    this.hnswMinSize = this.config.hnswMinSize;
-    this.halves = new HalfRows(config.dimensions);
-    this.q8 = new Int8Array(1024 * config.dimensions);
+    this.hnswMinSize = config.hnswMinSize ?? 1024;
+    this.rows = new VectorRows(config.dimensions);
+    this.graphs = new SaveGraphs(
+      this.rows,
+      {
+        dimensions: config.dimensions,
+        block: Math.max(2, this.hnswMinSize),
+        fanout: Math.max(2, config.fanout ?? 8),
+        connectivity: config.connectivity ?? 16,
+        expansionAdd: config.expansionAdd ?? 64,
+        expansionSearch: config.expansionSearch ?? 128,
+        buildThreads: config.buildThreads ?? availableParallelism(),
+      },
+      config.graph ?? true,
+    );
+    this.scan = new ExactScan(this.rows);
   }
 
   /** Live vectors. */
   get size(): number {
-    return this.live;
-  }
-
-  /** True when at least one HNSW graph is built. */
-  get hasGraph(): boolean {
-    for (const g of this.graphsBy.values()) if (g.segments.length > 0) return true;
-    return false;
-  }
-
-  /** The group number of a save id, made on first use. */
-  private group(save: string): number {
-    let g = this.groupOf.get(save);
-    if (g === undefined) {
-      g = this.groupNames.length;
-      this.groupNames.push(save);
-      this.groupOf.set(save, g);
-    }
-    return g;
-  }
-
-  /** One save's graphs ("" for rows put without a save). */
-  graphsOf(save = ""): GraphSegments {
-    const g = this.group(save);
-    let graphs = this.graphsBy.get(g);
-    if (!graphs) {
-      graphs = new GraphSegments({
-        dimensions: this.dimensions,
-        block: Math.max(2, this.config.hnswMinSize),
-        fanout: Math.max(2, this.config.fanout),
-        connectivity: this.config.connectivity,
-        expansionAdd: this.config.expansionAdd,
-        expansionSearch: this.config.expansionSearch,
-        buildThreads: this.config.buildThreads,
-      });
-      this.graphsBy.set(g, graphs);
-    }
-    return graphs;
-  }
-
-  /** The save a row was put for ("" when none was given). */
-  saveOf(rowid: number): string {
-    return this.has(rowid) ? this.groupNames[this.groupAt[this.slotOf[rowid]! - 1]!]! : "";
-  }
-
-  /** True when graphs are kept at all (`graph` not false). */
-  get keepsGraphs(): boolean {
-    return this.config.graph;
-  }
-
-  has(rowid: number): boolean {
-    return rowid >= 0 && rowid < this.slotOf.length && this.slotOf[rowid]! > 0;
-  }
-
-  /** The fingerprint stored with a rowid's vector, if present. */
-  fingerprint(rowid: number): number | undefined {
-    return this.has(rowid) ? this.fpAt[this.slotOf[rowid]! - 1] : undefined;
-  }
-
-  /** A rowid's vector, decoded from f16 (a copy). */
-  vector(rowid: number): Float32Array | undefined {
-    const out = new Float32Array(this.dimensions);
-    return this.vectorInto(rowid, out, 0) ? out : undefined;
-  }
-
-  /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
-  vectorInto(rowid: number, out: Float32Array, at: number): boolean {
-    if (!this.has(rowid)) return false;
-    this.halves.decode(this.slotOf[rowid]! - 1, out, at);
-    return true;
-  }
-
-  /** Every live rowid with its fingerprint, in rowid order. */
-  entries(): { rowids: Int32Array; fingerprints: Uint32Array } {
-    const rowids = new Int32Array(this.live);
-    const fingerprints = new Uint32Array(this.live);
-    let n = 0;
-    for (let r = 0; r < this.slotOf.length; r++) {
-      const s = this.slotOf[r]!;
-      if (s > 0) {
-        rowids[n] = r;
-        fingerprints[n] = this.fpAt[s - 1]!;
-        n++;
-      }
-    }
-    return { rowids, fingerprints };
-  }
-
-  /**
-   * The raw slots and their rowids, for saving; `halves(from, count, out)` copies the
-   * f16 bits of `count` slots from `from` on.
-   */
-  slots(): {
-    rowids: Int32Array;
-    fingerprints: Uint32Array;
-    groups: Int32Array;
-    saves: ReadonlyArray<string>;
-    halves: (from: number, count: number, out: Uint16Array) => void;
-    used: number;
-  } {
-    return {
-      rowids: this.rowidAt.subarray(0, this.used),
-      fingerprints: this.fpAt.subarray(0, this.used),
-      groups: this.groupAt.subarray(0, this.used),
-      saves: this.groupNames,
-      halves: (from, count, out) => this.halves.readRange(from, count, out),
-      used: this.used,
-    };
-  }
-
-  /**
-   * Reads f16 rows from the file `fd` from now on (the store takes it over): its slots
-   * [0, count) start at byte `base`, as the vectors file `VectorFiles` just wrote or
-   * read holds them. Rows kept in memory until then are let go.
-   */
-  adoptHalves(fd: number, base: number, count: number): void {
-    this.halves.adopt(fd, base, count);
-  }
-
-  /** Closes the f16 file: only for a store no one searches any more. */
-  close(): void {
-    this.halves.close();
+    return this.rows.size;
   }
 
   /**
@@ -243,50 +82,7 @@ export class VectorStore {
    * rows not yet saved, the rowid maps and the scan buffers.
    */
   get residentBytes(): number {
-    return (
-      this.q8.byteLength +
-      this.halves.residentBytes +
-      this.slotOf.byteLength +
-      this.rowidAt.byteLength +
-      this.fpAt.byteLength +
-      this.groupAt.byteLength +
-      this.scratch.byteLength +
-      this.present.byteLength +
-      this.freeSlots.length * 8
-    );
-  }
-
-  private grow(rowid: number): void {
-    if (rowid < this.slotOf.length) return;
-    let n = this.slotOf.length;
-    while (n <= rowid) n *= 2;
-    const next = new Int32Array(n);
-    next.set(this.slotOf);
-    this.slotOf = next;
-  }
-
-  private allocSlot(): number {
-    const reused = this.freeSlots.pop();
-    if (reused !== undefined) return reused;
-    if (this.used === this.rowidAt.length) {
-      // An eighth more, not twice: spare i8 rows are search memory too (a loaded store is
-      // sized to its rows, and a run's first add must not double it).
-      const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
-      const d = this.dimensions;
-      const r = new Int32Array(n).fill(-1);
-      r.set(this.rowidAt);
-      this.rowidAt = r;
-      const f = new Uint32Array(n);
-      f.set(this.fpAt);
-      this.fpAt = f;
-      const g = new Int32Array(n);
-      g.set(this.groupAt);
-      this.groupAt = g;
-      const q = new Int8Array(n * d);
-      q.set(this.q8);
-      this.q8 = q;
-    }
-    return this.used++;
+    return this.rows.residentBytes + this.scan.residentBytes;
   }
 
   /**
@@ -310,166 +106,21 @@ export class VectorStore {
     }
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
-      this.grow(rowid);
-      let slot = this.slotOf[rowid]! - 1;
-      if (slot < 0) {
-        slot = this.allocSlot();
-        this.slotOf[rowid] = slot + 1;
-        this.rowidAt[slot] = rowid;
-        this.live++;
-      } else {
-        // A replaced vector: the graph that holds the old one must not be trusted for it.
-        this.graphsOf(this.groupNames[this.groupAt[slot]!]!).touched(rowid);
-      }
       const save = saves ? saves[i]! : "";
-      this.groupAt[slot] = this.group(save);
-      this.graphsOf(save).touched(rowid);
-      this.fpAt[slot] = fingerprints[i]! >>> 0;
       const v = vectors.subarray(i * d, (i + 1) * d);
-      this.halves.write(slot, v);
-      quantizeInto(v, this.q8, slot * d, d);
+      const was = this.rows.put(rowid, fingerprints[i]!, v, save);
+      // A replaced vector: the graph that holds the old one must not be trusted for it.
+      // The old save's graphs are asked for before the new one's: the order graphs are
+      // first made in is the order their segments are listed and saved in.
+      if (was >= 0) this.graphs.ofGroup(was).touched(rowid);
+      this.graphs.of(save).touched(rowid);
     }
     if (buildGraph) this.syncGraphs();
   }
 
   /** Removes rowids (absent ones are ignored). A graph keeps them; its hits skip them. */
   remove(rowids: ArrayLike<number>): void {
-    for (let i = 0; i < rowids.length; i++) {
-      const rowid = rowids[i]!;
-      if (!this.has(rowid)) continue;
-      const slot = this.slotOf[rowid]! - 1;
-      this.slotOf[rowid] = 0;
-      this.rowidAt[slot] = -1;
-      this.freeSlots.push(slot);
-      this.live--;
-    }
-  }
-
-  /** What one save's graphs read from the store: its rows only. */
-  private rowsOf(group: number): SegmentRows {
-    const mine = (r: number) => {
-      const slot = this.slotOf[r]!;
-      return slot > 0 && this.groupAt[slot - 1] === group;
-    };
-    /** This save's rowids in [lo, hi), at most `limit` of them, in order. */
-    const collect = (lo: number, hi: number, limit: number) => {
-      const out: Array<number> = [];
-      const end = Math.min(hi, this.slotOf.length);
-      for (let r = Math.max(0, lo); r < end && out.length < limit; r++) if (mine(r)) out.push(r);
-      return Int32Array.from(out);
-    };
-    return {
-      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) =>
-        collect(from, Number.POSITIVE_INFINITY, limit),
-      rowidsIn: (lo, hi) => collect(lo, hi, Number.POSITIVE_INFINITY),
-      vectorsOf: (rowids) => {
-        const d = this.dimensions;
-        const out = new Float32Array(rowids.length * d);
-        for (let j = 0; j < rowids.length; j++) {
-          this.halves.decode(this.slotOf[rowids[j]!]! - 1, out, j * d);
-        }
-        return out;
-      },
-      halvesOf: (rowids) => {
-        const d = this.dimensions;
-        const out = new Uint16Array(rowids.length * d);
-        for (let j = 0; j < rowids.length; j++) {
-          this.halves.read(this.slotOf[rowids[j]!]! - 1, out, j * d);
-        }
-        return out;
-      },
-    };
-  }
-
-  /**
-   * Seals and merges graph segments as the stored rows call for (nothing with
-   * `graph: false`); returns the rows added to graphs.
-   */
-  syncGraphs(onProgress?: (done: number, total: number) => void): number {
-    if (!this.config.graph) return 0;
-    let added = 0;
-    for (let g = 0; g < this.groupNames.length; g++) {
-      added += this.graphsOf(this.groupNames[g]!).sync(this.rowsOf(g), onProgress);
-    }
-    return added;
-  }
-
-  /** Drops every graph and builds them afresh from the stored vectors. */
-  buildGraph(onProgress?: (done: number, total: number) => void): void {
-    for (const g of this.graphsBy.values()) g.clear();
-    this.syncGraphs(onProgress);
-  }
-
-  /** Every save's graph segment layouts, oldest first within a save. */
-  graphShapes(): Array<SegmentShape & { readonly save: string; readonly at: number }> {
-    const out: Array<SegmentShape & { readonly save: string; readonly at: number }> = [];
-    for (const [g, graphs] of this.graphsBy) {
-      const save = this.groupNames[g]!;
-      graphs.segments.forEach((s, at) => {
-        out.push({ save, at, level: s.level, lo: s.lo, hi: s.hi, count: s.rowids.length });
-      });
-    }
-    return out;
-  }
-
-  /** Rows scanned exactly because their vector changed after their graph was built. */
-  staleRows(): Array<number> {
-    const out: Array<number> = [];
-    for (const g of this.graphsBy.values()) out.push(...g.stale);
-    return out.sort((a, b) => a - b);
-  }
-
-  /** Saves one segment's graph to `path`. */
-  saveSegment(save: string, at: number, path: string): void {
-    this.graphsOf(save).segments[at]!.graph.save(path);
-  }
-
-  /**
-   * Loads saved segments (each save's in order, each from `pathOf(shape)`). A save whose
-   * segments do not all load — a file unreadable or out of step with the stored rows —
-   * keeps none; {@link syncGraphs} rebuilds them. Returns how many loaded.
-   */
-  loadSegments<S extends SegmentShape & { readonly save: string }>(
-    shapes: ReadonlyArray<S>,
-    pathOf: (s: S) => string | null,
-    stale: ReadonlyArray<number>,
-  ): number {
-    if (!this.config.graph) return 0;
-    for (const g of this.graphsBy.values()) g.clear();
-    const bySave = new Map<string, Array<S>>();
-    for (const s of shapes) bySave.set(s.save, [...(bySave.get(s.save) ?? []), s]);
-    let loaded = 0;
-    for (const [save, list] of bySave) {
-      const graphs = this.graphsOf(save);
-      const rows = this.rowsOf(this.group(save));
-      let ok = true;
-      for (const shape of list) {
-        const path = pathOf(shape);
-        if (path === null) {
-          ok = false;
-          break;
-        }
-        try {
-          const graph = newGraph(this.dimensions, this.config);
-          graph.load(path);
-          if (graph.dimensions() !== this.dimensions || !graphs.adopt(shape, graph, rows)) {
-            ok = false;
-            break;
-          }
-        } catch {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) {
-        // A partial layout cannot carry the stale marks of the lost segments: start over.
-        graphs.clear();
-        continue;
-      }
-      loaded += list.length;
-      for (const r of stale) if (this.has(r) && this.saveOf(r) === save) graphs.touched(r);
-    }
-    return loaded;
+    this.rows.remove(rowids);
   }
 
   /**
@@ -483,122 +134,18 @@ export class VectorStore {
     fingerprints: Uint32Array,
     file: { readonly fd: number; readonly base: number; onRead?(bits: Uint16Array): void },
     groups?: Int32Array,
-    saves: ReadonlyArray<string> = [""],
+    saves?: ReadonlyArray<string>,
   ): void {
-    this.halves.adopt(file.fd, file.base, rowids.length);
-    const d = this.dimensions;
-    const cap = Math.max(1024, rowids.length);
-    this.slotOf = new Int32Array(1024);
-    this.rowidAt = new Int32Array(cap).fill(-1);
-    this.fpAt = new Uint32Array(cap);
-    this.groupAt = new Int32Array(cap);
-    this.q8 = new Int8Array(cap * d);
-    this.used = 0;
-    this.live = 0;
-    this.freeSlots.length = 0;
-    this.graphsBy.clear();
-    const groupOfSaved = saves.map((save) => this.group(save));
-    const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
-    const bits = new Uint16Array(run * d);
-    const row = new Float32Array(d);
-    for (let from = 0; from < rowids.length; from += run) {
-      const count = Math.min(run, rowids.length - from);
-      const got = bits.subarray(0, count * d);
-      this.halves.readRange(from, count, got);
-      file.onRead?.(got);
-      for (let i = from; i < from + count; i++) {
-        const rowid = rowids[i]!;
-        const slot = this.used++;
-        if (rowid < 0) {
-          this.freeSlots.push(slot);
-          continue;
-        }
-        this.grow(rowid);
-        this.slotOf[rowid] = slot + 1;
-        this.rowidAt[slot] = rowid;
-        this.fpAt[slot] = fingerprints[i]!;
-        this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
-        this.live++;
-        const o = (i - from) * d;
-        for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
-        quantizeInto(row, this.q8, slot * d, d);
-      }
-    }
-  }
-
-  /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
-  similarity(query: Float32Array, rowid: number): number {
-    if (!this.has(rowid)) return 0;
-    return this.halves.dot(this.slotOf[rowid]! - 1, query);
-  }
-
-  /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
-  copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
-    if (!this.has(rowid)) return false;
-    const d = this.dimensions;
-    const s = this.slotOf[rowid]! - 1;
-    out.set(this.q8.subarray(s * d, (s + 1) * d), at);
-    return true;
-  }
-
-  /** A query as the i8 scans take it. */
-  quantize(query: Float32Array): Int8Array {
-    const q = new Int8Array(this.dimensions);
-    quantizeInto(query, q, 0, this.dimensions);
-    return q;
-  }
-
-  /** Positions of the best `count` of `n` contiguous i8 rows for an i8 query (native scan). */
-  scanQuantized(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
-    return Array.from(nativeScan(rows, n, q, this.dimensions, count, "cos")?.keys ?? [], Number);
-  }
-
-  /**
-   * Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. Sets
-   * of at most `4k` (at least 40) rows, and small sets held wholly in memory, are scored
-   * in JS from f16; larger ones are gathered as i8, scanned natively, and the best `4k`
-   * (at least 40) reranked from f16.
-   */
-  exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
-    const d = this.dimensions;
-    if (k <= 0 || rowids.length === 0) return [];
-    if (this.present.length < rowids.length) {
-      this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
-    }
-    const present = this.present;
-    let n = 0;
-    for (let i = 0; i < rowids.length; i++) if (this.has(rowids[i]!)) present[n++] = rowids[i]!;
-    if (n === 0) return [];
-    const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
-    // Rows read from the file cost a read each: past `keep` of them, i8 picks which.
-    if (n <= keep || (n < EXACT_NATIVE_MIN && this.halves.allResident)) {
-      const scored: Array<Scored> = [];
-      for (let j = 0; j < n; j++) {
-        scored.push({ rowid: present[j]!, similarity: this.similarity(query, present[j]!) });
-      }
-      return scored.sort(bySimilarity).slice(0, k);
-    }
-    if (this.scratch.length < n * d) {
-      this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
-    }
-    for (let j = 0; j < n; j++) {
-      const s = this.slotOf[present[j]!]! - 1;
-      this.scratch.set(this.q8.subarray(s * d, (s + 1) * d), j * d);
-    }
-    const best = this.scanQuantized(this.scratch, n, this.quantize(query), keep);
-    const out = best.map((at) => ({
-      rowid: present[at]!,
-      similarity: this.similarity(query, present[at]!),
-    }));
-    return out.sort(bySimilarity).slice(0, k);
+    this.graphs.forget();
+    this.rows.restore(rowids, fingerprints, file, groups, saves);
   }
 
   /**
    * The best `k` rows `accept` takes, by cosine from f16: candidates from every graph
    * segment (each searched for `start` candidates, widened while too few are accepted,
    * scanned exactly past `maxCandidates`) ranked by {@link exact} together with the
-   * accepted rows no graph holds (the tail and stale rows). Without graphs it is an exact scan of every
-   * accepted row. Only the graphs and rows of `save` are searched.
+   * accepted rows no graph holds (the tail and stale rows). Without graphs it is an exact
+   * scan of every accepted row. Only the graphs and rows of `save` are searched.
    */
   filtered(
     query: Float32Array,
@@ -608,22 +155,154 @@ export class VectorStore {
     accept: (rowid: number) => boolean,
     save = "",
   ): Array<Scored> {
-    if (k <= 0 || this.live === 0) return [];
+    if (k <= 0 || this.rows.size === 0) return [];
     const exactRows: Array<number> = [];
-    const group = this.group(save);
-    const graphs = this.graphsOf(save);
-    const live = (r: number) => this.has(r);
+    const group = this.rows.group(save);
+    const graphs = this.graphs.of(save);
+    const live = (r: number) => this.rows.has(r);
     const candidates = graphs.candidates(query, k, start, maxCandidates, live, accept, (rows) => {
       for (let i = 0; i < rows.length; i++) exactRows.push(rows[i]!);
     });
-    const frontier = graphs.frontier;
-    for (let r = frontier; r < this.slotOf.length; r++) {
-      const slot = this.slotOf[r]!;
-      if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) exactRows.push(r);
-    }
-    for (const r of graphs.stale) if (this.has(r) && accept(r)) exactRows.push(r);
+    this.rows.collectOfGroup(group, graphs.frontier, accept, exactRows);
+    for (const r of graphs.stale) if (this.rows.has(r) && accept(r)) exactRows.push(r);
     // The graphs' candidates are ranked with the rest: one i8 scan, the best few read in f16.
     for (const r of candidates) exactRows.push(r);
-    return this.exact(query, exactRows, k);
+    return this.scan.exact(query, exactRows, k);
+  }
+
+  // --- the rows (`VectorRows`) ---------------------------------------------------------
+
+  has(rowid: number): boolean {
+    return this.rows.has(rowid);
+  }
+
+  /** The save a row was put for ("" when none was given). */
+  saveOf(rowid: number): string {
+    return this.rows.saveOf(rowid);
+  }
+
+  /** The fingerprint stored with a rowid's vector, if present. */
+  fingerprint(rowid: number): number | undefined {
+    return this.rows.fingerprint(rowid);
+  }
+
+  /** A rowid's vector, decoded from f16 (a copy). */
+  vector(rowid: number): Float32Array | undefined {
+    const out = new Float32Array(this.dimensions);
+    return this.rows.vectorInto(rowid, out, 0) ? out : undefined;
+  }
+
+  /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
+  vectorInto(rowid: number, out: Float32Array, at: number): boolean {
+    return this.rows.vectorInto(rowid, out, at);
+  }
+
+  /** Every live rowid with its fingerprint, in rowid order. */
+  entries(): { rowids: Int32Array; fingerprints: Uint32Array } {
+    return this.rows.entries();
+  }
+
+  /** The raw slots and their rowids, for saving (`VectorRows.slots`). */
+  slots(): ReturnType<VectorRows["slots"]> {
+    return this.rows.slots();
+  }
+
+  /**
+   * Reads f16 rows from the file `fd` from now on (the store takes it over): its slots
+   * [0, count) start at byte `base`, as the vectors file `VectorFiles` just wrote or
+   * read holds them. Rows kept in memory until then are let go.
+   */
+  adoptHalves(fd: number, base: number, count: number): void {
+    this.rows.adoptHalves(fd, base, count);
+  }
+
+  /** Closes the f16 file: only for a store no one searches any more. */
+  close(): void {
+    this.rows.close();
+  }
+
+  /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
+  similarity(query: Float32Array, rowid: number): number {
+    return this.rows.similarity(query, rowid);
+  }
+
+  /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
+  copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
+    return this.rows.copyQuantized(rowid, out, at);
+  }
+
+  // --- exact scans (`ExactScan`) -------------------------------------------------------
+
+  /** Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. */
+  exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
+    return this.scan.exact(query, rowids, k);
+  }
+
+  /** A query as the i8 scans take it. */
+  quantize(query: Float32Array): Int8Array {
+    return this.scan.quantize(query);
+  }
+
+  /** Positions of the best `count` of `n` contiguous i8 rows for an i8 query (native scan). */
+  scanQuantized(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
+    return this.scan.scanQuantized(rows, n, q, count);
+  }
+
+  // --- the graphs (`SaveGraphs`) -------------------------------------------------------
+
+  /** True when at least one HNSW graph is built. */
+  get hasGraph(): boolean {
+    return this.graphs.any;
+  }
+
+  /** True when graphs are kept at all (`graph` not false). */
+  get keepsGraphs(): boolean {
+    return this.graphs.keep;
+  }
+
+  /** One save's graphs ("" for rows put without a save). */
+  graphsOf(save = ""): GraphSegments {
+    return this.graphs.of(save);
+  }
+
+  /**
+   * Seals and merges graph segments as the stored rows call for (nothing with
+   * `graph: false`); returns the rows added to graphs.
+   */
+  syncGraphs(onProgress?: (done: number, total: number) => void): number {
+    return this.graphs.sync(onProgress);
+  }
+
+  /** Drops every graph and builds them afresh from the stored vectors. */
+  buildGraph(onProgress?: (done: number, total: number) => void): void {
+    this.graphs.rebuild(onProgress);
+  }
+
+  /** Every save's graph segment layouts, oldest first within a save. */
+  graphShapes(): Array<SegmentShape & { readonly save: string; readonly at: number }> {
+    return this.graphs.shapes();
+  }
+
+  /** Rows scanned exactly because their vector changed after their graph was built. */
+  staleRows(): Array<number> {
+    return this.graphs.staleRows();
+  }
+
+  /** Saves one segment's graph to `path`. */
+  saveSegment(save: string, at: number, path: string): void {
+    this.graphs.saveSegment(save, at, path);
+  }
+
+  /**
+   * Loads saved segments (each save's in order, each from `pathOf(shape)`). A save whose
+   * segments do not all load keeps none; {@link syncGraphs} rebuilds them
+   * (`SaveGraphs.load`). Returns how many loaded.
+   */
+  loadSegments<S extends SegmentShape & { readonly save: string }>(
+    shapes: ReadonlyArray<S>,
+    pathOf: (s: S) => string | null,
+    stale: ReadonlyArray<number>,
+  ): number {
+    return this.graphs.load(shapes, pathOf, stale);
   }
 }

@@ -38,6 +38,7 @@ export {
   normalize,
 } from "./Embedder.ts";
 export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+export type { Scored } from "./ExactScan.ts";
 export {
   EMBEDDER_FALLBACK,
   type EmbedderSwitch,
@@ -165,5 +166,5 @@ export {
   VectorIndexes,
   type VectorIndexOptions,
 } from "./VectorIndex.ts";
-export { type Scored, VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
+export { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
 export { contentWords, isStopword, words } from "./words.ts";

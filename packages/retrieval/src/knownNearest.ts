@@ -23,9 +23,10 @@
  * accepts: visibility is a filter.
  */
 import { type CollectionName, sharedCollections } from "./collections.ts";
+import type { Scored } from "./ExactScan.ts";
 import type { KnownMatrices } from "./KnownMatrices.ts";
 import { factKindOf, type SaveView } from "./SaveView.ts";
-import type { Scored, VectorStore } from "./VectorStore.ts";
+import type { VectorStore } from "./VectorStore.ts";
 
 /** Tunables of the vector path. */
 export interface NearestTuning {

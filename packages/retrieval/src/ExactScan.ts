@@ -1,0 +1,91 @@
+/**
+ * Exact nearest rows of a collection, and the native i8 scan they run on. A scan gathers
+ * the asked rows as i8, scans them natively and reranks the best `4k` (at least 40) by
+ * cosine from f16: the top results and their scores are those of an f16 scan of every
+ * row unless i8 ranks a true top-`k` row below 40th, and only the reranked rows' f16 is
+ * read (from the vectors file, for rows saved). Small sets are scored in JS from f16.
+ */
+import { nativeScan, quantizeInto } from "./nativeScan.ts";
+import type { VectorRows } from "./VectorRows.ts";
+
+/** A rowid with its cosine similarity to a query. */
+export interface Scored {
+  readonly rowid: number;
+  readonly similarity: number;
+}
+
+/** Best first; ties by rowid, so a ranking never depends on the order rows came in. */
+export const bySimilarity = (a: Scored, b: Scored) =>
+  b.similarity - a.similarity || a.rowid - b.rowid;
+
+/** Below this many rows an exact scan is done in JS (no gather). */
+const EXACT_NATIVE_MIN = 192;
+/** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
+const RERANK_FACTOR = 4;
+const RERANK_MIN = 40;
+
+export class ExactScan {
+  private readonly dimensions: number;
+  private scratch = new Int8Array(0);
+  /** The rows an exact scan keeps (those present), reused between scans. */
+  private present = new Int32Array(0);
+
+  constructor(private readonly rows: VectorRows) {
+    this.dimensions = rows.dimensions;
+  }
+
+  /** Bytes of the buffers reused between scans. */
+  get residentBytes(): number {
+    return this.scratch.byteLength + this.present.byteLength;
+  }
+
+  /** A query as the i8 scans take it. */
+  quantize(query: Float32Array): Int8Array {
+    const q = new Int8Array(this.dimensions);
+    quantizeInto(query, q, 0, this.dimensions);
+    return q;
+  }
+
+  /** Positions of the best `count` of `n` contiguous i8 rows for an i8 query (native scan). */
+  scanQuantized(rows: Int8Array, n: number, q: Int8Array, count: number): Array<number> {
+    return Array.from(nativeScan(rows, n, q, this.dimensions, count, "cos")?.keys ?? [], Number);
+  }
+
+  /**
+   * Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. Sets
+   * of at most `4k` (at least 40) rows, and small sets held wholly in memory, are scored
+   * in JS from f16; larger ones are gathered as i8, scanned natively, and the best `4k`
+   * (at least 40) reranked from f16.
+   */
+  exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
+    const d = this.dimensions;
+    const rows = this.rows;
+    if (k <= 0 || rowids.length === 0) return [];
+    if (this.present.length < rowids.length) {
+      this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
+    }
+    const present = this.present;
+    let n = 0;
+    for (let i = 0; i < rowids.length; i++) if (rows.has(rowids[i]!)) present[n++] = rowids[i]!;
+    if (n === 0) return [];
+    const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
+    // Rows read from the file cost a read each: past `keep` of them, i8 picks which.
+    if (n <= keep || (n < EXACT_NATIVE_MIN && rows.halvesResident)) {
+      const scored: Array<Scored> = [];
+      for (let j = 0; j < n; j++) {
+        scored.push({ rowid: present[j]!, similarity: rows.similarity(query, present[j]!) });
+      }
+      return scored.sort(bySimilarity).slice(0, k);
+    }
+    if (this.scratch.length < n * d) {
+      this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
+    }
+    rows.gatherQuantized(present, n, this.scratch);
+    const best = this.scanQuantized(this.scratch, n, this.quantize(query), keep);
+    const out = best.map((at) => ({
+      rowid: present[at]!,
+      similarity: rows.similarity(query, present[at]!),
+    }));
+    return out.sort(bySimilarity).slice(0, k);
+  }
+}

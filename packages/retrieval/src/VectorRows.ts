@@ -1,0 +1,357 @@
+/**
+ * The rows of one collection's vectors, keyed by SQLite rowid, held twice: an i8 matrix
+ * in memory (each row scaled to its own largest component) that every search ranks with,
+ * and the precise f16 copy (`HalfRows`) that scores the best few exactly — read from the
+ * saved vectors file, so that only rows put since the last save hold f16 in memory. Each
+ * row also keeps the fingerprint of the text it was made from and the save it was put for.
+ *
+ * Rows live in slots: a removed row's slot is reused by a later put, and the slots grow
+ * by an eighth when every one is taken.
+ */
+import type { SegmentRows } from "./GraphSegments.ts";
+import { HalfRows } from "./HalfRows.ts";
+import { HALF_TABLE } from "./halfFloat.ts";
+import { Interner } from "./Interner.ts";
+import { quantizeInto } from "./nativeScan.ts";
+
+/** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
+const RESTORE_RUN_ROWS = 2048;
+
+export class VectorRows {
+  /** rowid → slot + 1 (0: absent). */
+  private slotOf = new Int32Array(1024);
+  /** slot → rowid (-1: free). */
+  private rowidAt = new Int32Array(1024).fill(-1);
+  /** slot → fingerprint of the text the vector was made from. */
+  private fpAt = new Uint32Array(1024);
+  /** The f16 rows by slot, in memory only until saved (`HalfRows`). */
+  private readonly halves: HalfRows;
+  /** slot × dimensions, per-row scaled i8. */
+  private q8: Int8Array;
+  /** slot → the group (save) its row belongs to. */
+  private groupAt = new Int32Array(1024);
+  /** Save ids ("" for rows put without one) as group numbers, kept across `restore`. */
+  private readonly groups = new Interner();
+  private used = 0;
+  private live = 0;
+  private readonly freeSlots: Array<number> = [];
+
+  constructor(readonly dimensions: number) {
+    this.halves = new HalfRows(dimensions);
+    this.q8 = new Int8Array(1024 * dimensions);
+  }
+
+  /** Live rows. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** The group number of a save id, made on first use. */
+  group(save: string): number {
+    return this.groups.intern(save);
+  }
+
+  /** The save id of a group number. */
+  saveOfGroup(group: number): string {
+    return this.groups.value(group);
+  }
+
+  /** How many groups (saves) there are. */
+  get groupCount(): number {
+    return this.groups.size;
+  }
+
+  has(rowid: number): boolean {
+    return rowid >= 0 && rowid < this.slotOf.length && this.slotOf[rowid]! > 0;
+  }
+
+  /** The save a row was put for ("" when none was given). */
+  saveOf(rowid: number): string {
+    return this.has(rowid) ? this.groups.value(this.groupAt[this.slotOf[rowid]! - 1]!) : "";
+  }
+
+  /** The fingerprint stored with a rowid's vector, if present. */
+  fingerprint(rowid: number): number | undefined {
+    return this.has(rowid) ? this.fpAt[this.slotOf[rowid]! - 1] : undefined;
+  }
+
+  /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
+  vectorInto(rowid: number, out: Float32Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    this.halves.decode(this.slotOf[rowid]! - 1, out, at);
+    return true;
+  }
+
+  /** Every live rowid with its fingerprint, in rowid order. */
+  entries(): { rowids: Int32Array; fingerprints: Uint32Array } {
+    const rowids = new Int32Array(this.live);
+    const fingerprints = new Uint32Array(this.live);
+    let n = 0;
+    for (let r = 0; r < this.slotOf.length; r++) {
+      const s = this.slotOf[r]!;
+      if (s > 0) {
+        rowids[n] = r;
+        fingerprints[n] = this.fpAt[s - 1]!;
+        n++;
+      }
+    }
+    return { rowids, fingerprints };
+  }
+
+  /**
+   * The raw slots and their rowids, for saving; `halves(from, count, out)` copies the
+   * f16 bits of `count` slots from `from` on.
+   */
+  slots(): {
+    rowids: Int32Array;
+    fingerprints: Uint32Array;
+    groups: Int32Array;
+    saves: ReadonlyArray<string>;
+    halves: (from: number, count: number, out: Uint16Array) => void;
+    used: number;
+  } {
+    return {
+      rowids: this.rowidAt.subarray(0, this.used),
+      fingerprints: this.fpAt.subarray(0, this.used),
+      groups: this.groupAt.subarray(0, this.used),
+      saves: this.groups.list(),
+      halves: (from, count, out) => this.halves.readRange(from, count, out),
+      used: this.used,
+    };
+  }
+
+  /**
+   * Reads f16 rows from the file `fd` from now on (the rows take it over): its slots
+   * [0, count) start at byte `base`. Rows kept in memory until then are let go.
+   */
+  adoptHalves(fd: number, base: number, count: number): void {
+    this.halves.adopt(fd, base, count);
+  }
+
+  /** Closes the f16 file: only for rows no one reads any more. */
+  close(): void {
+    this.halves.close();
+  }
+
+  /** True when every f16 row is in memory (none is read from the file). */
+  get halvesResident(): boolean {
+    return this.halves.allResident;
+  }
+
+  /** Bytes kept in memory: the i8 rows, the f16 rows not yet saved and the rowid maps. */
+  get residentBytes(): number {
+    return (
+      this.q8.byteLength +
+      this.halves.residentBytes +
+      this.slotOf.byteLength +
+      this.rowidAt.byteLength +
+      this.fpAt.byteLength +
+      this.groupAt.byteLength +
+      this.freeSlots.length * 8
+    );
+  }
+
+  private grow(rowid: number): void {
+    if (rowid < this.slotOf.length) return;
+    let n = this.slotOf.length;
+    while (n <= rowid) n *= 2;
+    const next = new Int32Array(n);
+    next.set(this.slotOf);
+    this.slotOf = next;
+  }
+
+  private allocSlot(): number {
+    const reused = this.freeSlots.pop();
+    if (reused !== undefined) return reused;
+    if (this.used === this.rowidAt.length) {
+      // An eighth more, not twice: spare i8 rows are search memory too (a loaded store is
+      // sized to its rows, and a run's first add must not double it).
+      const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
+      const d = this.dimensions;
+      const r = new Int32Array(n).fill(-1);
+      r.set(this.rowidAt);
+      this.rowidAt = r;
+      const f = new Uint32Array(n);
+      f.set(this.fpAt);
+      this.fpAt = f;
+      const g = new Int32Array(n);
+      g.set(this.groupAt);
+      this.groupAt = g;
+      const q = new Int8Array(n * d);
+      q.set(this.q8);
+      this.q8 = q;
+    }
+    return this.used++;
+  }
+
+  /**
+   * Inserts or replaces one row (`vector`: `dimensions` floats, unit length) for `save`.
+   * Returns the group the row belonged to before, or -1 when it is new.
+   */
+  put(rowid: number, fingerprint: number, vector: Float32Array, save: string): number {
+    const d = this.dimensions;
+    this.grow(rowid);
+    let slot = this.slotOf[rowid]! - 1;
+    let was = -1;
+    if (slot < 0) {
+      slot = this.allocSlot();
+      this.slotOf[rowid] = slot + 1;
+      this.rowidAt[slot] = rowid;
+      this.live++;
+    } else {
+      was = this.groupAt[slot]!;
+    }
+    this.groupAt[slot] = this.group(save);
+    this.fpAt[slot] = fingerprint >>> 0;
+    this.halves.write(slot, vector);
+    quantizeInto(vector, this.q8, slot * d, d);
+    return was;
+  }
+
+  /** Removes rowids (absent ones are ignored). */
+  remove(rowids: ArrayLike<number>): void {
+    for (let i = 0; i < rowids.length; i++) {
+      const rowid = rowids[i]!;
+      if (!this.has(rowid)) continue;
+      const slot = this.slotOf[rowid]! - 1;
+      this.slotOf[rowid] = 0;
+      this.rowidAt[slot] = -1;
+      this.freeSlots.push(slot);
+      this.live--;
+    }
+  }
+
+  /**
+   * Restores slots saved by {@link slots}, replacing every row (the save names already
+   * known keep their group numbers), their f16 rows being those of the vectors file
+   * `file.fd` (taken over: see {@link adoptHalves}) from byte `file.base` on. Each run of
+   * rows read is shown to `file.onRead` (the caller hashes them) and quantised into i8.
+   */
+  restore(
+    rowids: Int32Array,
+    fingerprints: Uint32Array,
+    file: { readonly fd: number; readonly base: number; onRead?(bits: Uint16Array): void },
+    groups?: Int32Array,
+    saves: ReadonlyArray<string> = [""],
+  ): void {
+    this.halves.adopt(file.fd, file.base, rowids.length);
+    const d = this.dimensions;
+    const cap = Math.max(1024, rowids.length);
+    this.slotOf = new Int32Array(1024);
+    this.rowidAt = new Int32Array(cap).fill(-1);
+    this.fpAt = new Uint32Array(cap);
+    this.groupAt = new Int32Array(cap);
+    this.q8 = new Int8Array(cap * d);
+    this.used = 0;
+    this.live = 0;
+    this.freeSlots.length = 0;
+    const groupOfSaved = saves.map((save) => this.group(save));
+    const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
+    const bits = new Uint16Array(run * d);
+    const row = new Float32Array(d);
+    for (let from = 0; from < rowids.length; from += run) {
+      const count = Math.min(run, rowids.length - from);
+      const got = bits.subarray(0, count * d);
+      this.halves.readRange(from, count, got);
+      file.onRead?.(got);
+      for (let i = from; i < from + count; i++) {
+        const rowid = rowids[i]!;
+        const slot = this.used++;
+        if (rowid < 0) {
+          this.freeSlots.push(slot);
+          continue;
+        }
+        this.grow(rowid);
+        this.slotOf[rowid] = slot + 1;
+        this.rowidAt[slot] = rowid;
+        this.fpAt[slot] = fingerprints[i]!;
+        this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
+        this.live++;
+        const o = (i - from) * d;
+        for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
+        quantizeInto(row, this.q8, slot * d, d);
+      }
+    }
+  }
+
+  /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
+  similarity(query: Float32Array, rowid: number): number {
+    if (!this.has(rowid)) return 0;
+    return this.halves.dot(this.slotOf[rowid]! - 1, query);
+  }
+
+  /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
+  copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
+    if (!this.has(rowid)) return false;
+    const d = this.dimensions;
+    const s = this.slotOf[rowid]! - 1;
+    out.set(this.q8.subarray(s * d, (s + 1) * d), at);
+    return true;
+  }
+
+  /**
+   * Copies the i8 rows of the first `n` of `rowids` (all present) into `out`, one after
+   * another: what an exact scan reads. One call per gather, so the loop stays tight.
+   */
+  gatherQuantized(rowids: Int32Array, n: number, out: Int8Array): void {
+    const d = this.dimensions;
+    const slotOf = this.slotOf;
+    const q8 = this.q8;
+    for (let j = 0; j < n; j++) {
+      const s = slotOf[rowids[j]!]! - 1;
+      out.set(q8.subarray(s * d, (s + 1) * d), j * d);
+    }
+  }
+
+  /**
+   * Appends to `out` each live rowid of `group` at or after `from` that `accept` takes,
+   * ascending: the rows a save's graphs do not hold yet.
+   */
+  collectOfGroup(
+    group: number,
+    from: number,
+    accept: (rowid: number) => boolean,
+    out: Array<number>,
+  ): void {
+    for (let r = Math.max(0, from); r < this.slotOf.length; r++) {
+      const slot = this.slotOf[r]!;
+      if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) out.push(r);
+    }
+  }
+
+  /** What one save's graphs read from the rows: that save's rows only. */
+  segmentRows(group: number): SegmentRows {
+    const mine = (r: number) => {
+      const slot = this.slotOf[r]!;
+      return slot > 0 && this.groupAt[slot - 1] === group;
+    };
+    /** This save's rowids in [lo, hi), at most `limit` of them, in order. */
+    const collect = (lo: number, hi: number, limit: number) => {
+      const out: Array<number> = [];
+      const end = Math.min(hi, this.slotOf.length);
+      for (let r = Math.max(0, lo); r < end && out.length < limit; r++) if (mine(r)) out.push(r);
+      return Int32Array.from(out);
+    };
+    return {
+      rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) =>
+        collect(from, Number.POSITIVE_INFINITY, limit),
+      rowidsIn: (lo, hi) => collect(lo, hi, Number.POSITIVE_INFINITY),
+      vectorsOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Float32Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          this.halves.decode(this.slotOf[rowids[j]!]! - 1, out, j * d);
+        }
+        return out;
+      },
+      halvesOf: (rowids) => {
+        const d = this.dimensions;
+        const out = new Uint16Array(rowids.length * d);
+        for (let j = 0; j < rowids.length; j++) {
+          this.halves.read(this.slotOf[rowids[j]!]! - 1, out, j * d);
+        }
+        return out;
+      },
+    };
+  }
+}
