@@ -251,7 +251,9 @@ export class VectorStore {
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
    * floats (unit length). The graphs are then brought in step (see `GraphSegments`) —
    * unless `buildGraph` is false (bulk loads sync them once at the end). `saves` names
-   * each row's save (default: none), whose graphs it goes to.
+   * each row's save (default: none), whose graphs it goes to. `sameAs[i]`, when given and
+   * not negative, names an earlier row of this call whose vector row `i` repeats: its
+   * stored form is copied rather than encoded again.
    */
   put(
     rowids: ArrayLike<number>,
@@ -259,6 +261,7 @@ export class VectorStore {
     vectors: Float32Array,
     buildGraph = true,
     saves?: ArrayLike<string>,
+    sameAs?: ArrayLike<number>,
   ): void {
     const d = this.dimensions;
     if (vectors.length !== rowids.length * d) {
@@ -283,6 +286,13 @@ export class VectorStore {
       this.groupAt[slot] = this.group(save);
       this.graphsOf(save).touched(rowid);
       this.fpAt[slot] = fingerprints[i]! >>> 0;
+      const same = sameAs === undefined ? -1 : sameAs[i]!;
+      if (same >= 0 && same < i) {
+        const from = (this.slotOf[rowids[same]!]! - 1) * d;
+        this.half.copyWithin(slot * d, from, from + d);
+        this.q8.copyWithin(slot * d, from, from + d);
+        continue;
+      }
       const v = vectors.subarray(i * d, (i + 1) * d);
       for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
       quantizeInto(v, this.q8, slot * d, d);
