@@ -37,6 +37,7 @@ export {
   normalize,
 } from "./Embedder.ts";
 export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+export { entitiesIn } from "./EntityMentions.ts";
 export {
   EMBEDDER_FALLBACK,
   type EmbedderSwitch,
@@ -70,6 +71,7 @@ export {
   type SearchTuning,
   searchCollection,
 } from "./HybridSearch.ts";
+export { Interner } from "./Interner.ts";
 export {
   type ImportLoreOptions,
   importLore,
