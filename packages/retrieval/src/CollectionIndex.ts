@@ -179,7 +179,7 @@ export class CollectionIndex {
       const p = this.pending(row);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
     }
-    for (const row of this.afterStmt.iterate(seen) as Iterable<Array<unknown>>) {
+    for (const row of this.afterStmt.all(seen) as Array<Array<unknown>>) {
       const p = this.pending(row);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
       if (p.rowid > this.maxRowid) this.maxRowid = p.rowid;
