@@ -19,7 +19,22 @@ const STEM = 0.85;
 const BIGRAM = 0.6;
 const TRIGRAM = 0.22;
 
-const stem = stemWord;
+/**
+ * Stems of the words seen so far: a pure function of the word, asked again for every
+ * text that uses it (a run's vocabulary is small). Dropped whole past a bound.
+ */
+const stems = new Map<string, string>();
+const STEMS_LIMIT = 100_000;
+
+const stem = (w: string): string => {
+  let s = stems.get(w);
+  if (s === undefined) {
+    if (stems.size >= STEMS_LIMIT) stems.clear();
+    s = stemWord(w);
+    stems.set(w, s);
+  }
+  return s;
+};
 
 /*
  * A feature's hash is FNV-1a over its UTF-16 code units, started from the seed and
