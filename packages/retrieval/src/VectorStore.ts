@@ -14,7 +14,7 @@
 import { availableParallelism } from "node:os";
 import type { Matches } from "usearch";
 import { GraphSegments, type SegmentRows, type SegmentShape } from "./GraphSegments.ts";
-import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+import { HALF_TABLE, toHalfInto } from "./halfFloat.ts";
 import { nativeScan, quantizeInto } from "./nativeScan.ts";
 import { newGraph } from "./newGraph.ts";
 
@@ -294,7 +294,7 @@ export class VectorStore {
         continue;
       }
       const v = vectors.subarray(i * d, (i + 1) * d);
-      for (let j = 0; j < d; j++) this.half[slot * d + j] = toHalf(v[j]!);
+      toHalfInto(vectors, i * d, this.half, slot * d, d);
       quantizeInto(v, this.q8, slot * d, d);
     }
     if (buildGraph) this.syncGraphs();
