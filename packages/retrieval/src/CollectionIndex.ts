@@ -38,6 +38,32 @@ interface Pending {
 
 const EMBED_BATCH = 512;
 
+/**
+ * A batch's distinct texts in first-seen order; per row, the index of its text and the
+ * first earlier row with the same text (-1: none).
+ */
+const distinctTexts = (
+  rows: ReadonlyArray<Pending>,
+): { texts: Array<string>; textOf: Int32Array; sameAs: Int32Array } => {
+  const first = new Map<string, number>();
+  const texts: Array<string> = [];
+  const textOf = new Int32Array(rows.length);
+  const sameAs = new Int32Array(rows.length).fill(-1);
+  for (let j = 0; j < rows.length; j++) {
+    const text = rows[j]!.text;
+    const earlier = first.get(text);
+    if (earlier === undefined) {
+      first.set(text, j);
+      textOf[j] = texts.length;
+      texts.push(text);
+    } else {
+      textOf[j] = textOf[earlier]!;
+      sameAs[j] = earlier;
+    }
+  }
+  return { texts, textOf, sameAs };
+};
+
 export class CollectionIndex {
   private readonly scanStmt: Statement;
   private readonly rowStmt: Statement;
@@ -76,21 +102,19 @@ export class CollectionIndex {
       const d = self.store.dimensions;
       for (let i = 0; i < rows.length; i += EMBED_BATCH) {
         const batch = rows.slice(i, i + EMBED_BATCH);
-        const vectors = yield* vectorsFor(
-          self.embedder,
-          self.cache,
-          batch.map((r) => r.text),
-        );
+        // Many rows of a batch share their text (a scene's witnesses each record the
+        // same memory): each text is embedded once, and its vector stored once then copied.
+        const { texts, textOf, sameAs } = distinctTexts(batch);
+        const vectors = yield* vectorsFor(self.embedder, self.cache, texts);
         const flat = new Float32Array(batch.length * d);
-        vectors.forEach((v, j) => {
-          flat.set(v, j * d);
-        });
+        for (let j = 0; j < batch.length; j++) flat.set(vectors[textOf[j]!]!, j * d);
         self.store.put(
           batch.map((r) => r.rowid),
           batch.map((r) => r.fp),
           flat,
           !bulk,
           batch.map((r) => r.save),
+          sameAs,
         );
         onProgress?.({
           collection: self.spec.name,
@@ -142,7 +166,11 @@ export class CollectionIndex {
   update(rowids: ReadonlyArray<number> = []): Effect.Effect<IndexChange, EmbedderError> {
     const todo = new Map<number, Pending>();
     const gone: Array<number> = [];
+    // Every row past the last one seen is read by the scan of new rows below (and no
+    // vector is held for such a rowid), so only older touched rows are read one by one.
+    const seen = this.maxRowid;
     for (const rowid of rowids) {
+      if (rowid > seen) continue;
       const row = this.rowStmt.get(rowid) as Array<unknown> | undefined;
       if (!row) {
         if (this.store.has(rowid)) gone.push(rowid);
@@ -151,7 +179,7 @@ export class CollectionIndex {
       const p = this.pending(row);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
     }
-    for (const row of this.afterStmt.iterate(this.maxRowid) as Iterable<Array<unknown>>) {
+    for (const row of this.afterStmt.all(seen) as Array<Array<unknown>>) {
       const p = this.pending(row);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
       if (p.rowid > this.maxRowid) this.maxRowid = p.rowid;

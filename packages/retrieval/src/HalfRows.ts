@@ -11,7 +11,7 @@
  * opened on (the same slot layout) until the store adopts the new file.
  */
 import { closeSync, readSync } from "node:fs";
-import { HALF_TABLE, toHalf } from "./halfFloat.ts";
+import { HALF_TABLE, toHalfInto } from "./halfFloat.ts";
 
 /** Descriptors of stores dropped without `close`, closed when their store is collected. */
 const orphans = new FinalizationRegistry<{ fd: number }>((held) => {
@@ -67,8 +67,22 @@ export class HalfRows {
     );
   }
 
-  /** Stores a slot's vector as f16. */
-  write(slot: number, v: ArrayLike<number>, from = 0): void {
+  /** Stores a slot's vector as f16 (`v` from float `from` on). */
+  write(slot: number, v: Float32Array, from = 0): void {
+    const { out, at } = this.place(slot);
+    toHalfInto(v, from, out, at, this.dimensions);
+  }
+
+  /** Stores at `slot` the f16 row already held at `source` (a repeated vector). */
+  copy(source: number, slot: number): void {
+    const { bits, at: o } = this.locate(source);
+    const row = bits.slice(o, o + this.dimensions);
+    const { out, at } = this.place(slot);
+    out.set(row, at);
+  }
+
+  /** Where a slot's f16 row is written: its own moved row, or the unsaved tail. */
+  private place(slot: number): { out: Uint16Array; at: number } {
     const d = this.dimensions;
     let out: Uint16Array;
     let at: number;
@@ -85,7 +99,7 @@ export class HalfRows {
       }
       out = this.tail;
     }
-    for (let j = 0; j < d; j++) out[at + j] = toHalf(v[from + j]!);
+    return { out, at };
   }
 
   /**

@@ -19,15 +19,39 @@ const STEM = 0.85;
 const BIGRAM = 0.6;
 const TRIGRAM = 0.22;
 
-const stem = stemWord;
+/**
+ * Stems of the words seen so far: a pure function of the word, asked again for every
+ * text that uses it (a run's vocabulary is small). Dropped whole past a bound.
+ */
+const stems = new Map<string, string>();
+const STEMS_LIMIT = 100_000;
 
-/** FNV-1a over a string with a seed, finished with murmur3's avalanche. */
-const hash = (s: string, seed: number): number => {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+const stem = (w: string): string => {
+  let s = stems.get(w);
+  if (s === undefined) {
+    if (stems.size >= STEMS_LIMIT) stems.clear();
+    s = stemWord(w);
+    stems.set(w, s);
   }
+  return s;
+};
+
+/*
+ * A feature's hash is FNV-1a over its UTF-16 code units, started from the seed and
+ * finished with murmur3's avalanche. It is taken in steps (start, code units, finish) so
+ * that bigrams and trigrams are hashed from the words they are made of, without making
+ * their strings: the same code units in the same order, so the same hash.
+ */
+const start = (seed: number): number => (0x811c9dc5 ^ seed) >>> 0;
+
+const step = (h: number, code: number): number => Math.imul(h ^ code, 0x01000193);
+
+const steps = (h: number, s: string): number => {
+  for (let i = 0; i < s.length; i++) h = step(h, s.charCodeAt(i));
+  return h;
+};
+
+const finish = (h: number): number => {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -36,11 +60,15 @@ const hash = (s: string, seed: number): number => {
   return h >>> 0;
 };
 
-const add = (v: Float32Array, feature: string, seed: number, weight: number): void => {
-  const h = hash(feature, seed);
+/** Adds a feature of hash `h` (finished) to its bucket, with its hashed sign. */
+const add = (v: Float32Array, h: number, weight: number): void => {
   const bucket = h % v.length;
   v[bucket] = v[bucket]! + ((h & 0x80000000) === 0 ? weight : -weight);
 };
+
+const CARET = "^".charCodeAt(0);
+const DOLLAR = "$".charCodeAt(0);
+const SPACE = " ".charCodeAt(0);
 
 /**
  * Embeds `text` into a unit vector of `dimensions` floats (all zeros when the text has
@@ -56,12 +84,19 @@ export const hashingEmbed = (
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!;
     const st = stem(w);
-    add(v, w, 1, UNIGRAM);
-    add(v, st, 4, STEM);
-    if (i > 0) add(v, `${prev} ${st}`, 2, BIGRAM);
+    add(v, finish(steps(start(1), w)), UNIGRAM);
+    add(v, finish(steps(start(4), st)), STEM);
+    if (i > 0) add(v, finish(steps(step(steps(start(2), prev), SPACE), st)), BIGRAM);
     prev = st;
-    const padded = `^${w}$`;
-    for (let j = 0; j + 3 <= padded.length; j++) add(v, padded.slice(j, j + 3), 3, TRIGRAM);
+    // The trigrams of `^w$`, code unit by code unit: (a, b, c) slides along it.
+    let a = CARET;
+    let b = w.charCodeAt(0);
+    for (let j = 1; j <= w.length; j++) {
+      const c = j < w.length ? w.charCodeAt(j) : DOLLAR;
+      add(v, finish(step(step(step(start(3), a), b), c)), TRIGRAM);
+      a = b;
+      b = c;
+    }
   }
   return normalize(v);
 };

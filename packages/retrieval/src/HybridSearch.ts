@@ -14,6 +14,7 @@
  */
 import type { DossierItemKind } from "@hearsay/core";
 import { type CollectionName, collections } from "./collections.ts";
+import { entitiesIn } from "./EntityMentions.ts";
 import type { Quote } from "./ItemTable.ts";
 import type { KeywordSearch } from "./KeywordSearch.ts";
 import type { KnownMatrices } from "./KnownMatrices.ts";
@@ -28,7 +29,6 @@ import type { SaveView } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions, scoreCandidate } from "./scoring.ts";
 import { TopHits } from "./TopHits.ts";
 import type { VectorStore } from "./VectorStore.ts";
-import { words } from "./words.ts";
 
 /** Everything a search needs about the asking NPC, computed once per request. */
 export interface SearchContext {
@@ -48,19 +48,8 @@ export interface SearchContext {
 }
 
 /** Entity names (interned, lower case) that occur in `text` as 1–4 word phrases. */
-export const mentionedEntities = (view: SaveView, text: string): Set<number> => {
-  const out = new Set<number>();
-  const ws = words(text);
-  for (let i = 0; i < ws.length; i++) {
-    let phrase = "";
-    for (let n = 0; n < 4 && i + n < ws.length; n++) {
-      phrase = n === 0 ? ws[i]! : `${phrase} ${ws[i + n]}`;
-      const e = view.entities.find(phrase);
-      if (e >= 0) out.add(e);
-    }
-  }
-  return out;
-};
+export const mentionedEntities = (view: SaveView, text: string): Set<number> =>
+  entitiesIn(view.entities, text);
 
 /** One ranked result. */
 export interface SearchHit {

@@ -24,6 +24,7 @@ import {
   type StoredEvent,
 } from "@hearsay/core";
 import type { SqliteDatabase } from "@hearsay/store";
+import { type BatchRows, CatchUpRows } from "./CatchUpRows.ts";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
@@ -42,6 +43,9 @@ import type { KnownList } from "./KnownList.ts";
 import { prepare, type Statement } from "./prepare.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
+
+/** Events whose rows `catchUp` reads at once (bounds the statements' key lists). */
+const CATCH_UP_WINDOW = 4096;
 
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
@@ -91,6 +95,7 @@ export class SaveView implements Names {
     worldEventRecorded: (id) => this.items.world_events.localOfId.has(id),
   };
   private readonly s: Record<string, Statement>;
+  private readonly batch: CatchUpRows;
 
   private constructor(
     db: SqliteDatabase,
@@ -114,7 +119,6 @@ export class SaveView implements Names {
         "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
       ),
       memories: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? ORDER BY rowid`),
-      memory: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? AND memory_id = ?`),
       events: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? ORDER BY rowid`),
       event: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? AND world_event_id = ?`),
       lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? ORDER BY rowid`),
@@ -126,18 +130,13 @@ export class SaveView implements Names {
       summaries: p(
         `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
       ),
-      summary: p(
-        `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? AND conversation_id = ? AND npc_id = ?`,
-      ),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
       relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
       turns: p(
         "SELECT rowid, t, speaker_id, listener_ids FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
-      turn: p(
-        "SELECT rowid, t, speaker_id, listener_ids FROM conversation_turns WHERE save_id = ? AND conversation_id = ? AND turn_index = ?",
-      ).raw(),
     };
+    this.batch = new CatchUpRows(db, memoryCols, summaryCols);
   }
 
   /** Loads a save's view from its projections, at its current head. */
@@ -258,7 +257,8 @@ export class SaveView implements Names {
 
   /**
    * Folds events after `seq` (in log order) into the view. Returns the rowids whose
-   * vectors may need work. Events at or before `seq` are ignored.
+   * vectors may need work. Events at or before `seq` are ignored. The rows the events
+   * name are read a window of events at a time (`CatchUpRows`), then folded event by event.
    */
   catchUp(events: ReadonlyArray<StoredEvent>): Touched {
     const touched: Touched = {};
@@ -267,94 +267,109 @@ export class SaveView implements Names {
       if (list) list.push(rowid);
       else touched[c] = [rowid];
     };
-    const save = this.saveId;
-    for (const e of events) {
-      if (e.seq <= this.seq) continue;
-      switch (e.type) {
-        case "NpcRegistered": {
-          const p = e.payload;
-          this.setNpc({
-            npc_id: p.npcId,
-            name: p.name,
-            faction_id: p.factionId,
-            location_id: p.locationId,
-          });
-          break;
-        }
-        case "NpcMoved":
-          this.npcLocation.set(this.npcs.intern(e.payload.npcId), this.places.intern(e.payload.to));
-          break;
-        case "NpcActivityChanged":
-          this.npcLocation.set(
-            this.npcs.intern(e.payload.npcId),
-            this.places.intern(e.payload.locationId),
-          );
-          break;
-        case "MemoryRecorded":
-        case "MemoryExpired":
-        case "KnowledgeGained":
-          for (const c of knowledgeStep(this.knowledge, e)) this.foldKnowledge(c, touch);
-          break;
-        case "WorldEventOccurred":
-        case "DebateHeld": {
-          const c = e.type === "DebateHeld" ? "background_debates" : "world_events";
-          const id = e.type === "DebateHeld" ? e.payload.debateId : e.payload.worldEventId;
-          if (this.items[c].localOfId.has(id)) break;
-          const row = (e.type === "DebateHeld" ? this.s.debate! : this.s.event!).get(save, id) as
-            | Row
-            | undefined;
-          if (!row) break;
-          const local = this.addEvent(c, row);
-          this.facts.arrived(c === "world_events" ? "world_event" : "debate", id, local);
-          touch(c, Number(row.rowid));
-          break;
-        }
-        case "LoreImported": {
-          const table = this.items.lore;
-          const source = this.sources.intern(e.payload.sourceId);
-          for (const local of table.bySource.get(source) ?? []) {
-            const rowid = table.kill(local);
-            if (rowid >= 0) touch("lore", rowid);
-          }
-          for (const row of this.s.loreOf!.all(save, e.payload.sourceId) as Array<Row>) {
-            if (table.localOfRowid.has(Number(row.rowid))) continue;
-            this.addLore(row);
-            touch("lore", Number(row.rowid));
-          }
-          break;
-        }
-        case "ConversationSummarized": {
-          const p = e.payload;
-          const row = this.s.summary!.get(save, p.conversationId, p.npcId) as Row | undefined;
-          if (!row) break;
-          this.addSummary(row);
-          touch("conversation_summaries", Number(row.rowid));
-          break;
-        }
-        case "ConversationTurn": {
-          const p = e.payload;
-          const row = this.s.turn!.get(save, p.conversationId, p.turnIndex) as
-            | [number, number, string, string]
-            | undefined;
-          if (row) this.addTurn(row[0], row[1], row[2], row[3]);
-          break;
-        }
-        case "RelationshipChanged":
-          this.relate(e.payload.fromId, e.payload.toId);
-          break;
-        default:
-          break;
-      }
-      this.seq = e.seq;
+    let from = 0;
+    while (from < events.length && events[from]!.seq <= this.seq) from++;
+    for (let i = from; i < events.length; i += CATCH_UP_WINDOW) {
+      const window = events.slice(i, i + CATCH_UP_WINDOW);
+      const rows = this.batch.read(this.saveId, window);
+      for (const e of window) this.fold(e, rows, touch);
     }
     return touched;
   }
 
+  /** Folds one event (skipped when at or before `seq`), its rows read from `rows`. */
+  private fold(
+    e: StoredEvent,
+    rows: BatchRows,
+    touch: (c: CollectionName, rowid: number) => void,
+  ): void {
+    const save = this.saveId;
+    if (e.seq <= this.seq) return;
+    switch (e.type) {
+      case "NpcRegistered": {
+        const p = e.payload;
+        this.setNpc({
+          npc_id: p.npcId,
+          name: p.name,
+          faction_id: p.factionId,
+          location_id: p.locationId,
+        });
+        break;
+      }
+      case "NpcMoved":
+        this.npcLocation.set(this.npcs.intern(e.payload.npcId), this.places.intern(e.payload.to));
+        break;
+      case "NpcActivityChanged":
+        this.npcLocation.set(
+          this.npcs.intern(e.payload.npcId),
+          this.places.intern(e.payload.locationId),
+        );
+        break;
+      case "MemoryRecorded":
+      case "MemoryExpired":
+      case "KnowledgeGained":
+        for (const c of knowledgeStep(this.knowledge, e)) this.foldKnowledge(c, rows, touch);
+        break;
+      case "WorldEventOccurred":
+      case "DebateHeld": {
+        const c = e.type === "DebateHeld" ? "background_debates" : "world_events";
+        const id = e.type === "DebateHeld" ? e.payload.debateId : e.payload.worldEventId;
+        if (this.items[c].localOfId.has(id)) break;
+        const row = (e.type === "DebateHeld" ? this.s.debate! : this.s.event!).get(save, id) as
+          | Row
+          | undefined;
+        if (!row) break;
+        const local = this.addEvent(c, row);
+        this.facts.arrived(c === "world_events" ? "world_event" : "debate", id, local);
+        touch(c, Number(row.rowid));
+        break;
+      }
+      case "LoreImported": {
+        const table = this.items.lore;
+        const source = this.sources.intern(e.payload.sourceId);
+        for (const local of table.bySource.get(source) ?? []) {
+          const rowid = table.kill(local);
+          if (rowid >= 0) touch("lore", rowid);
+        }
+        for (const row of this.s.loreOf!.all(save, e.payload.sourceId) as Array<Row>) {
+          if (table.localOfRowid.has(Number(row.rowid))) continue;
+          this.addLore(row);
+          touch("lore", Number(row.rowid));
+        }
+        break;
+      }
+      case "ConversationSummarized": {
+        const p = e.payload;
+        const row = rows.summary(p.conversationId, p.npcId);
+        if (!row) break;
+        this.addSummary(row);
+        touch("conversation_summaries", Number(row.rowid));
+        break;
+      }
+      case "ConversationTurn": {
+        const p = e.payload;
+        const row = rows.turn(p.conversationId, p.turnIndex);
+        if (row) this.addTurn(row[0], row[1], row[2], row[3]);
+        break;
+      }
+      case "RelationshipChanged":
+        this.relate(e.payload.fromId, e.payload.toId);
+        break;
+      default:
+        break;
+    }
+    this.seq = e.seq;
+  }
+
   /** Writes one change core's knowledge fold reported into the view's tables and lists. */
-  private foldKnowledge(c: KnowledgeChange, touch: (c: CollectionName, rowid: number) => void) {
+  private foldKnowledge(
+    c: KnowledgeChange,
+    rows: BatchRows,
+    touch: (c: CollectionName, rowid: number) => void,
+  ) {
     switch (c.type) {
       case "recorded": {
-        const row = this.s.memory!.get(this.saveId, c.memoryId) as Row | undefined;
+        const row = rows.memory(c.memoryId);
         if (!row) return;
         const local = this.addMemory(row);
         this.facts.arrived("memory", c.memoryId, local);

@@ -186,9 +186,11 @@ export class VectorRows {
 
   /**
    * Inserts or replaces one row (`vector`: `dimensions` floats, unit length) for `save`.
-   * Returns the group the row belonged to before, or -1 when it is new.
+   * `sameAs`, when not negative, is a held rowid whose vector this one repeats: its stored
+   * rows are copied rather than encoded again. Returns the group the row belonged to
+   * before, or -1 when it is new.
    */
-  put(rowid: number, fingerprint: number, vector: Float32Array, save: string): number {
+  put(rowid: number, fingerprint: number, vector: Float32Array, save: string, sameAs = -1): number {
     const d = this.dimensions;
     this.grow(rowid);
     let slot = this.slotOf[rowid]! - 1;
@@ -203,8 +205,14 @@ export class VectorRows {
     }
     this.groupAt[slot] = this.group(save);
     this.fpAt[slot] = fingerprint >>> 0;
-    this.halves.write(slot, vector);
-    quantizeInto(vector, this.q8, slot * d, d);
+    const source = sameAs >= 0 && this.has(sameAs) ? this.slotOf[sameAs]! - 1 : -1;
+    if (source >= 0 && source !== slot) {
+      this.halves.copy(source, slot);
+      this.q8.copyWithin(slot * d, source * d, source * d + d);
+    } else {
+      this.halves.write(slot, vector);
+      quantizeInto(vector, this.q8, slot * d, d);
+    }
     return was;
   }
 

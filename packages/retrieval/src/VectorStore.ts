@@ -89,7 +89,9 @@ export class VectorStore {
    * Inserts or replaces vectors: `vectors` holds `rowids.length` rows of `dimensions`
    * floats (unit length). The graphs are then brought in step (see `GraphSegments`) —
    * unless `buildGraph` is false (bulk loads sync them once at the end). `saves` names
-   * each row's save (default: none), whose graphs it goes to.
+   * each row's save (default: none), whose graphs it goes to. `sameAs[i]`, when given and
+   * not negative, names an earlier row of this call whose vector row `i` repeats: its
+   * stored form is copied rather than encoded again.
    */
   put(
     rowids: ArrayLike<number>,
@@ -97,6 +99,7 @@ export class VectorStore {
     vectors: Float32Array,
     buildGraph = true,
     saves?: ArrayLike<string>,
+    sameAs?: ArrayLike<number>,
   ): void {
     const d = this.dimensions;
     if (vectors.length !== rowids.length * d) {
@@ -108,7 +111,14 @@ export class VectorStore {
       const rowid = rowids[i]!;
       const save = saves ? saves[i]! : "";
       const v = vectors.subarray(i * d, (i + 1) * d);
-      const was = this.rows.put(rowid, fingerprints[i]!, v, save);
+      const same = sameAs === undefined ? -1 : sameAs[i]!;
+      const was = this.rows.put(
+        rowid,
+        fingerprints[i]!,
+        v,
+        save,
+        same >= 0 && same < i ? rowids[same]! : -1,
+      );
       // A replaced vector: the graph that holds the old one must not be trusted for it.
       // The old save's graphs are asked for before the new one's: the order graphs are
       // first made in is the order their segments are listed and saved in.

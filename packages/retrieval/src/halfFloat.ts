@@ -11,7 +11,26 @@ const u32 = new Uint32Array(f32.buffer);
 /** The f16 bits of a number (round to nearest; out of range saturates to ±infinity). */
 export const toHalf = (x: number): number => {
   f32[0] = x;
-  const b = u32[0]!;
+  return halfOfBits(u32[0]!);
+};
+
+/**
+ * Writes `d` floats of `v` from `from` as f16 bits into `out` at `at`: {@link toHalf} of
+ * each, read from the floats' own bits rather than through a scalar round trip.
+ */
+export const toHalfInto = (
+  v: Float32Array,
+  from: number,
+  out: Uint16Array,
+  at: number,
+  d: number,
+): void => {
+  const bits = new Uint32Array(v.buffer, v.byteOffset + from * 4, d);
+  for (let i = 0; i < d; i++) out[at + i] = halfOfBits(bits[i]!);
+};
+
+/** The f16 bits of the f32 whose bits are `b`. */
+const halfOfBits = (b: number): number => {
   const sign = (b >>> 16) & 0x8000;
   const exp = ((b >>> 23) & 0xff) - 112;
   const mant = b & 0x7fffff;

@@ -38,6 +38,7 @@ export {
   normalize,
 } from "./Embedder.ts";
 export { EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
+export { entitiesIn } from "./EntityMentions.ts";
 export type { Scored } from "./ExactScan.ts";
 export {
   EMBEDDER_FALLBACK,
@@ -72,6 +73,7 @@ export {
   type SearchTuning,
   searchCollection,
 } from "./HybridSearch.ts";
+export { Interner } from "./Interner.ts";
 export {
   type ImportLoreOptions,
   importLore,

@@ -8,8 +8,12 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /** Lower-cased words of `text`, in order (apostrophe suffixes kept: `smith's`). */
 export const words = (text: string): Array<string> => {
-  const out: Array<string> = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) out.push(m[0].replace("’", "'"));
+  // `match` with the global flag gives the matched strings alone, no match objects.
+  const out = text.toLowerCase().match(WORD);
+  if (out === null) return [];
+  for (let i = 0; i < out.length; i++) {
+    if (out[i]!.includes("’")) out[i] = out[i]!.replace("’", "'");
+  }
   return out;
 };
 

@@ -54,14 +54,14 @@ const rowQuote = (w: TestWorld, c: CollectionName, rowid: number) => {
   };
 };
 
-/** A random history touching every collection, rewriting summaries and lore. */
+/** A random history touching every collection, rewriting summaries and lore, with dialogue. */
 const history = (p: Prng, steps: number) => {
   const out: Array<Array<unknown>> = [];
   for (let i = 0; i < steps; i++) {
     const t = 10 + i * 5;
     const npc = `npc-${p.int(0, 2)}`;
     const other = `npc-${(p.int(0, 1) + 1 + Number(npc.slice(4))) % 3}`;
-    switch (p.int(0, 4)) {
+    switch (p.int(0, 5)) {
       case 0:
         out.push([
           ev("MemoryRecorded", t, {
@@ -118,6 +118,18 @@ const history = (p: Prng, steps: number) => {
           }),
         ]);
         break;
+      case 4:
+        out.push([
+          ev("ConversationTurn", t, {
+            conversationId: `conv-${p.int(0, 1)}`,
+            turnIndex: i,
+            speakerId: npc,
+            listenerIds: [other],
+            locationId: "square",
+            text: sentence(p, p.int(0, 4)),
+          }),
+        ]);
+        break;
       default:
         out.push([`lore-${p.int(0, 1)}`, `# Part ${i}\n\n${sentence(p, p.int(0, 4))}\n`]);
     }
@@ -128,31 +140,48 @@ const history = (p: Prng, steps: number) => {
 describe("the view's quotes", () => {
   it("property: caught up or loaded afresh, every live item's quote and time are its row's", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 40 }), (seed, n) => {
-        const w = openWorld();
-        w.append(npcEvents(3));
-        const live = new RetrievalEngine(w.db, { log: w.log, embedder });
-        live.view(w.saveId);
-        for (const step of history(Prng.derive(seed, "quotes"), n)) {
-          if (typeof step[0] === "string") {
-            importLore(w.db, w.log, {
-              saveId: w.saveId,
-              t: 1,
-              files: [{ path: `${step[0]}.md`, bytes: String(step[1]) }],
-            });
-          } else {
-            const r = w.log.append(w.saveId, w.log.head(w.saveId), step);
+      fc.property(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 6 }),
+        (seed, n, perAppend) => {
+          const w = openWorld();
+          w.append(npcEvents(3));
+          const live = new RetrievalEngine(w.db, { log: w.log, embedder });
+          live.view(w.saveId);
+          // Events go in appends of up to `perAppend`: the view reads a batch's rows at once.
+          let batch: Array<unknown> = [];
+          const flush = () => {
+            if (batch.length === 0) return;
+            const r = w.log.append(w.saveId, w.log.head(w.saveId), batch as never);
             live.view(w.saveId, r.appended);
+            batch = [];
+          };
+          for (const step of history(Prng.derive(seed, "quotes"), n)) {
+            if (typeof step[0] === "string") {
+              flush();
+              importLore(w.db, w.log, {
+                saveId: w.saveId,
+                t: 1,
+                files: [{ path: `${step[0]}.md`, bytes: String(step[1]) }],
+              });
+            } else {
+              batch.push(...step);
+              if (batch.length >= perAppend) flush();
+            }
           }
-        }
-        const caughtUp = quotesOf(live.view(w.saveId));
-        for (const item of caughtUp) {
-          expect({ t: item.t, q: item.q }).toEqual(rowQuote(w, item.c, item.rowid));
-        }
-        const fresh = quotesOf(new RetrievalEngine(w.db, { log: w.log, embedder }).view(w.saveId));
-        expect(caughtUp).toEqual(fresh);
-        w.db.close();
-      }),
+          flush();
+          const view = live.view(w.saveId);
+          const caughtUp = quotesOf(view);
+          for (const item of caughtUp) {
+            expect({ t: item.t, q: item.q }).toEqual(rowQuote(w, item.c, item.rowid));
+          }
+          const freshView = new RetrievalEngine(w.db, { log: w.log, embedder }).view(w.saveId);
+          expect(caughtUp).toEqual(quotesOf(freshView));
+          expect(new Map(view.turns)).toEqual(new Map(freshView.turns));
+          w.db.close();
+        },
+      ),
       runs(20),
     );
   });

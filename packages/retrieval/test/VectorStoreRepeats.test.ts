@@ -1,0 +1,62 @@
+import { VectorStore } from "@hearsay/retrieval";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const D = 24;
+
+/** A unit vector from integer components (never all zero). */
+const unit = (xs: ReadonlyArray<number>): Float32Array => {
+  const v = Float32Array.from(xs, (x, i) => (i === 0 ? x + 0.5 : x));
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+
+/** What a store holds of a row: its f16 and i8 forms. */
+const stored = (s: VectorStore, rowid: number) => {
+  const q8 = new Int8Array(D);
+  s.copyQuantized(rowid, q8, 0);
+  return { half: Array.from(s.vector(rowid) ?? []), q8: Array.from(q8) };
+};
+
+describe("VectorStore.put with repeated vectors", () => {
+  it("property: a row put as a copy of an earlier one is stored as if encoded itself", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: -9, max: 9 }), { minLength: D, maxLength: D }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 12 }),
+        (pool, picks, freed) => {
+          const vectors = pool.map(unit);
+          const rows = picks.map((p) => p % vectors.length);
+          const make = (copies: boolean) => {
+            const s = new VectorStore({ dimensions: D, graph: false });
+            // Freed slots first: the rows then land in slots out of their order.
+            const early = Array.from({ length: freed }, (_, i) => 1000 + i);
+            s.put(early, early, new Float32Array(early.length * D), false);
+            s.remove(early);
+            const rowids = rows.map((_, i) => 10 + 3 * i);
+            const flat = new Float32Array(rows.length * D);
+            rows.forEach((r, i) => {
+              flat.set(vectors[r]!, i * D);
+            });
+            const sameAs = rows.map((r, i) => {
+              const first = rows.indexOf(r);
+              return copies && first < i ? first : -1;
+            });
+            s.put(rowids, rowids, flat, false, undefined, sameAs);
+            return { s, rowids };
+          };
+          const plain = make(false);
+          const copied = make(true);
+          for (const rowid of plain.rowids)
+            expect(stored(copied.s, rowid)).toEqual(stored(plain.s, rowid));
+          const q = vectors[0]!;
+          expect(copied.s.exact(q, copied.rowids, 5)).toEqual(plain.s.exact(q, plain.rowids, 5));
+        },
+      ),
+    );
+  });
+});
