@@ -300,39 +300,51 @@ const woken = (
 });
 
 /**
- * What a wake-up leads to, computed once per WAKE (the guards of one transition and its
- * assignment all ask for it with the same event object): the woken context, and a
- * decision or the routine's next activity.
+ * A value computed once per event an actor takes: the guards of its transitions and the
+ * assignment of the one taken all ask for it with the same event object and the same
+ * context, synchronously, within one macrostep. So one slot, keyed by both identities,
+ * is enough: a different event (another NPC's, or the next one) or context recomputes.
+ * (A WeakMap keyed by the event did the same, at the cost of an ephemeron entry per
+ * event — the engine's most common send.)
+ */
+const oncePerEvent = <E extends object, V>(
+  compute: (ctx: NpcContext, e: E) => V,
+): ((ctx: NpcContext, e: E) => V) => {
+  let lastEvent: E | null = null;
+  let lastContext: NpcContext | null = null;
+  let last: V | undefined;
+  return (ctx, e) => {
+    if (e !== lastEvent || ctx !== lastContext) {
+      last = compute(ctx, e);
+      lastEvent = e;
+      lastContext = ctx;
+    }
+    return last as V;
+  };
+};
+
+/**
+ * What a wake-up leads to: the woken context, and a decision or the routine's next
+ * activity.
  */
 interface Waking {
   readonly next: NpcContext;
   readonly plan: RoutinePlan | "decide";
 }
-const wakings = new WeakMap<object, Waking>();
-const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
-  let w = wakings.get(e);
-  if (w === undefined) {
-    const next = woken(ctx, e, ctx.activity === "travelling");
-    w = { next, plan: significant(next) !== null ? "decide" : routine(next) };
-    wakings.set(e, w);
-  }
-  return w;
-};
+const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
+  const next = woken(ctx, e, ctx.activity === "travelling");
+  return { next, plan: significant(next) !== null ? "decide" : routine(next) };
+});
 const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
   e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
 
-const decisionPlans = new WeakMap<object, Plan>();
-const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => {
+const decisionPlanOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Plan => {
   if (e.type === "DECLINED")
     return routine({ ...ctx, t: e.t, concerns: 0, company: 0, openTasks: [] });
   if (e.type !== "DECIDED") return { activity: ctx.activity, note: "" };
-  let plan = decisionPlans.get(e);
-  if (plan === undefined) {
-    plan = planFor({ ...ctx, t: e.t }, e.action);
-    decisionPlans.set(e, plan);
-  }
-  return plan;
-};
+  return planFor({ ...ctx, t: e.t }, e.action);
+});
+const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => decisionPlanOf(ctx, e);
 
 const activities: ReadonlyArray<Activity> = [
   "asleep",
