@@ -263,6 +263,23 @@ const applyPlan = (ctx: NpcContext, plan: Plan): Partial<NpcContext> => ({
   locationId: plan.locationId ?? ctx.locationId,
 });
 
+/**
+ * The whole context a plan leads to, its note and work shift included: `applyPlan`'s
+ * fields written out, not spread, so a WAKE (the engine's most common send) builds one
+ * object the fast way (a copy, then named stores) rather than merging two.
+ */
+const withPlan = (ctx: NpcContext, plan: Plan): NpcContext => ({
+  ...ctx,
+  activity: plan.activity,
+  destination: plan.destination ?? null,
+  until: plan.until ?? null,
+  taskId: plan.taskId ?? null,
+  attendingTo: plan.attendingTo ?? [],
+  locationId: plan.locationId ?? ctx.locationId,
+  note: plan.note,
+  workMinutes: shiftOf(ctx, plan),
+});
+
 /** The length of a work shift a plan starts (0 for anything else). */
 const shiftOf = (ctx: NpcContext, plan: Plan): number =>
   plan.activity === "working" && plan.until !== undefined && plan.until !== null
@@ -280,6 +297,9 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   note,
 });
 
+/** Most NPCs hold no task: they share one empty list rather than make one per WAKE. */
+const NO_TASKS: ReadonlyArray<TaskId> = [];
+
 /**
  * The context a WAKE leads to, before any plan: its news (what it learnt since it last
  * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
@@ -294,45 +314,57 @@ const woken = (
   company: e.company,
   concerns: ctx.facts.concerns,
   roll: e.roll,
-  openTasks: openTasksOf(ctx.facts).map((task) => task.id),
+  openTasks: ctx.facts.tasks.size === 0 ? NO_TASKS : openTasksOf(ctx.facts).map((task) => task.id),
   locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
   destination: arriving ? null : ctx.destination,
 });
 
 /**
- * What a wake-up leads to, computed once per WAKE (the guards of one transition and its
- * assignment all ask for it with the same event object): the woken context, and a
- * decision or the routine's next activity.
+ * A value computed once per event an actor takes: the guards of its transitions and the
+ * assignment of the one taken all ask for it with the same event object and the same
+ * context, synchronously, within one macrostep. So one slot, keyed by both identities,
+ * is enough: a different event (another NPC's, or the next one) or context recomputes.
+ * (A WeakMap keyed by the event did the same, at the cost of an ephemeron entry per
+ * event — the engine's most common send.)
+ */
+const oncePerEvent = <E extends object, V>(
+  compute: (ctx: NpcContext, e: E) => V,
+): ((ctx: NpcContext, e: E) => V) => {
+  let lastEvent: E | null = null;
+  let lastContext: NpcContext | null = null;
+  let last: V | undefined;
+  return (ctx, e) => {
+    if (e !== lastEvent || ctx !== lastContext) {
+      last = compute(ctx, e);
+      lastEvent = e;
+      lastContext = ctx;
+    }
+    return last as V;
+  };
+};
+
+/**
+ * What a wake-up leads to: the woken context, and a decision or the routine's next
+ * activity.
  */
 interface Waking {
   readonly next: NpcContext;
   readonly plan: RoutinePlan | "decide";
 }
-const wakings = new WeakMap<object, Waking>();
-const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
-  let w = wakings.get(e);
-  if (w === undefined) {
-    const next = woken(ctx, e, ctx.activity === "travelling");
-    w = { next, plan: significant(next) !== null ? "decide" : routine(next) };
-    wakings.set(e, w);
-  }
-  return w;
-};
+const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
+  const next = woken(ctx, e, ctx.activity === "travelling");
+  return { next, plan: significant(next) !== null ? "decide" : routine(next) };
+});
 const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
   e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
 
-const decisionPlans = new WeakMap<object, Plan>();
-const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => {
+const decisionPlanOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Plan => {
   if (e.type === "DECLINED")
     return routine({ ...ctx, t: e.t, concerns: 0, company: 0, openTasks: [] });
   if (e.type !== "DECIDED") return { activity: ctx.activity, note: "" };
-  let plan = decisionPlans.get(e);
-  if (plan === undefined) {
-    plan = planFor({ ...ctx, t: e.t }, e.action);
-    decisionPlans.set(e, plan);
-  }
-  return plan;
-};
+  return planFor({ ...ctx, t: e.t }, e.action);
+});
+const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => decisionPlanOf(ctx, e);
 
 const activities: ReadonlyArray<Activity> = [
   "asleep",
@@ -397,27 +429,15 @@ export const npcMachine = setup({
       if (event.type !== "WAKE") return {};
       // Its news noted and a journey ended (`woken`), then the routine's plan, if any.
       const { next, plan } = waking(context, event);
-      if (plan === "decide") return next;
-      return {
-        ...next,
-        ...applyPlan(next, plan),
-        note: plan.note,
-        workMinutes: shiftOf(next, plan),
-      };
+      return plan === "decide" ? next : withPlan(next, plan);
     }),
     askBrain: emit(({ context }) => ({
       type: "decide" as const,
       reason: significant(context) ?? ("company" as const),
     })),
     applyDecisionPlan: assign(({ context, event }) => {
-      const plan = decisionPlan(context, event);
-      const t = event.t;
-      return {
-        t,
-        ...applyPlan({ ...context, t }, plan),
-        note: plan.note,
-        workMinutes: shiftOf({ ...context, t }, plan),
-      };
+      const at = { ...context, t: event.t };
+      return withPlan(at, decisionPlan(context, event));
     }),
     voiceDecision: enqueueActions(({ event, enqueue }) => {
       if (event.type !== "DECIDED") return;

@@ -1,7 +1,9 @@
 import {
   emptyNpcFacts,
   foldNpcFacts,
+  type NpcAction,
   type NpcEmitted,
+  type NpcEvent,
   type NpcInput,
   npcMachine,
 } from "@hearsay/actors";
@@ -201,6 +203,61 @@ describe("npc machine", () => {
     expect(actor.getSnapshot().value).toBe("idle");
     expect(actor.getSnapshot().context.locationId).toBe(forge);
     expect(seen[0]).toEqual({ type: "moved", from: home, to: forge });
+  });
+
+  it("property: one event object sent to several NPCs plans for each from its own context", () => {
+    // The machine computes a WAKE's (or a decision's) plan once per event for its guards
+    // and its assignment; that must never hand one NPC's plan to another sent the same
+    // object. Twins sent copies are the reference.
+    const starts = (): ReadonlyArray<NpcInput> => [
+      input(gameTime(0, 0)),
+      learn(
+        input(gameTime(0, 5), { activity: "working", locationId: forge, until: gameTime(0, 9) }),
+        1,
+      ),
+      input(gameTime(0, 6), { activity: "travelling", destination: square, until: gameTime(0, 8) }),
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            company: fc.nat(3),
+            roll: fc.double({ min: 0, max: 0.999, noNaN: true }),
+            decide: fc.constantFrom("declined", "speak", "rest"),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (steps) => {
+          const shared = starts().map(start);
+          const apart = starts().map(start);
+          let t = gameTime(0, 6);
+          for (const step of steps) {
+            t = (t + 60) as GameTime;
+            const w = wake(t, step);
+            for (const a of shared) a.actor.send(w);
+            for (const a of apart) a.actor.send({ ...w });
+            const action: NpcAction =
+              step.decide === "speak"
+                ? { action: "speak", to: ids.npc("baker"), text: "Morning." }
+                : { action: "rest", hours: 2 };
+            const answer: NpcEvent =
+              step.decide === "declined" ? { type: "DECLINED", t } : { type: "DECIDED", t, action };
+            for (const a of shared)
+              if (a.actor.getSnapshot().value === "deciding") a.actor.send(answer);
+            for (const a of apart)
+              if (a.actor.getSnapshot().value === "deciding") a.actor.send({ ...answer });
+          }
+          for (const [i, a] of shared.entries()) {
+            const b = apart[i]!;
+            expect(a.seen).toEqual(b.seen);
+            expect(a.actor.getSnapshot().value).toEqual(b.actor.getSnapshot().value);
+            const { facts: _fa, ...ca } = a.actor.getSnapshot().context;
+            const { facts: _fb, ...cb } = b.actor.getSnapshot().context;
+            expect(ca).toEqual(cb);
+          }
+        },
+      ),
+    );
   });
 
   it("property: every wake-up leaves it in a state with a future wake-up, at a known place", () => {
