@@ -11,6 +11,7 @@
 import {
   type CampaignId,
   currentVersions,
+  type Event,
   type GameTime,
   type ItemKind,
   type NpcId,
@@ -250,12 +251,7 @@ export class SqliteEventLog {
             );
             if (inserted.changes === 0) continue;
             seq += 1;
-            const stored = {
-              ...e,
-              seq,
-              saveId: save.saveId,
-              campaignId: save.campaignId,
-            } as StoredEvent;
+            const stored = storedOf(e, seq, save);
             if (!bySql || !sqlFolded.has(e.type))
               this.projector.apply(stored, saveId, save.campaignId, "live");
             appended.push(stored);
@@ -612,6 +608,26 @@ export class SqliteEventLog {
     return Math.max(0, save.head - fromSeq + 1);
   }
 }
+
+/**
+ * The stored form of a decoded event, built field by field: V8 clones a spread of a
+ * decoded event on its slow path, many times over the cost and the size of this literal,
+ * and an append makes one per event (a large world's tick, thousands). The literal's type
+ * names every key of `StoredEvent`, so a field events gain cannot be left out.
+ */
+const storedOf = (e: Event, seq: number, save: SaveInfo): StoredEvent => {
+  const stored: { readonly [K in keyof StoredEvent]: unknown } = {
+    type: e.type,
+    version: e.version,
+    id: e.id,
+    t: e.t,
+    payload: e.payload,
+    seq,
+    saveId: save.saveId,
+    campaignId: save.campaignId,
+  };
+  return stored as StoredEvent;
+};
 
 /** SQLite's "the database is locked" (another connection holds the write lock). */
 const isBusy = (e: unknown): boolean =>

@@ -83,5 +83,6 @@ export {
   projectionDigestColumns,
   projectionTables,
   SCHEMA_VERSION,
+  unreadIndexes,
 } from "./schema.sql.ts";
 export { acquireWriterLock, lockPathOf, type WriterLock } from "./WriterLock.ts";

@@ -2,7 +2,8 @@
  * The database schema, as migrations. Version 1 is the event log and every read model;
  * version 2 adds the incremental projection digest (see ProjectionDigest.ts); version 3
  * adds the thread and planned-happening read models (see NarrativeProjector.ts); version
- * 6 adds when a world event lapses (`world_events.lapses_at`, a late digest column).
+ * 6 adds when a world event lapses (`world_events.lapses_at`, a late digest column); version
+ * 7 drops the secondary indexes no reader uses (`unreadIndexes`).
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
@@ -413,6 +414,20 @@ export const projectionDigestColumns: ReadonlyMap<string, ReadonlyArray<string>>
   ["world_events", worldEventDigestColumns],
 ]);
 
+/**
+ * Secondary indexes of version 1 that no reader uses, dropped by migration 7. A query that
+ * comes to need one adds its own index in a new migration.
+ */
+export const unreadIndexes: ReadonlyArray<string> = [
+  "knowledge_item",
+  "memories_location",
+  "characters_location",
+  "characters_faction",
+  "world_events_location",
+  "world_events_faction",
+  "llm_calls_input",
+];
+
 export const migrations: ReadonlyArray<Migration> = [
   { version: 1, name: "event log and read models", sql: schemaV1 },
   {
@@ -453,6 +468,14 @@ export const migrations: ReadonlyArray<Migration> = [
     name: "world events lapse",
     sql: `ALTER TABLE world_events ADD COLUMN lapses_at INTEGER;
 ${lateDigestTriggersSql("world_events", worldEventDigestColumns)}`,
+  },
+  {
+    version: 7,
+    // Indexes no query reads (every reader goes through a table's key or reads the save's
+    // rows whole): each cost a b-tree write per row on the append's hottest tables —
+    // knowledge and memories gain a row per fact — and space in every saved file.
+    name: "drop unread indexes",
+    sql: unreadIndexes.map((ix) => `DROP INDEX IF EXISTS ${ix};`).join("\n"),
   },
 ];
 
