@@ -1,0 +1,188 @@
+/**
+ * The append path: a decoded batch checked against the save's head, deduplicated by
+ * event id, inserted with gapless seqs and folded into the read models in the same
+ * transaction — event by event through the projector, or, for a batch with many events
+ * of SqlFold.ts's types, those with one statement per table — then the head moved and,
+ * when the append crosses a multiple of `snapshotEvery`, a snapshot taken.
+ */
+import { currentVersions, type Event, type StoredEvent } from "@hearsay/core";
+import type { decodeBatch } from "./decodeBatch.ts";
+import type { EventHistory, SaveInfo, Segment } from "./EventHistory.ts";
+import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
+import { withDigest } from "./ProjectionDigest.ts";
+import type { ProjectionStateIO } from "./ProjectionState.ts";
+import type { Projector } from "./Projector.ts";
+import type { SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
+import { SqlFold, sqlFoldedTypes } from "./SqlFold.ts";
+import { StaleSeq } from "./StoreError.ts";
+
+/** What an append did. */
+export interface AppendResult {
+  /** The save's head after the append. */
+  readonly head: number;
+  /** The events stored, with their seqs (events already in the history are left out). */
+  readonly appended: ReadonlyArray<StoredEvent>;
+  /** How many events were skipped because their id was already in the save's history. */
+  readonly skipped: number;
+  /** The snapshot this append took, if it crossed a snapshot boundary. */
+  readonly snapshot: SnapshotInfo | null;
+}
+
+/** What an append writes with. */
+export interface AppendParts {
+  readonly db: SqliteDatabase;
+  readonly history: EventHistory;
+  readonly projector: Projector;
+  readonly stateIO: ProjectionStateIO;
+  readonly snapshots: SnapshotStore;
+  /** `UPDATE saves SET head_seq = ? WHERE save_id = ?`. */
+  readonly setHead: SqliteStatement;
+  /** Take a snapshot whenever an append crosses a multiple of this (0: never). */
+  readonly snapshotEvery: number;
+  /** Fold a batch's SqlFold.ts events by SQL when it holds at least this many. */
+  readonly sqlFoldFrom: number;
+}
+
+const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
+
+/** The event types an append leaves to SqlFold.ts. */
+const sqlFolded = new Set<string>(sqlFoldedTypes);
+
+export class EventAppend {
+  private readonly appendEvent: SqliteStatement;
+  /** The appends' SQL fold (made at the first append that needs it). */
+  private appendFold: SqlFold | null = null;
+
+  constructor(private readonly parts: AppendParts) {
+    this.appendEvent = parts.db.prepare(
+      "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, event_id) DO NOTHING",
+    );
+  }
+
+  /**
+   * Appends a decoded batch in one (immediate) transaction with its projection updates.
+   * An event whose id is already in the save's history (or earlier in the batch) is
+   * skipped. Seqs stay gapless.
+   *
+   * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
+   * @throws UnknownSave
+   */
+  append(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReturnType<typeof decodeBatch>,
+  ): AppendResult {
+    const { db, history, projector, stateIO, snapshots, setHead } = this.parts;
+    return withDigest(
+      db,
+      (): AppendResult => {
+        const save = history.get(saveId);
+        if (save.head !== expectedSeq) {
+          throw new StaleSeq({ saveId, expectedSeq, headSeq: save.head });
+        }
+        const ancestors = this.ancestorSegments(save);
+        const seen = new Set<string>();
+        const appended: Array<StoredEvent> = [];
+        let seq = save.head;
+        // SqlFold.ts takes events at their type's current version only. Decoding upcasts
+        // every event to it, so that holds; were it not to, the batch is folded event by
+        // event instead.
+        let foldable = 0;
+        let current = true;
+        for (const e of decoded) {
+          if (!sqlFolded.has(e.type)) continue;
+          foldable += 1;
+          if (e.version !== currentVersions.get(e.type)) current = false;
+        }
+        const bySql = current && foldable >= this.parts.sqlFoldFrom;
+        try {
+          for (const e of decoded) {
+            if (
+              seen.has(e.id) ||
+              (ancestors.length > 0 && history.containsEventId(ancestors, e.id))
+            ) {
+              continue;
+            }
+            seen.add(e.id);
+            // An id already among the save's own events inserts nothing (one statement, not two).
+            const inserted = this.appendEvent.run(
+              saveId,
+              seq + 1,
+              save.campaignId,
+              e.id,
+              e.t,
+              dayOfMinutes(e.t),
+              e.type,
+              e.version,
+              JSON.stringify(e.payload),
+            );
+            if (inserted.changes === 0) continue;
+            seq += 1;
+            const stored = storedOf(e, seq, save);
+            if (!bySql || !sqlFolded.has(e.type))
+              projector.apply(stored, saveId, save.campaignId, "live");
+            appended.push(stored);
+          }
+          if (bySql && seq > save.head) this.foldBySql(save, save.head + 1, seq);
+          else projector.flushFts();
+        } finally {
+          // FTS writes the fold held back go in with their batch, or not at all.
+          projector.dropFts();
+        }
+        let snapshot: SnapshotInfo | null = null;
+        if (seq !== save.head) {
+          setHead.run(seq, saveId);
+          const n = this.parts.snapshotEvery;
+          if (n > 0 && Math.floor(seq / n) > Math.floor(save.head / n)) {
+            snapshot = snapshots.write(saveId, save.campaignId, seq, stateIO.read(saveId), null);
+          }
+        }
+        return { head: seq, appended, skipped: decoded.length - appended.length, snapshot };
+      },
+      true,
+    );
+  }
+
+  /** The history segments that are not the save's own events. */
+  private ancestorSegments(save: SaveInfo): ReadonlyArray<Segment> {
+    return this.parts.history.segments(save.saveId).filter((s) => s.saveId !== save.saveId);
+  }
+
+  /**
+   * Folds the appended events SqlFold.ts folds (seqs `fromSeq`..`toSeq` of the save's own
+   * log) with one statement per table, after the projector folded the rest of the batch
+   * event by event — the split and the order a rebuild folds in, so the rows and the
+   * digest (the triggers see every row written) are those of an event-by-event fold.
+   * The FTS entries come last, as `flushFts` explains: the projector's, then the rows
+   * the fold wrote, in rowid order.
+   */
+  private foldBySql(save: SaveInfo, fromSeq: number, toSeq: number): void {
+    const { db, projector } = this.parts;
+    this.appendFold ??= SqlFold.open(db, "main", "hearsay_append");
+    this.appendFold.ensureScratch();
+    const marks = projector.sqlFoldMarks();
+    this.appendFold.fold(save.saveId, save.campaignId, [{ saveId: save.saveId, fromSeq, toSeq }]);
+    projector.flushFts();
+    projector.indexSqlFolded(marks);
+  }
+}
+
+/**
+ * The stored form of a decoded event, built field by field: V8 clones a spread of a
+ * decoded event on its slow path, many times over the cost and the size of this literal,
+ * and an append makes one per event (a large world's tick, thousands). The literal's type
+ * names every key of `StoredEvent`, so a field events gain cannot be left out.
+ */
+const storedOf = (e: Event, seq: number, save: SaveInfo): StoredEvent => {
+  const stored: { readonly [K in keyof StoredEvent]: unknown } = {
+    type: e.type,
+    version: e.version,
+    id: e.id,
+    t: e.t,
+    payload: e.payload,
+    seq,
+    saveId: save.saveId,
+    campaignId: save.campaignId,
+  };
+  return stored as StoredEvent;
+};
