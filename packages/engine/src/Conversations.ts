@@ -2,9 +2,12 @@
  * Conversations between NPCs, within one tick. A speaker's line is a ConversationTurn;
  * the listener, if it is there and awake, is drawn in and may answer (its own `act` call,
  * batched with every other listener's, which also says what the listener will remember
- * of the talk); then the speaker — and a listener whose answer brought no memories —
- * extracts what it will remember (its own memories, in its own words), and the speaker
- * may pass on something it heard — a rumour loses confidence with each hop.
+ * of the talk). The speaker's own answer may have said what it will remember of its
+ * line: kept when the listener did not answer, for the talk is then that line alone.
+ * Whoever is still without memories — the speaker of an answered talk or one whose
+ * answer gave none, a listener whose answer brought none — extracts what it will
+ * remember (its own memories, in its own words), and the speaker may pass on something
+ * it heard — a rumour loses confidence with each hop.
  *
  * Regard moves only for a reason a brain gave: a line's answer carries how its speaker's
  * regard for the one addressed moves and why, and the engine applies exactly that (a
@@ -43,6 +46,8 @@ interface Talk {
   readonly lines: Array<DialogueLine>;
   /** Each line's regard shift, in order: its speaker's, toward the one it addressed. */
   readonly shifts: Array<{ from: NpcId; to: NpcId; shift: RegardShift }>;
+  /** What the speaker's own answer said it will remember of its line, if anything. */
+  readonly saying: ReadonlyArray<MemoryDraft> | undefined;
 }
 
 /** A witness's share of the regard a line it overheard expresses. */
@@ -86,6 +91,7 @@ export const runConversations = async (
       b: s.to,
       lines: [],
       shifts: [],
+      saying: s.memories,
     };
     say(ctx, talk, s.speaker, s.to, s.text, s.regard);
     const drawn = noReactions();
@@ -211,8 +217,9 @@ const keep = (
 
 /**
  * Every participant whose memories did not come with its answer extracts them from the
- * talk: the speaker always (its line was chosen before the reply), the listener when its
- * answer failed or carried none.
+ * talk: the speaker when the listener answered (its line was chosen before the reply) or
+ * when its own answer carried none, the listener when its answer failed or carried none.
+ * Kept in talk order, speaker before listener, whether drafted earlier or asked now.
  */
 const remembered = async (
   ctx: TickContext,
@@ -227,7 +234,10 @@ const remembered = async (
           { talk, self: talk.b },
         ],
   );
-  const requests = asks.map(
+  const drafted = ({ talk, self }: { talk: Talk; self: NpcId }) =>
+    self === talk.a && talk.lines.length === 1 ? talk.saying : undefined;
+  const asked = asks.filter((ask) => drafted(ask) === undefined);
+  const requests = asked.map(
     ({ talk, self }): BrainRequest<"extract_memories"> => ({
       purpose: "extract_memories",
       npcId: self,
@@ -238,9 +248,15 @@ const remembered = async (
     }),
   );
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
-  for (const [i, { talk, self }] of asks.entries()) {
-    const outcome = outcomes[i]!;
-    if (outcome.ok) keep(ctx, talk, self, outcome.answer.output.memories);
+  const answers = new Map(asked.map((ask, i) => [ask, outcomes[i]!]));
+  for (const ask of asks) {
+    const memories = drafted(ask);
+    if (memories !== undefined) {
+      keep(ctx, ask.talk, ask.self, memories);
+      continue;
+    }
+    const outcome = answers.get(ask)!;
+    if (outcome.ok) keep(ctx, ask.talk, ask.self, outcome.answer.output.memories);
   }
 };
 

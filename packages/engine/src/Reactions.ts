@@ -5,6 +5,7 @@
  */
 import type { NpcEmitted } from "@hearsay/actors";
 import type { GameTime, NpcId, RegardShift } from "@hearsay/core";
+import type { MemoryDraft } from "@hearsay/mind";
 import { askNewDeadline, cancelTask } from "./Renegotiation.ts";
 import { propose, workedOn } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -15,6 +16,8 @@ export interface Spoken {
   readonly text: string;
   /** How the speaker's regard for `to` moves by saying it (from its brain's answer). */
   readonly regard: RegardShift | undefined;
+  /** What the speaker will remember of saying it, if its answer said (kept if unanswered). */
+  readonly memories?: ReadonlyArray<MemoryDraft> | undefined;
 }
 
 export interface Reactions {

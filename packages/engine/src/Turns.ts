@@ -3,11 +3,12 @@
  * each gets a WAKE with what it needs for gating; those that ask to decide get, in one
  * batch, a first-meeting profile if they have none (or a revised one when what happened
  * to them calls for it), then a dossier and an `act` call;
- * answers are applied in id order. A failed call is a recorded warning and the NPC
+ * answers are applied in id order. A line spoken carries the memories its answer gave of
+ * saying it, for the talk to keep if nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
 import { type NpcId, Prng } from "@hearsay/core";
-import { type BrainRequest, validateAnswer } from "@hearsay/mind";
+import { type ActOutput, type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import {
   actInputOf,
@@ -113,12 +114,11 @@ export const decide = async (
     const request = requests[i]!;
     const checked = outcome.ok ? validateAnswer("act", request.input, outcome.answer.output) : null;
     if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
-      react(
-        ctx,
-        id,
-        ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action: outcome.answer.output }),
-        into,
-      );
+      const action = outcome.answer.output;
+      const from = into.spoken.length;
+      react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action }), into);
+      if (action.action === "speak" && action.memories !== undefined)
+        rememberSaying(into, from, id, action);
     } else {
       const why = !outcome.ok
         ? outcome.error.message
@@ -128,6 +128,23 @@ export const decide = async (
       warn(ctx, id, "decision_failed", why);
       react(ctx, id, ctx.actors.send(id, { type: "DECLINED", t: ctx.t }), into);
     }
+  }
+};
+
+/**
+ * Hands the line the answer spoke what its speaker will remember of saying it, so a talk
+ * its listener leaves unanswered needs no `extract_memories` call of the speaker.
+ */
+const rememberSaying = (
+  into: Reactions,
+  from: number,
+  speaker: NpcId,
+  action: Extract<ActOutput, { action: "speak" }>,
+): void => {
+  for (let i = from; i < into.spoken.length; i++) {
+    const s = into.spoken[i]!;
+    if (s.speaker === speaker && s.to === action.to && s.text === action.text)
+      into.spoken[i] = { ...s, memories: action.memories };
   }
 };
 

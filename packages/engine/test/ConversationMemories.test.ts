@@ -1,7 +1,8 @@
 /**
- * A listener's memories of a talk come with its reply (one `act` call carries both);
- * only the speaker, whose line was chosen before the reply, and a listener whose answer
- * brought no memories are asked `extract_memories`.
+ * A listener's memories of a talk come with its reply (one `act` call carries both), and
+ * a speaker's memories of a line nobody answered come with the `act` answer that spoke
+ * it; only the speaker of an answered talk and anyone whose answer brought no memories
+ * are asked `extract_memories` — and the world remembers the same either way.
  */
 import { type BrainRequest, type BrainShape, type PurposeName, ScriptedBrain } from "@hearsay/mind";
 import { Effect } from "effect";
@@ -9,8 +10,28 @@ import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, run } from "./harness.ts";
 
 type Asked = { purpose: string; npcId: string | null; conversationId: string | undefined };
+/** Which `act` answers lose their memories: none, a speaker's of its own line, or all. */
+type Drop = "none" | "saying" | "all";
 
-const watching = (dropMemories: boolean) => {
+/**
+ * Every other talk (by its id's last character) is answered: the scripted world rarely
+ * answers, so both kinds of talk come up in a short run.
+ */
+const replied = <A extends { output: unknown }>(
+  answer: A,
+  talk: { conversationId: string; participants?: ReadonlyArray<{ id: string }> } | undefined,
+): A => {
+  if (talk === undefined || talk.conversationId.charCodeAt(talk.conversationId.length - 1) % 2)
+    return answer;
+  const { memories } = answer.output as { memories?: unknown };
+  const to = talk.participants![0]!.id;
+  return {
+    ...answer,
+    output: { action: "speak", to, text: "Is that so? I promise to help.", memories },
+  };
+};
+
+const watching = (drop: Drop) => {
   const inner = ScriptedBrain.make();
   const asked: Array<Asked> = [];
   const brain: BrainShape = {
@@ -19,15 +40,16 @@ const watching = (dropMemories: boolean) => {
       Effect.sync(() => {
         const input = r.input as {
           conversationId?: string;
-          conversation?: { conversationId: string };
+          conversation?: { conversationId: string; participants: ReadonlyArray<{ id: string }> };
         };
         asked.push({
           purpose: r.purpose,
           npcId: r.npcId,
           conversationId: input.conversationId ?? input.conversation?.conversationId,
         });
-        const answer = inner.decideSync(r);
-        if (!dropMemories || r.purpose !== "act") return answer;
+        const answer = replied(inner.decideSync(r), input.conversation);
+        if (drop === "none" || r.purpose !== "act") return answer;
+        if (drop === "saying" && input.conversation !== undefined) return answer;
         const { memories: _, ...output } = answer.output as { memories?: unknown };
         return { ...answer, output } as typeof answer;
       }),
@@ -35,18 +57,23 @@ const watching = (dropMemories: boolean) => {
   return { brain, asked };
 };
 
-const talksOf = async (dropMemories: boolean) => {
-  const { brain, asked } = watching(dropMemories);
+const talksOf = async (drop: Drop) => {
+  const { brain, asked } = watching(drop);
   const log = freshLog();
   await run(log, { days: 2, brain });
   const events = log.read(MAIN);
-  const opened = new Map<string, { speaker: string; listener: string }>();
-  for (const e of events)
-    if (e.type === "ConversationTurn" && e.payload.turnIndex === 0)
+  const opened = new Map<string, { speaker: string; listener: string; lines: number }>();
+  for (const e of events) {
+    if (e.type !== "ConversationTurn") continue;
+    const talk = opened.get(e.payload.conversationId);
+    if (talk !== undefined) talk.lines++;
+    else
       opened.set(e.payload.conversationId, {
         speaker: e.payload.speakerId,
         listener: e.payload.listenerIds[0]!,
+        lines: 1,
       });
+  }
   const remembered = new Set(
     events.flatMap((e) =>
       e.type === "MemoryRecorded" && e.payload.about?.kind === "conversation"
@@ -54,18 +81,21 @@ const talksOf = async (dropMemories: boolean) => {
         : [],
     ),
   );
-  return { asked, opened, remembered };
+  return { asked, opened, remembered, events };
 };
 
 describe("conversation memories", () => {
-  it("come with the listener's reply; only the speaker is asked to extract them", async () => {
-    const { asked, opened, remembered } = await talksOf(false);
-    expect(opened.size).toBeGreaterThan(0);
-    for (const [conv, { speaker, listener }] of opened) {
+  it("come with the answers; only the speaker of an answered talk is asked to extract them", async () => {
+    const { asked, opened, remembered } = await talksOf("none");
+    const answered = [...opened.values()].filter((t) => t.lines > 1).length;
+    expect(answered).toBeGreaterThan(0);
+    expect(opened.size - answered).toBeGreaterThan(0);
+    for (const [conv, { speaker, listener, lines }] of opened) {
       const extracted = asked
         .filter((a) => a.purpose === "extract_memories" && a.conversationId === conv)
         .map((a) => a.npcId);
-      expect(extracted).toEqual([speaker]);
+      expect(extracted).toEqual(lines > 1 ? [speaker] : []);
+      expect(remembered.has(`${speaker}@${conv}`)).toBe(true);
       expect(
         asked.some((a) => a.purpose === "act" && a.npcId === listener && a.conversationId === conv),
       ).toBe(true);
@@ -73,8 +103,8 @@ describe("conversation memories", () => {
     }
   });
 
-  it("a reply without memories has the listener asked to extract them, as before", async () => {
-    const { asked, opened, remembered } = await talksOf(true);
+  it("answers without memories have both talkers asked to extract them, as before", async () => {
+    const { asked, opened, remembered } = await talksOf("all");
     expect(opened.size).toBeGreaterThan(0);
     for (const [conv, { speaker, listener }] of opened) {
       const extracted = asked
@@ -83,5 +113,16 @@ describe("conversation memories", () => {
       expect(extracted).toEqual([speaker, listener]);
       expect(remembered.has(`${listener}@${conv}`)).toBe(true);
     }
+  });
+
+  it("a speaker's memories of its own line are the ones extract_memories gave: the same log", async () => {
+    const merged = await talksOf("none");
+    const separate = await talksOf("saying");
+    const extractedSpeakers = (asked: ReadonlyArray<Asked>) =>
+      asked.filter((a) => a.purpose === "extract_memories").length;
+    expect(extractedSpeakers(separate.asked)).toBeGreaterThan(extractedSpeakers(merged.asked));
+    const strip = (events: typeof merged.events) =>
+      events.map(({ seq, t, type, payload }) => ({ seq, t, type, payload }));
+    expect(strip(merged.events)).toEqual(strip(separate.events));
   });
 });

@@ -84,15 +84,17 @@ describe("thread lifecycles", () => {
 
   it("a promise taken from a conversation opens a promise thread known to both talkers", async () => {
     const scripted = ScriptedBrain.make();
-    // Every extraction also keeps a promise, so the rule is exercised on every talk.
+    // Every answer that remembers a talk (an extraction, or an act answer carrying
+    // memories) also keeps a promise, so the rule is exercised on every talk.
     const brain: BrainShape = {
       name: scripted.name,
       decide: (request) =>
         Effect.map(scripted.decide(request), (answer) =>
-          request.purpose === "extract_memories"
+          (answer.output as { memories?: unknown }).memories !== undefined
             ? ({
                 ...answer,
                 output: {
+                  ...(answer.output as object),
                   memories: [
                     ...(answer.output as { memories: ReadonlyArray<unknown> }).memories,
                     {

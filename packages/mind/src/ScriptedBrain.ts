@@ -59,13 +59,23 @@ const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<Purpose
         tuning,
       });
       const talk = request.input.conversation;
+      const me = { id: self.id, name: self.name };
       // The rules read only what others said, so the answer's own line changes nothing.
-      return talk === undefined
-        ? action
-        : {
-            ...action,
-            memories: extractByRule({ ...talk, self: { id: self.id, name: self.name } }),
-          };
+      if (talk !== undefined) return { ...action, memories: extractByRule({ ...talk, self: me }) };
+      if (action.action !== "speak") return action;
+      // A line of its own: remembered as extract_memories would remember the talk if the
+      // line goes unanswered (the engine keeps these only then).
+      const to = request.input.present.find((p) => p.id === action.to);
+      if (to === undefined) return action;
+      return {
+        ...action,
+        memories: extractByRule({
+          self: me,
+          participants: [me, { id: to.id, name: to.name }],
+          locationName: request.input.location.name,
+          turns: [{ speakerId: self.id, speakerName: self.name, text: action.text }],
+        }),
+      };
     }
     case "profile": {
       const self = request.input.self;

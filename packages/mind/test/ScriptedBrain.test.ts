@@ -1,4 +1,11 @@
-import { type Dossier, dossierReader, type GameTime, gameTime, ids } from "@hearsay/core";
+import {
+  type ConversationId,
+  type Dossier,
+  dossierReader,
+  type GameTime,
+  gameTime,
+  ids,
+} from "@hearsay/core";
 import {
   type ActInput,
   type BrainRequest,
@@ -343,16 +350,30 @@ describe("ScriptedBrain", () => {
 });
 
 describe("scripted act in a conversation", () => {
-  it("remembers the talk as extract_memories would, and only when given one", () => {
+  it("remembers the talk as extract_memories would, or a line of its own as its unanswered talk", () => {
     fc.assert(
       fc.property(arbRequest("act"), (request) => {
         const { output } = brain.decideSync(request);
-        const talk = request.input.conversation;
+        const self = { id: request.input.self.id, name: request.input.self.name };
+        const talk =
+          request.input.conversation ??
+          (output.action === "speak"
+            ? {
+                conversationId: "conv-1" as ConversationId,
+                participants: [
+                  self,
+                  ...request.input.present
+                    .filter((p) => p.id === output.to)
+                    .map((p) => ({ id: p.id, name: p.name })),
+                ],
+                locationName: request.input.location.name,
+                turns: [{ speakerId: self.id, speakerName: self.name, text: output.text }],
+              }
+            : undefined);
         if (talk === undefined) {
           expect(output.memories).toBeUndefined();
           return;
         }
-        const self = { id: request.input.self.id, name: request.input.self.name };
         const extracted = brain.decideSync({
           purpose: "extract_memories",
           npcId: request.npcId,

@@ -60,7 +60,11 @@ export const ActInput = Schema.Struct({
 });
 export type ActInput = typeof ActInput.Type;
 
-/** What it will remember of `conversation`, the same drafts `extract_memories` returns. */
+/**
+ * What it will remember of `conversation`, the same drafts `extract_memories` returns;
+ * with no conversation, on a `speak`, what it will remember of saying that line (kept
+ * if the line is heard and not answered: the talk is then that line alone).
+ */
 const remembers = {
   memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
 };
@@ -152,5 +156,6 @@ export const actInstruction = [
   "If the input has a `conversation`, also give `memories`: what you will remember of it (at",
   "most 8), each `{text, category, importance, lifetime}` as for extracting memories — one",
   "self-contained first-person fact; small talk fades in a day, promises and tasks last a",
-  'week or more ("1d", "3d", "7d", "30d" or "permanent").',
+  'week or more ("1d", "3d", "7d", "30d" or "permanent"). With no `conversation`, when you',
+  "speak, give `memories` of that: what you will remember of having said it, and to whom.",
 ].join("\n");

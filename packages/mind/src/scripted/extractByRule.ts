@@ -56,8 +56,12 @@ const rules: ReadonlyArray<Rule> = [
 const ownSentences = (text: string): ReadonlyArray<string> =>
   sentencesOf(text).filter((s) => !/["\u201c\u201d]/.test(s));
 
+/** A talk as the rules read it: its id, if it has one yet, is not read. */
+type Talk = Omit<ExtractMemoriesInput, "conversationId"> &
+  Partial<Pick<ExtractMemoriesInput, "conversationId">>;
+
 /** Up to four memories, most important first. */
-export const extractByRule = (input: ExtractMemoriesInput): ReadonlyArray<MemoryDraft> => {
+export const extractByRule = (input: Talk): ReadonlyArray<MemoryDraft> => {
   const found: Array<MemoryDraft> = [];
   const seen = new Set<string>();
   for (const turn of input.turns) {
