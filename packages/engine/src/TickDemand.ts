@@ -14,7 +14,9 @@
  *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
  *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
  *   conversations — per waking NPC at most one line spoken, so one reply and two
- *     memory extractions (NPC not known yet).
+ *     memory extractions at most (NPC not known yet): the speaker's only when its line
+ *     is answered or its answer gave no memories, the listener's only when its reply
+ *     gave none — which is not known until the replies, so both are counted.
  * A call beyond the bound is still decided, and counted as unforeseen by the brain.
  */
 import type { LocationId, NpcId } from "@hearsay/core";

@@ -4,10 +4,14 @@
  * it; only the speaker of an answered talk and anyone whose answer brought no memories
  * are asked `extract_memories` — and the world remembers the same either way.
  */
+
+import { verifyLog } from "@hearsay/engine";
 import { type BrainRequest, type BrainShape, type PurposeName, ScriptedBrain } from "@hearsay/mind";
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, run } from "./harness.ts";
+import { hamlet, memoryLog, runHamlet } from "./replay/fixtures.ts";
+import { standInBrain } from "./replay/standInBrain.ts";
 
 type Asked = { purpose: string; npcId: string | null; conversationId: string | undefined };
 /** Which `act` answers lose their memories: none, a speaker's of its own line, or all. */
@@ -124,5 +128,25 @@ describe("conversation memories", () => {
     const strip = (events: typeof merged.events) =>
       events.map(({ seq, t, type, payload }) => ({ seq, t, type, payload }));
     expect(strip(merged.events)).toEqual(strip(separate.events));
+  });
+});
+
+describe("a recorded run whose speakers' memories came with their act answers", () => {
+  it("replays from its recordings alone: no extract_memories asked of an unanswered speaker", async () => {
+    const log = memoryLog();
+    await runHamlet(log, { days: 1, brain: standInBrain(), recordBrain: true });
+    const events = log.read(MAIN);
+    const extracted = events.filter(
+      (e) => e.type === "LlmCallRecorded" && e.payload.purpose === "extract_memories",
+    ).length;
+    const talks = events.filter(
+      (e) => e.type === "ConversationTurn" && e.payload.turnIndex === 0,
+    ).length;
+    expect(talks).toBeGreaterThan(0);
+    expect(extracted).toBeLessThan(talks);
+    const report = await verifyLog({ log, saveId: MAIN, simulation: hamlet() });
+    expect(report.divergence).toBeNull();
+    expect(report.ok).toBe(true);
+    expect(report.unusedRecordings).toBe(0);
   });
 });
