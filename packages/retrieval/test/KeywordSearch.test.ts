@@ -1,4 +1,4 @@
-import { KeywordSearch } from "@hearsay/retrieval";
+import { ftsTerms, KeywordSearch } from "@hearsay/retrieval";
 import { openDatabase, type SqliteDatabase } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -95,6 +95,51 @@ describe("KeywordSearch", () => {
             }
           }
           db.exec("COMMIT");
+          db.close();
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it("ranks a query as FTS5's bm25 of the whole query does, to the same doubles, from its terms' rankings", () => {
+    // Short texts of a few words, repeated words and repeated rows: ties in bm25 are
+    // common, and a limit often cuts through them.
+    const doc = fc.tuple(
+      fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 6 }),
+      fc.array(fc.constantFrom(...vocabulary), { maxLength: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 24 }),
+        fc.array(fc.tuple(words, fc.integer({ min: 1, max: 8 })), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 30 }),
+        (docs, queries, maxDf) => {
+          const db = openDatabase(":memory:");
+          const insert = db.prepare(
+            "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, ?)",
+          );
+          docs.forEach(([text, ents], i) => {
+            insert.run(i + 1, text.join(" "), ents.join(" "));
+          });
+          const probe = db.prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?");
+          const rank = db.prepare(
+            "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), rowid LIMIT ?",
+          );
+          const search = new KeywordSearch(db, { maxDf });
+          for (const [text, limit] of queries) {
+            const terms = ftsTerms(text).filter((t) => (probe.pluck().get(t) as number) <= maxDf);
+            const rows =
+              terms.length === 0
+                ? []
+                : (rank.raw().all(terms.join(" OR "), limit) as Array<[number, number]>);
+            const best = rows.length === 0 ? 0 : rows[0]![1];
+            const expected = rows.map(([rowid, r]) => ({
+              rowid,
+              relevance: best < 0 ? r / best : 1,
+            }));
+            expect(search.search("memories", text, limit)).toEqual(expected);
+          }
           db.close();
         },
       ),
