@@ -2,6 +2,7 @@ import { ftsTerms, KeywordSearch } from "@hearsay/retrieval";
 import { openDatabase, type SqliteDatabase } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ev, openWorld } from "./fixtures.ts";
 
 const runs = process.env.HEARSAY_DEEP ? 2000 : 120;
 
@@ -145,6 +146,47 @@ describe("KeywordSearch", () => {
       ),
       { numRuns: runs },
     );
+  });
+
+  it("sees a world event appended after its words were ranked, and ranks as a fresh searcher does", () => {
+    const world = openWorld();
+    const happen = (id: string, t: number, text: string) =>
+      ev("WorldEventOccurred", t, {
+        worldEventId: id,
+        kind: "rumour",
+        text,
+        locationId: null,
+        factionId: null,
+        visibility: "global",
+        importance: 0.5,
+        participants: [],
+        entities: [],
+        lapsesAt: null,
+      });
+    world.append([
+      happen("w1", 10, "Wolves were seen past the weir."),
+      happen("w2", 20, "The ferry stopped for the tithe."),
+    ]);
+    const warm = new KeywordSearch(world.db);
+    const rowidOf = (id: string) =>
+      world.db
+        .prepare("SELECT rowid FROM world_events WHERE world_event_id = ?")
+        .pluck()
+        .get(id) as number;
+    const ids = (hits: ReadonlyArray<{ rowid: number }>) => hits.map((h) => h.rowid);
+    expect(ids(warm.search("world_events", "wolves at the ferry", 10))).toEqual([
+      rowidOf("w1"),
+      rowidOf("w2"),
+    ]);
+    world.append([happen("w3", 30, "Wolves, wolves and more wolves at the ferry.")]);
+    const after = warm.search("world_events", "wolves at the ferry", 10);
+    expect(ids(after)[0]).toBe(rowidOf("w3"));
+    expect(ids(after)).toHaveLength(3);
+    expect(after).toEqual(
+      new KeywordSearch(world.db).search("world_events", "wolves at the ferry", 10),
+    );
+    // A query never asked before, of words ranked before the append, sees it too.
+    expect(ids(warm.search("world_events", "wolves", 10))).toContain(rowidOf("w3"));
   });
 
   it("drops a term once it matches more than maxDf rows, and keeps the rarer ones", () => {
