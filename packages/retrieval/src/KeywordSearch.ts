@@ -63,6 +63,11 @@ interface Generation {
   readonly parts: Map<string, ReadonlyArray<readonly [rowid: number, part: number]>>;
   /** Per match expression and limit: the ranked hits. */
   readonly hits: Map<string, ReadonlyArray<KeywordHit>>;
+  /**
+   * The collection holds at most `maxDf` rows, so no term can be common and none is
+   * probed (lore's few dozen chunks); undefined until first asked.
+   */
+  small?: boolean;
 }
 
 /** Cached entries per collection before the cache is emptied (a bound on memory). */
@@ -71,6 +76,7 @@ const MAX_CACHED = 50_000;
 export class KeywordSearch {
   private readonly rank = new Map<CollectionName, Statement>();
   private readonly probe = new Map<CollectionName, Statement>();
+  private readonly count = new Map<CollectionName, Statement>();
   private readonly generations = new Map<CollectionName, Generation>();
   private readonly maxDf: number;
   private readonly changes: Statement;
@@ -117,8 +123,24 @@ export class KeywordSearch {
     return s;
   }
 
+  /** Whether the collection's FTS index holds at most `maxDf` rows (reads at most one more). */
+  private isSmall(c: CollectionName, g: Generation): boolean {
+    if (g.small === undefined) {
+      let s = this.count.get(c);
+      if (!s) {
+        // `_docsize` holds one row per indexed row: the index's own count, not the content table's.
+        const fts = collections[c].fts;
+        s = prepare(this.db, `SELECT count(*) FROM (SELECT 1 FROM ${fts}_docsize LIMIT ?)`).pluck();
+        this.count.set(c, s);
+      }
+      g.small = (s.get(this.maxDf + 1) as number) <= this.maxDf;
+    }
+    return g.small;
+  }
+
   /** True when a quoted term matches more than `maxDf` rows of the collection. */
   private isCommon(c: CollectionName, term: string, g: Generation): boolean {
+    if (this.isSmall(c, g)) return false;
     const known = g.common.get(term);
     if (known !== undefined) return known;
     const common = this.stmt(c, "probe").all(term, this.maxDf + 1).length > this.maxDf;
