@@ -4,19 +4,25 @@
  * predicate, and post-filtering one global HNSW search loses most of the true top-k
  * when the NPC knows a small share of the world, so the path is chosen by scope:
  *
- *   an NPC's own items (memories, summaries)    → exact scan over just those vectors
- *   with a known set ≤ `exactMax`; no graph;      (i8, natively; cost ∝ known set);
- *   a share so small that the graph would need
- *   more than `graphMax` candidates; or a
- *   contiguous copy of ≤ `matrixMax` rows
- *   items known by many (world events, lore,    → every HNSW graph segment searched
- *   debates), or a large share of memories        oversampled by 1/share, each candidate
- *                                                 checked against the NPC's knowledge,
+ *   a known set ≤ `exactMax` (any collection:   → exact scan over just those vectors
+ *   lore, a young world's events, an NPC's own    (i8, natively; cost ∝ known set);
+ *   memories); a share so small that the graph    no graph
+ *   would need more than `graphMax` candidates;
+ *   or a contiguous copy of ≤ `matrixMax` rows
+ *   a known set larger than `exactMax` that is    → every HNSW graph segment searched
+ *   a large share of the collection (world        oversampled by 1/share, each candidate
+ *   events, debates, memories late in a run)      checked against the NPC's knowledge,
  *                                                 widened ×4 while fewer than k survive
  *                                                 (an exact scan of that segment past
  *                                                 `maxCandidates`), plus an exact scan of
  *                                                 the rows no graph holds yet; all ranked
  *                                                 by the same cosine (`VectorStore.filtered`).
+ *
+ * A graph is approximate and, over a few hundred rows, no cheaper: a shared collection's
+ * graphs are built from 16 rows on, and a segment no larger than the candidate list asked
+ * of it returns all its rows, so below a thousand or so rows the graph search is added to
+ * an exact scoring of nearly every row. Small known sets are therefore exact whatever the
+ * collection, and exactly right.
  *
  * An exact scan of a known set larger than `matrixMin` reads the NPC's contiguous copy
  * (`KnownMatrices`) when one is given. Either way a result is only ever an item `knows`
@@ -30,7 +36,10 @@ import type { VectorStore } from "./VectorStore.ts";
 
 /** Tunables of the vector path. */
 export interface NearestTuning {
-  /** Known sets up to this size are always gathered and scanned exactly (default 1,024). */
+  /**
+   * Known sets up to this size are always scanned exactly, in every collection (default
+   * 1,024): over fewer rows an exact scan costs no more than the graphs' search.
+   */
   readonly exactMax: number;
   /**
    * Known sets larger than this are scanned from the NPC's contiguous copy when the
@@ -171,9 +180,11 @@ export const knownNearest = (
   if (n === 0 || k <= 0) return [];
   const kind = factKindOf(c);
   const list = kind ? view.knownList(npc, kind) : undefined;
+  const shared = sharedCollections.has(c);
   const exact = () => {
-    // A large known set is scanned from its contiguous copy, not gathered row by row.
-    if (matrices && list && n > tuning.matrixMin) {
+    // A large known set is scanned from its contiguous copy, not gathered row by row —
+    // but not a small set of items known by many: every NPC would copy the same rows.
+    if (matrices && list && n > tuning.matrixMin && !(shared && n <= tuning.exactMax)) {
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
     const rowids = known ? known.rowids : knownRowidsInto(view, npc, c, t);
@@ -184,10 +195,9 @@ export const knownNearest = (
   // A copy beats the graph for a mid-sized share; from a quarter of the world up, the
   // graph needs so few candidates (about 12 per result wanted) that it is cheaper.
   const copied = matrices && list && n > tuning.matrixMin && n <= tuning.matrixMax && share < 0.25;
-  // Items known by many (world events, lore, debates) go to the graph whatever the size
-  // of the known set; an NPC's own memories only when it knows a large share of them.
-  const wide = n > tuning.exactMax || sharedCollections.has(c);
-  if (!wide || !store.hasGraph || kPrime > tuning.graphMax || copied) return exact();
+  if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax || copied) {
+    return exact();
+  }
   const table = view.items[c];
   const accept = (rowid: number) => {
     const local = table.localOfRowid.get(rowid);

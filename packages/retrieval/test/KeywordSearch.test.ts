@@ -1,7 +1,8 @@
-import { KeywordSearch } from "@hearsay/retrieval";
+import { ftsTerms, KeywordSearch } from "@hearsay/retrieval";
 import { openDatabase, type SqliteDatabase } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ev, openWorld } from "./fixtures.ts";
 
 const runs = process.env.HEARSAY_DEEP ? 2000 : 120;
 
@@ -100,6 +101,92 @@ describe("KeywordSearch", () => {
       ),
       { numRuns: runs },
     );
+  });
+
+  it("ranks a query as FTS5's bm25 of the whole query does, to the same doubles, from its terms' rankings", () => {
+    // Short texts of a few words, repeated words and repeated rows: ties in bm25 are
+    // common, and a limit often cuts through them.
+    const doc = fc.tuple(
+      fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 6 }),
+      fc.array(fc.constantFrom(...vocabulary), { maxLength: 2 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 24 }),
+        fc.array(fc.tuple(words, fc.integer({ min: 1, max: 8 })), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 30 }),
+        (docs, queries, maxDf) => {
+          const db = openDatabase(":memory:");
+          const insert = db.prepare(
+            "INSERT INTO memories_fts(rowid, text, entities) VALUES (?, ?, ?)",
+          );
+          docs.forEach(([text, ents], i) => {
+            insert.run(i + 1, text.join(" "), ents.join(" "));
+          });
+          const probe = db.prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?");
+          const rank = db.prepare(
+            "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts), rowid LIMIT ?",
+          );
+          const search = new KeywordSearch(db, { maxDf });
+          for (const [text, limit] of queries) {
+            const terms = ftsTerms(text).filter((t) => (probe.pluck().get(t) as number) <= maxDf);
+            const rows =
+              terms.length === 0
+                ? []
+                : (rank.raw().all(terms.join(" OR "), limit) as Array<[number, number]>);
+            const best = rows.length === 0 ? 0 : rows[0]![1];
+            const expected = rows.map(([rowid, r]) => ({
+              rowid,
+              relevance: best < 0 ? r / best : 1,
+            }));
+            expect(search.search("memories", text, limit)).toEqual(expected);
+          }
+          db.close();
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it("sees a world event appended after its words were ranked, and ranks as a fresh searcher does", () => {
+    const world = openWorld();
+    const happen = (id: string, t: number, text: string) =>
+      ev("WorldEventOccurred", t, {
+        worldEventId: id,
+        kind: "rumour",
+        text,
+        locationId: null,
+        factionId: null,
+        visibility: "global",
+        importance: 0.5,
+        participants: [],
+        entities: [],
+        lapsesAt: null,
+      });
+    world.append([
+      happen("w1", 10, "Wolves were seen past the weir."),
+      happen("w2", 20, "The ferry stopped for the tithe."),
+    ]);
+    const warm = new KeywordSearch(world.db);
+    const rowidOf = (id: string) =>
+      world.db
+        .prepare("SELECT rowid FROM world_events WHERE world_event_id = ?")
+        .pluck()
+        .get(id) as number;
+    const ids = (hits: ReadonlyArray<{ rowid: number }>) => hits.map((h) => h.rowid);
+    expect(ids(warm.search("world_events", "wolves at the ferry", 10))).toEqual([
+      rowidOf("w1"),
+      rowidOf("w2"),
+    ]);
+    world.append([happen("w3", 30, "Wolves, wolves and more wolves at the ferry.")]);
+    const after = warm.search("world_events", "wolves at the ferry", 10);
+    expect(ids(after)[0]).toBe(rowidOf("w3"));
+    expect(ids(after)).toHaveLength(3);
+    expect(after).toEqual(
+      new KeywordSearch(world.db).search("world_events", "wolves at the ferry", 10),
+    );
+    // A query never asked before, of words ranked before the append, sees it too.
+    expect(ids(warm.search("world_events", "wolves", 10))).toContain(rowidOf("w3"));
   });
 
   it("drops a term once it matches more than maxDf rows, and keeps the rarer ones", () => {

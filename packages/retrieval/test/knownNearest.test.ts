@@ -219,3 +219,86 @@ describe("knownNearest", () => {
     );
   });
 });
+
+describe("knownNearest on a collection known by many", () => {
+  // 300 world events every NPC knows: a shared collection, so graphs exist from 16 rows on.
+  const shared = openWorld();
+  const p = Prng.derive(11, "shared");
+  const count = 300;
+  const events = Array.from({ length: count }, (_, i) => [
+    ev("WorldEventOccurred", 100 + i, {
+      worldEventId: `w${i}`,
+      kind: "rumour",
+      text: sentence(p, i),
+      locationId: null,
+      factionId: null,
+      visibility: "global",
+      importance: 0.5,
+      participants: [],
+      entities: [],
+      lapsesAt: null,
+    }),
+    ev("KnowledgeGained", 100 + i, {
+      npcId: "npc-0",
+      itemKind: "world_event",
+      itemId: `w${i}`,
+      via: "witnessed",
+      fromNpcId: null,
+      confidence: 1,
+    }),
+  ]);
+  shared.append([...npcEvents(2), ...events.flat()]);
+  const ix = Effect.runSync(VectorIndexes.open(shared.db, embedder)).index;
+  const sharedView = SaveView.load(shared.db, shared.saveId);
+  const store = ix.store("world_events")!;
+  const npc = sharedView.npcs.find("npc-0");
+  const t = 100 + count;
+  const queries = Array.from({ length: 20 }, (_, q) => embedder.embedSync!(sentence(p, q + 7)));
+  /** The true top-k: every known row scored by the exact scan. */
+  const truth = (query: Float32Array, k: number) => {
+    const rowids = sharedView.items.world_events.rowids.slice(0, count);
+    return store.exact(query, rowids, k).map((s) => ({
+      local: sharedView.items.world_events.localOfRowid.get(s.rowid)!,
+      similarity: s.similarity,
+    }));
+  };
+
+  it("scans a known set up to exactMax exactly, not through the graph, and copies nothing", () => {
+    expect(store.hasGraph).toBe(true);
+    const graphCalls: Array<number> = [];
+    const filtered = store.filtered.bind(store);
+    store.filtered = (...args) => {
+      graphCalls.push(args[1]);
+      return filtered(...args);
+    };
+    try {
+      const matrices = new KnownMatrices();
+      for (const query of queries) {
+        expect(
+          knownNearest(
+            sharedView,
+            store,
+            npc,
+            "world_events",
+            t,
+            query,
+            8,
+            defaultNearestTuning,
+            undefined,
+            matrices,
+          ),
+        ).toEqual(truth(query, 8));
+      }
+      expect(graphCalls).toEqual([]);
+      // Every NPC knows these rows: a per-NPC copy of them would repeat the collection.
+      expect(matrices.size).toBe(0);
+      // Past exactMax the graph is still the path for a large share.
+      const large = { ...defaultNearestTuning, exactMax: count - 1 };
+      const hits = knownNearest(sharedView, store, npc, "world_events", t, queries[0]!, 8, large);
+      expect(hits).toHaveLength(8);
+      expect(graphCalls).toEqual([8]);
+    } finally {
+      store.filtered = filtered;
+    }
+  });
+});
