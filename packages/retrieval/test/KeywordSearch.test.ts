@@ -2,7 +2,7 @@ import { ftsTerms, KeywordSearch } from "@hearsay/retrieval";
 import { openDatabase, type SqliteDatabase } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ev, openWorld } from "./fixtures.ts";
+import { globalRumour, openWorld } from "./fixtures.ts";
 
 const runs = process.env.HEARSAY_DEEP ? 2000 : 120;
 
@@ -150,19 +150,7 @@ describe("KeywordSearch", () => {
 
   it("sees a world event appended after its words were ranked, and ranks as a fresh searcher does", () => {
     const world = openWorld();
-    const happen = (id: string, t: number, text: string) =>
-      ev("WorldEventOccurred", t, {
-        worldEventId: id,
-        kind: "rumour",
-        text,
-        locationId: null,
-        factionId: null,
-        visibility: "global",
-        importance: 0.5,
-        participants: [],
-        entities: [],
-        lapsesAt: null,
-      });
+    const happen = globalRumour;
     world.append([
       happen("w1", 10, "Wolves were seen past the weir."),
       happen("w2", 20, "The ferry stopped for the tithe."),

@@ -21,6 +21,21 @@ export const ev = <T extends EventType>(type: T, t: number, payload: Record<stri
   makeEvent(type, { id: ids.event(`e${++counter}`), t: t as GameTime, payload } as never);
 
 /** A sentence about one topic. */
+/** A global rumour everyone may come to know, of middling importance, never lapsing. */
+export const globalRumour = (id: string, t: number, text: string) =>
+  ev("WorldEventOccurred", t, {
+    worldEventId: id,
+    kind: "rumour",
+    text,
+    locationId: null,
+    factionId: null,
+    visibility: "global",
+    importance: 0.5,
+    participants: [],
+    entities: [],
+    lapsesAt: null,
+  });
+
 export const sentence = (p: Prng, topic: number): string => {
   const words = topics[topic % topics.length]!;
   const pick = () => words[p.int(0, words.length - 1)]!;

@@ -12,6 +12,7 @@ import { Effect } from "effect";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   ev,
+  globalRumour,
   memoryEvents,
   npcEvents,
   openWorld,
@@ -226,18 +227,7 @@ describe("knownNearest on a collection known by many", () => {
   const p = Prng.derive(11, "shared");
   const count = 300;
   const events = Array.from({ length: count }, (_, i) => [
-    ev("WorldEventOccurred", 100 + i, {
-      worldEventId: `w${i}`,
-      kind: "rumour",
-      text: sentence(p, i),
-      locationId: null,
-      factionId: null,
-      visibility: "global",
-      importance: 0.5,
-      participants: [],
-      entities: [],
-      lapsesAt: null,
-    }),
+    globalRumour(`w${i}`, 100 + i, sentence(p, i)),
     ev("KnowledgeGained", 100 + i, {
       npcId: "npc-0",
       itemKind: "world_event",
