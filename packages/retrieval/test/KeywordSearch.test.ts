@@ -150,10 +150,9 @@ describe("KeywordSearch", () => {
 
   it("sees a world event appended after its words were ranked, and ranks as a fresh searcher does", () => {
     const world = openWorld();
-    const happen = globalRumour;
     world.append([
-      happen("w1", 10, "Wolves were seen past the weir."),
-      happen("w2", 20, "The ferry stopped for the tithe."),
+      globalRumour("w1", 10, "Wolves were seen past the weir."),
+      globalRumour("w2", 20, "The ferry stopped for the tithe."),
     ]);
     const warm = new KeywordSearch(world.db);
     const rowidOf = (id: string) =>
@@ -166,7 +165,7 @@ describe("KeywordSearch", () => {
       rowidOf("w1"),
       rowidOf("w2"),
     ]);
-    world.append([happen("w3", 30, "Wolves, wolves and more wolves at the ferry.")]);
+    world.append([globalRumour("w3", 30, "Wolves, wolves and more wolves at the ferry.")]);
     const after = warm.search("world_events", "wolves at the ferry", 10);
     expect(ids(after)[0]).toBe(rowidOf("w3"));
     expect(ids(after)).toHaveLength(3);
