@@ -75,7 +75,7 @@ if (process.argv.includes("--workload=peer")) {
       f(r.recallAt10),
       r.leaks,
       r.copiesBytesPerMemory,
-      Math.round(r.indexBuildMs / 100) / 10,
+      Number.isNaN(r.indexBuildMs) ? "loaded" : Math.round(r.indexBuildMs / 100) / 10,
     ]),
   );
   console.log(`results: ${writeResults(`retrieval-peer-${sizeArg}`, { sizes: peer })}`);

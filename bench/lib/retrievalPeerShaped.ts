@@ -126,7 +126,11 @@ export const runPeerShaped = (n: number, reuseWorld: boolean) => {
   const indexReused = reuseIndex && reports[0]!.outcome === "loaded";
   const indexMs = indexReused ? Number.NaN : Math.round(performance.now() - t0);
   const store = index.store("memories")!;
-  console.error(`[peer ${n}] index built in ${indexMs} ms`);
+  console.error(
+    indexReused
+      ? `[peer ${n}] index loaded (saved by an earlier run) in ${Math.round(performance.now() - t0)} ms`
+      : `[peer ${n}] index built in ${indexMs} ms`,
+  );
   const engine = new RetrievalEngine(db, { log, embedder, index, ...runSearchOptions });
   const view = engine.view(saveId);
   const w = makeWorld(Prng.derive(7, "names"));
