@@ -464,36 +464,19 @@ export const loadMindConfig = (
       }
       values[key] = decoded.success;
     }
-    const {
-      maxCalls,
-      maxCallsPerDay,
-      maxTokens,
-      purposes,
-      principalNpcs,
-      sceneSize,
-      deadlineHours,
-      firstMeeting,
-      nearHops,
-      speakerMemories,
-      ...rest
-    } = values;
+    // Each field goes where its default lives: the top level, the policy or the budgets.
+    const rest: Record<string, unknown> = {};
+    const policy: Record<string, unknown> = {};
+    const budgets: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(values)) {
+      const into = key in defaultMindConfig ? rest : key in defaultPolicy ? policy : budgets;
+      into[key] = value;
+    }
     // Given hosts and no single host of its own, the first host is where embeddings go too.
     const hosts = rest.hosts as MindConfig["hosts"];
     const urlGiven =
       (isRecord(file.ollama) && file.ollama.host !== undefined) ||
       (env.HEARSAY_OLLAMA_URL ?? "") !== "";
     if (hosts !== null && hosts[0] !== undefined && !urlGiven) rest.ollamaUrl = hosts[0].url;
-    return Schema.decodeUnknownSync(MindConfig)({
-      ...rest,
-      budgets: { maxCalls, maxCallsPerDay, maxTokens },
-      policy: {
-        purposes,
-        principalNpcs,
-        sceneSize,
-        deadlineHours,
-        firstMeeting,
-        nearHops,
-        speakerMemories,
-      },
-    });
+    return Schema.decodeUnknownSync(MindConfig)({ ...rest, budgets, policy });
   });
