@@ -19,21 +19,20 @@
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
  * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
-import {
-  type Activity,
-  type GameTime,
-  hourOf,
-  type LocationId,
-  MINUTES_PER_HOUR,
-  type NpcId,
-  type RegardShift,
-  type TaskId,
-} from "@hearsay/core";
+import type { Activity, GameTime, LocationId, NpcId, RegardShift, TaskId } from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import { type NpcFacts, openTasksOf } from "./NpcFacts.ts";
-import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
+import {
+  type Plan,
+  planFor,
+  type RoutinePlan,
+  routine,
+  routineActivities,
+  significant,
+  withPlan,
+} from "./npcPlans.ts";
 
 export interface NpcSchedule {
   readonly wakeHour: number;
@@ -147,144 +146,20 @@ export type NpcEmitted =
   /** The memories it forgets (EXPIRE, CAP). */
   | Forgetting;
 
-const WORK_SHIFT_MINUTES = 4 * MINUTES_PER_HOUR;
-const IDLE_MINUTES = 2 * MINUTES_PER_HOUR;
-const TASK_WORK_MINUTES = 3 * MINUTES_PER_HOUR;
-
-type Plan = Partial<NpcActivityState> & { readonly activity: Activity; readonly note: string };
-
 /**
- * What the routine can lead to, most common first: a WAKE's transitions test only these
- * (a conversation or a debate is only ever joined, or decided on).
+ * The context of an NPC drawn into a conversation or a debate: the plan's activity from
+ * `t`, its work shift kept for the `workDone` its leaving work still reports.
  */
-const routineActivities = ["working", "idle", "travelling", "asleep"] as const;
-type RoutinePlan = Plan & { readonly activity: (typeof routineActivities)[number] };
-
-/** Game time `minutes` after `t`, never sooner than one tick. */
-const later = (ctx: NpcContext, minutes: number): GameTime =>
-  (ctx.t + Math.max(ctx.tickMinutes, Math.ceil(minutes))) as GameTime;
-
-const night = (ctx: NpcContext) =>
-  isNight(hourOf(ctx.t), ctx.schedule.wakeHour, ctx.schedule.sleepHour);
-
-const travelTo = (ctx: NpcContext, to: LocationId, note: string): RoutinePlan | null => {
-  if (to === ctx.locationId) return null;
-  const minutes = ctx.routes.travelMinutes(ctx.locationId, to);
-  if (minutes === null) return null;
-  return { activity: "travelling", destination: to, until: later(ctx, minutes), note };
-};
-
-/** The routine: what an NPC does when nothing significant calls for a decision. */
-const routine = (ctx: NpcContext): RoutinePlan => {
-  const { home, workplace, wakeHour, sleepHour } = ctx.schedule;
-  if (night(ctx)) {
-    return (
-      travelTo(ctx, home, "heading home for the night") ?? {
-        activity: "asleep",
-        until: nextHourAt(ctx.t, wakeHour),
-        note: "asleep",
-      }
-    );
-  }
-  const awake = minutesUntilSleep(ctx.t, wakeHour, sleepHour);
-  if (workplace !== null && awake > MINUTES_PER_HOUR) {
-    const go = travelTo(ctx, workplace, "off to work");
-    if (go) return go;
-    if (ctx.locationId === workplace) {
-      return {
-        activity: "working",
-        until: later(ctx, Math.min(WORK_SHIFT_MINUTES, awake)),
-        note: "at work",
-      };
-    }
-  }
-  return {
-    activity: "idle",
-    until: later(ctx, Math.min(IDLE_MINUTES, Math.max(awake, 1))),
-    note: "passing the time",
-  };
-};
-
-/** Turns the brain's chosen action into the next activity. */
-const planFor = (ctx: NpcContext, action: NpcAction): Plan => {
-  switch (action.action) {
-    case "speak":
-      return {
-        activity: "conversing",
-        attendingTo: [action.to],
-        until: later(ctx, 0),
-        note: "talking",
-      };
-    case "move":
-      return (
-        travelTo(ctx, action.to, action.reason) ?? {
-          activity: "idle",
-          until: later(ctx, 0),
-          note: "stayed put",
-        }
-      );
-    case "work":
-      return {
-        activity: "working",
-        taskId: action.taskId,
-        until: later(ctx, TASK_WORK_MINUTES),
-        note: action.note,
-      };
-    case "propose_task":
-      return { activity: "idle", until: later(ctx, 0), note: `proposed: ${action.title}` };
-    case "give_up":
-    case "withdraw":
-    case "move_deadline":
-      return { activity: "idle", until: later(ctx, 0), note: action.reason };
-    case "rest":
-      return {
-        activity: "idle",
-        until: later(ctx, action.hours * MINUTES_PER_HOUR),
-        note: "resting",
-      };
-  }
-};
-
-const significant = (ctx: NpcContext): "company" | "concern" | "task" | null => {
-  if (night(ctx)) return null;
-  if (ctx.concerns > 0) return "concern";
-  if (ctx.openTasks.length > 0 && ctx.roll < 0.5) return "task";
-  if (ctx.company > 0 && ctx.roll < 0.3) return "company";
-  return null;
-};
-
-/** Applies a plan to the context: the new activity, with defaults cleared. */
-const applyPlan = (ctx: NpcContext, plan: Plan): Partial<NpcContext> => ({
-  activity: plan.activity,
-  destination: plan.destination ?? null,
-  until: plan.until ?? null,
-  taskId: plan.taskId ?? null,
-  attendingTo: plan.attendingTo ?? [],
-  locationId: plan.locationId ?? ctx.locationId,
+const joined = (
+  ctx: NpcContext,
+  e: { readonly t: GameTime; readonly with: ReadonlyArray<NpcId>; readonly until: GameTime },
+  activity: "conversing" | "debating",
+  note: string,
+): NpcContext => ({
+  ...withPlan(ctx, { activity, attendingTo: e.with, until: e.until, note }),
+  workMinutes: ctx.workMinutes,
+  t: e.t,
 });
-
-/**
- * The whole context a plan leads to, its note and work shift included: `applyPlan`'s
- * fields written out, not spread, so a WAKE (the engine's most common send) builds one
- * object the fast way (a copy, then named stores) rather than merging two.
- */
-const withPlan = (ctx: NpcContext, plan: Plan): NpcContext => ({
-  ...ctx,
-  activity: plan.activity,
-  destination: plan.destination ?? null,
-  until: plan.until ?? null,
-  taskId: plan.taskId ?? null,
-  attendingTo: plan.attendingTo ?? [],
-  locationId: plan.locationId ?? ctx.locationId,
-  note: plan.note,
-  workMinutes: shiftOf(ctx, plan),
-});
-
-/** The length of a work shift a plan starts (0 for anything else). */
-const shiftOf = (ctx: NpcContext, plan: Plan): number =>
-  plan.activity === "working" && plan.until !== undefined && plan.until !== null
-    ? plan.until - ctx.t
-    : 0;
 
 const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   type: "activity",
@@ -463,32 +338,10 @@ export const npcMachine = setup({
         });
     }),
     joinConversation: assign(({ context, event }) =>
-      event.type === "CONVERSE"
-        ? {
-            ...applyPlan(context, {
-              activity: "conversing",
-              attendingTo: event.with,
-              until: event.until,
-              note: "in conversation",
-            }),
-            t: event.t,
-            note: "in conversation",
-          }
-        : {},
+      event.type === "CONVERSE" ? joined(context, event, "conversing", "in conversation") : {},
     ),
     joinDebate: assign(({ context, event }) =>
-      event.type === "DEBATE"
-        ? {
-            ...applyPlan(context, {
-              activity: "debating",
-              attendingTo: event.with,
-              until: event.until,
-              note: "debating",
-            }),
-            t: event.t,
-            note: "debating",
-          }
-        : {},
+      event.type === "DEBATE" ? joined(context, event, "debating", "debating") : {},
     ),
     arrive: emit(({ context }) => ({
       type: "moved" as const,
