@@ -3,7 +3,7 @@
  * reuse, throughput over 1, 2 and 4 model hosts (see lib/llmCost.ts) — or, with
  * `--overhead`, what the engine adds to each call (see lib/llmOverhead.ts).
  *
- *   pnpm bench:run llmcall                        # 2 game days; hosts of 30 ms, 2 slots
+ *   pnpm bench:run llmcall                        # 30 game days (the default run); hosts of 30 ms, 2 slots
  *   pnpm bench:run llmcall 3 --latency-ms 50      # 3 days; hosts of 50 ms
  *   pnpm bench:run llmcall --throughput-days 2    # longer throughput runs
  *   pnpm bench:run llmcall --seed 2 --no-throughput  # another seed; the cost part alone

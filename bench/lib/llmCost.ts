@@ -162,9 +162,11 @@ const runWorld = async (brain: BrainShape, days: number) => {
 
 export const llmCost = async (): Promise<void> => {
   // The days are the first bare number: not the value of a flag (`--seed 3` is no 3 days).
+  // By default the default run's own length (`hearsay run`: 30 days), so one-off calls
+  // (first-meeting profiles) count at the rate a real run pays them.
   const args = process.argv.slice(3);
   const days = Number(
-    args.find((a, i) => /^\d+$/.test(a) && !(args[i - 1] ?? "").startsWith("--")) ?? 2,
+    args.find((a, i) => /^\d+$/.test(a) && !(args[i - 1] ?? "").startsWith("--")) ?? 30,
   );
   const throughputDays = Number(flag("--throughput-days") ?? 1);
   const latencyMs = Number(flag("--latency-ms") ?? 30);
