@@ -148,10 +148,10 @@ export const defaultEngineConfig: EngineConfig = {
   snapshotsKept: 2,
 
   profileTriggers: ["task_completed", "promise_broken", "feud"],
-  // A feud alone changes loyalties and fears; a broken promise weighs two kept ones; four
-  // tasks seen through are a record of steady work.
-  profileWeights: { task_completed: 1, promise_broken: 2, feud: 4 },
-  profileThreshold: 4,
+  // A feud alone changes loyalties and fears; so does a pattern of broken promises (three,
+  // or two and two tasks seen through); steady work alone does not change who one is.
+  profileWeights: { task_completed: 1, promise_broken: 2, feud: 6 },
+  profileThreshold: 6,
   profileBusyDays: 10,
   profileBusyMemories: 30,
   profileMinHours: 24,

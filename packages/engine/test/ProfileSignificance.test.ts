@@ -134,7 +134,7 @@ describe("profile revision significance", () => {
     );
   });
 
-  it("by default one task seen through is not enough; a feud is, and so are four tasks", () => {
+  it("by default a feud is enough, and so is a pattern of broken promises; work alone is not", () => {
     const day = (24 * 60) as GameTime;
     const empty: SinceProfile = {
       at: 0 as GameTime,
@@ -146,12 +146,13 @@ describe("profile revision significance", () => {
     const at = (s: Partial<SinceProfile>) =>
       revisionDue(facts({ ...empty, ...s }), day, defaultEngineConfig);
     expect(at({ completed: ["Mend"] })).toBeNull();
-    expect(at({ completed: ["Mend"], broken: ["Ferry"] })).toBeNull();
+    expect(at({ completed: ["Mend", "Haul", "Watch", "Sweep"] })).toBeNull();
+    expect(at({ completed: ["Mend"], broken: ["Ferry", "Fence"] })).toBeNull();
     expect(at({ feuds: [ids.npc("bo")] })).toEqual(["feud"]);
-    expect(at({ completed: ["Mend"], broken: ["Ferry", "Fence"] })).toEqual([
+    expect(at({ broken: ["Ferry", "Fence", "Gate"] })).toEqual(["promise_broken"]);
+    expect(at({ completed: ["Mend", "Haul"], broken: ["Ferry", "Fence"] })).toEqual([
       "task_completed",
       "promise_broken",
     ]);
-    expect(at({ completed: ["Mend", "Haul", "Watch", "Sweep"] })).toEqual(["task_completed"]);
   });
 });
