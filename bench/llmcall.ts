@@ -7,6 +7,7 @@
  *   pnpm bench:run llmcall 3 --latency-ms 50      # 3 days; hosts of 50 ms
  *   pnpm bench:run llmcall --throughput-days 2    # longer throughput runs
  *   pnpm bench:run llmcall --seed 2 --no-throughput  # another seed; the cost part alone
+ *   pnpm bench:run llmcall 30 --no-rules          # every call to the model (see BrainPolicy's rules)
  *   pnpm bench:run llmcall --overhead [...]       # the overhead bench and its flags
  */
 import { llmCost } from "./lib/llmCost.ts";

@@ -100,8 +100,21 @@ const npcs = sim.world.npcs.length;
 const hostsOf = (servers: ReadonlyArray<FixtureServerThread>): Array<ModelHostConfig> =>
   servers.map((s) => ({ url: s.url, concurrency: 2 }));
 
-/** `--speaker-memories scripted`: a speaker's memories of its one line by rule (see BrainPolicy). */
-const speakerMemories = flag("--speaker-memories") === "scripted" ? "scripted" : "model";
+/**
+ * What goes to the rules instead of the model (see BrainPolicy): the policy's defaults,
+ * each overridden by `--speaker-memories`, `--listener-memories` or `--one-line-scenes`
+ * (`model` or `scripted`), and all three set to `model` by `--no-rules`.
+ */
+const ruleOf = (name: string, fallback: "model" | "scripted"): "model" | "scripted" => {
+  const given = flag(name);
+  if (given === "model" || given === "scripted") return given;
+  return process.argv.includes("--no-rules") ? "model" : fallback;
+};
+const rules = {
+  speakerMemories: ruleOf("--speaker-memories", defaultMindConfig.policy.speakerMemories),
+  listenerMemories: ruleOf("--listener-memories", defaultMindConfig.policy.listenerMemories),
+  oneLineScenes: ruleOf("--one-line-scenes", defaultMindConfig.policy.oneLineScenes),
+};
 
 const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
   OllamaBrain.make({
@@ -110,7 +123,7 @@ const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
       hosts,
       ollamaUrl: hosts[0]!.url,
       fallback: ["scripted"],
-      policy: { ...defaultMindConfig.policy, speakerMemories },
+      policy: { ...defaultMindConfig.policy, ...rules },
     },
   });
 
@@ -354,7 +367,7 @@ export const llmCost = async (): Promise<void> => {
         days,
         npcs,
         calls: modelCalls,
-        speakerMemories,
+        ...rules,
         byRulePerNpcDay: Object.fromEntries([...ruled].map(([why, n]) => [why, n / npcDays])),
         worldEventsPerNpcDay: costRun.worldEvents / npcDays,
         livelyPerNpcDay: Object.fromEntries(

@@ -95,11 +95,18 @@ export interface EngineConfig {
 
   // Profile revisions: when an NPC's profile is revised (`revise_profile`, `ProfileRevised`).
   /**
-   * Events that make a profile due for revision when the NPC next decides: a task it saw
-   * through, a task it took up and let lapse or failed (a broken promise), a feud opened
-   * with it. Empty: only busy stretches revise.
+   * Events that count toward a profile revision: a task it saw through, a task it took up
+   * and let lapse or failed (a broken promise), a feud opened with it. Empty: only busy
+   * stretches revise.
    */
   readonly profileTriggers: ReadonlyArray<ProfileEventTrigger>;
+  /**
+   * What each event since the last change weighs (each kind counts its newest four), and
+   * the sum that makes the profile due when the NPC next decides: who someone is changes
+   * with what really happened to it, not with every chore done.
+   */
+  readonly profileWeights: Readonly<Record<ProfileEventTrigger, number>>;
+  readonly profileThreshold: number;
   /**
    * A busy stretch revises too: at least this many game days since the profile last
    * changed (0: never), with at least `profileBusyMemories` memories recorded in them.
@@ -141,6 +148,10 @@ export const defaultEngineConfig: EngineConfig = {
   snapshotsKept: 2,
 
   profileTriggers: ["task_completed", "promise_broken", "feud"],
+  // A feud alone changes loyalties and fears; so does a pattern of broken promises (three,
+  // or two and two tasks seen through); steady work alone does not change who one is.
+  profileWeights: { task_completed: 1, promise_broken: 2, feud: 6 },
+  profileThreshold: 6,
   profileBusyDays: 10,
   profileBusyMemories: 30,
   profileMinHours: 24,

@@ -1,12 +1,13 @@
 /**
  * Profiles that change. An NPC's facts keep what happened to it since its profile last
  * changed (`NpcFacts.sinceProfile`: tasks seen through, promises broken, feuds, memories
- * recorded); when it next decides and the config says that is enough, the brain revises
- * the profile (`revise_profile`) from the profile as it stands and a dossier searched for
- * what made it due, and the fields that changed go into a `ProfileRevised` event. The
- * event resets the record, so one trigger revises once.
+ * recorded). Each event weighs what `profileWeights` says; when the weights add up to
+ * `profileThreshold`, or a long busy stretch has passed, the NPC's next decision first
+ * revises the profile (`revise_profile`) from the profile as it stands and a dossier
+ * searched for what made it due, and the fields that changed go into a `ProfileRevised`
+ * event. The event resets the record, so what counted once revises once.
  */
-import { eventTriggers, type NpcFacts } from "@hearsay/actors";
+import { eventTriggers, type NpcFacts, type SinceProfile } from "@hearsay/actors";
 import {
   type GameTime,
   MINUTES_PER_DAY,
@@ -17,17 +18,43 @@ import {
   reviseProfile,
 } from "@hearsay/core";
 import type { BrainRequest } from "@hearsay/mind";
-import type { EngineConfig } from "./EngineConfig.ts";
+import type { EngineConfig, ProfileEventTrigger } from "./EngineConfig.ts";
 import { reviseInputOf, revisionQuery, sceneOf } from "./Glimpses.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
 
 type RevisionConfig = Pick<
   EngineConfig,
-  "profileTriggers" | "profileBusyDays" | "profileBusyMemories" | "profileMinHours"
+  | "profileTriggers"
+  | "profileWeights"
+  | "profileThreshold"
+  | "profileBusyDays"
+  | "profileBusyMemories"
+  | "profileMinHours"
 >;
 
-/** What makes `facts`' profile due for revision at `t` under `config`, or null when nothing does. */
+/** How many events of a kind `since` records. */
+const countOf = (since: SinceProfile, kind: ProfileEventTrigger): number =>
+  kind === "task_completed"
+    ? since.completed.length
+    : kind === "promise_broken"
+      ? since.broken.length
+      : since.feuds.length;
+
+/** What the enabled events since the last change weigh together. */
+export const significanceOf = (
+  since: SinceProfile,
+  config: Pick<RevisionConfig, "profileTriggers" | "profileWeights">,
+): number =>
+  config.profileTriggers.reduce(
+    (sum, kind) => sum + countOf(since, kind) * config.profileWeights[kind],
+    0,
+  );
+
+/**
+ * What makes `facts`' profile due for revision at `t` under `config` — the enabled kinds
+ * of event it holds, when they weigh enough, and a busy stretch — or null when nothing does.
+ */
 export const revisionDue = (
   facts: NpcFacts,
   t: GameTime,
@@ -37,9 +64,12 @@ export const revisionDue = (
   if (facts.profile === null || since.at === null) return null;
   const elapsed = t - since.at;
   if (elapsed < config.profileMinHours * MINUTES_PER_HOUR) return null;
-  const triggers = eventTriggers(since).filter((x) =>
-    (config.profileTriggers as ReadonlyArray<string>).includes(x),
-  );
+  const triggers =
+    significanceOf(since, config) >= config.profileThreshold
+      ? eventTriggers(since).filter((x) =>
+          (config.profileTriggers as ReadonlyArray<string>).includes(x),
+        )
+      : [];
   if (
     config.profileBusyDays > 0 &&
     elapsed >= config.profileBusyDays * MINUTES_PER_DAY &&

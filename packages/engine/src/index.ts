@@ -65,7 +65,7 @@ export {
 } from "./loadSimulation.ts";
 export { NameFinder } from "./NameFinder.ts";
 export { emptyNpcFold, type Forgotten, NpcActors, type NpcFold } from "./NpcActors.ts";
-export { revisionDue } from "./ProfileRevisions.ts";
+export { revisionDue, significanceOf } from "./ProfileRevisions.ts";
 export { Routes } from "./Routes.ts";
 export { emptyRunFold, type RunFold } from "./RunFold.ts";
 export {

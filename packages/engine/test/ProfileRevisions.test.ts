@@ -21,6 +21,7 @@ import { MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
 
 /** Revises as often as the rules allow, so a few days show many revisions. */
 const often = {
+  profileThreshold: 1,
   profileMinHours: 6,
   profileBusyDays: 1,
   profileBusyMemories: 3,
@@ -179,6 +180,8 @@ describe("profile revisions", () => {
     };
     const config = {
       profileTriggers: ["task_completed"] as const,
+      profileWeights: { task_completed: 1, promise_broken: 2, feud: 4 },
+      profileThreshold: 1,
       profileBusyDays: 2,
       profileBusyMemories: 2,
       profileMinHours: 24,

@@ -11,7 +11,7 @@
  *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
  *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
- *                 "nearHops", "speakerMemories" } }
+ *                 "nearHops", "speakerMemories", "listenerMemories", "oneLineScenes" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -189,6 +189,18 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     ["policy", "speakerMemories"],
     null,
     PolicyConfig.fields.speakerMemories,
+    'give "model" or "scripted"',
+  ),
+  listenerMemories: f(
+    ["policy", "listenerMemories"],
+    null,
+    PolicyConfig.fields.listenerMemories,
+    'give "model" or "scripted"',
+  ),
+  oneLineScenes: f(
+    ["policy", "oneLineScenes"],
+    null,
+    PolicyConfig.fields.oneLineScenes,
     'give "model" or "scripted"',
   ),
   ollamaUrl: f(

@@ -32,6 +32,8 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   firstMeeting: fc.boolean(),
   nearHops: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
   speakerMemories: fc.constantFrom("model" as const, "scripted" as const),
+  listenerMemories: fc.constantFrom("model" as const, "scripted" as const),
+  oneLineScenes: fc.constantFrom("model" as const, "scripted" as const),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -197,7 +199,36 @@ describe("a speaker's memories of its one line", () => {
       };
     });
 
-  it("goes to the rules only for the speaker who said one line, never for a principal or near NPC, and only when the policy says so", () => {
+  /** Every rule off: what the model would be asked. */
+  const allModel = (policy: PolicyConfig): PolicyConfig => ({
+    ...policy,
+    speakerMemories: "model",
+    listenerMemories: "model",
+    oneLineScenes: "model",
+  });
+
+  /** Unraised, model-bound under `policy` with every rule off. */
+  const plain = (policy: PolicyConfig, request: BrainRequest, near: ReturnType<typeof nearOf>) => {
+    const asModel = routeOf(allModel(policy), request, near);
+    // Principal, near or a scene of many raise a call: then the model reads it.
+    const raised = asModel.reason.includes(",");
+    // The NPCs it speaks for: a shared summary's witnesses, or its NPC.
+    const selves: ReadonlyArray<string> =
+      request.purpose === "summarize_shared_scene"
+        ? request.input.witnesses.map((w) => w.id)
+        : request.npcId === null
+          ? []
+          : [request.npcId];
+    if (
+      selves.some(
+        (id) => policy.principalNpcs.includes(id) || (policy.nearHops !== null && near.has(id)),
+      )
+    )
+      expect(raised || ["scripted", "critical"].includes(asModel.priority)).toBe(true);
+    return { asModel, plain: !raised && !["scripted", "critical"].includes(asModel.priority) };
+  };
+
+  it("goes to the rules only for the speaker who said one line or the listener, never for a principal or near NPC, and only when the policy says so", () => {
     fc.assert(
       fc.property(
         arbPolicy,
@@ -209,22 +240,57 @@ describe("a speaker's memories of its one line", () => {
           const self = request.npcId!;
           const speaker = request.input.participants[0]!.id === self;
           const oneLine = request.input.turns.filter((l) => l.speakerId === self).length === 1;
-          const asModel = routeOf({ ...policy, speakerMemories: "model" }, request, near);
-          // Principal, near or a scene of many raise a call: then the model reads it.
-          const raised = asModel.reason.includes(",");
-          if (policy.principalNpcs.includes(self) || (policy.nearHops !== null && near.has(self)))
-            expect(raised || ["scripted", "critical"].includes(asModel.priority)).toBe(true);
-          const byRule =
-            policy.speakerMemories === "scripted" &&
-            speaker &&
-            oneLine &&
-            !raised &&
-            asModel.priority !== "scripted" &&
-            asModel.priority !== "critical";
-          if (byRule)
+          const { asModel, plain: unraised } = plain(policy, request, near);
+          const why = !unraised
+            ? null
+            : policy.speakerMemories === "scripted" && speaker && oneLine
+              ? "speaker said one line"
+              : policy.listenerMemories === "scripted" && !speaker
+                ? "listener of the talk"
+                : null;
+          if (why !== null)
             expect(route).toEqual({
               priority: "scripted",
-              reason: `${asModel.reason}, speaker said one line: by rule`,
+              reason: `${asModel.reason}, ${why}: by rule`,
+            });
+          else expect(route).toEqual(asModel);
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it("summarises a view of one line and nothing else by rule, never one raised, and only when the policy says so", () => {
+    fc.assert(
+      fc.property(
+        arbPolicy,
+        fc.subarray([...npcPool], { maxLength: 3 }),
+        fc.oneof(arbRequest("summarize_scene"), arbRequest("summarize_shared_scene")),
+        fc.boolean(),
+        (policy, nearIds, drawn, cut) => {
+          // Cut to one line with nothing else half the time, so the rule's case is drawn.
+          const request = (
+            cut
+              ? {
+                  ...drawn,
+                  input: {
+                    ...drawn.input,
+                    lines: drawn.input.lines.slice(0, 1),
+                    debates: [],
+                    happenings: [],
+                  },
+                }
+              : drawn
+          ) as BrainRequest;
+          const near = nearOf(nearIds);
+          const route = routeOf(policy, request, near);
+          const { asModel, plain: unraised } = plain(policy, request, near);
+          const { lines, debates, happenings } = (request as BrainRequest<"summarize_scene">).input;
+          const one = lines.length === 1 && debates.length === 0 && happenings.length === 0;
+          if (unraised && one && policy.oneLineScenes === "scripted")
+            expect(route).toEqual({
+              priority: "scripted",
+              reason: `${asModel.reason}, scene of one line: by rule`,
             });
           else expect(route).toEqual(asModel);
         },

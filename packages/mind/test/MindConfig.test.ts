@@ -187,7 +187,9 @@ describe("loadMindConfig", () => {
       deadlineHours: 24,
       firstMeeting: true,
       nearHops: 2,
-      speakerMemories: "model",
+      speakerMemories: "scripted",
+      listenerMemories: "scripted",
+      oneLineScenes: "scripted",
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",

@@ -71,6 +71,18 @@ export const PolicyConfig = Schema.Struct({
    * chose itself, so only the answer it got is new to it.
    */
   speakerMemories: Schema.Literals(["model", "scripted"]),
+  /**
+   * Who reads a listener's memories of a talk when its own answer in the talk gave none
+   * (`scripted`: the rules, unless raised): the model has read that talk for it in its
+   * answer, and reads it again in its scene summary.
+   */
+  listenerMemories: Schema.Literals(["model", "scripted"]),
+  /**
+   * Who summarises a witness's view of a scene that is one line and nothing else
+   * (`scripted`: the rules, unless raised): its speaker wrote the line and said what it
+   * keeps of it, its listener's answer read it; a summary of one line is that line.
+   */
+  oneLineScenes: Schema.Literals(["model", "scripted"]),
 });
 export type PolicyConfig = typeof PolicyConfig.Type;
 
@@ -81,7 +93,9 @@ export const defaultPolicy: PolicyConfig = {
   deadlineHours: 24,
   firstMeeting: true,
   nearHops: 1,
-  speakerMemories: "model",
+  speakerMemories: "scripted",
+  listenerMemories: "scripted",
+  oneLineScenes: "scripted",
 };
 
 /** The NPCs near the player or the camera, each with why ("near the camera at Market"). */
@@ -149,11 +163,35 @@ const npcsOf = (request: BrainRequest): ReadonlyArray<string> =>
       ? []
       : [request.npcId];
 
-/** Whether `request` is a speaker's memories of a talk in which it said one line. */
-const speakersOneLine = (request: BrainRequest): boolean =>
-  request.purpose === "extract_memories" &&
-  request.input.participants[0]?.id === request.npcId &&
-  request.input.turns.filter((l) => l.speakerId === request.npcId).length === 1;
+/**
+ * Why `request` goes to the rules under `policy` when nothing raised it: a talk's or a
+ * scene's text the model has already read for the same NPC — or null.
+ */
+const restated = (policy: PolicyConfig, request: BrainRequest): string | null => {
+  switch (request.purpose) {
+    case "extract_memories": {
+      const [speaker, listener] = request.input.participants;
+      const said = request.input.turns.filter((l) => l.speakerId === request.npcId).length;
+      if (policy.speakerMemories === "scripted" && speaker?.id === request.npcId && said === 1)
+        return "speaker said one line";
+      if (policy.listenerMemories === "scripted" && listener?.id === request.npcId)
+        return "listener of the talk";
+      return null;
+    }
+    case "summarize_scene":
+    case "summarize_shared_scene": {
+      const { lines, debates, happenings } = request.input;
+      return policy.oneLineScenes === "scripted" &&
+        lines.length === 1 &&
+        debates.length === 0 &&
+        happenings.length === 0
+        ? "scene of one line"
+        : null;
+    }
+    default:
+      return null;
+  }
+};
 
 /** The class of one call, and why (`near`: who is near the player or the camera now). */
 export const routeOf = (
@@ -185,8 +223,8 @@ export const routeOf = (
     reasons.push(moment);
   }
   // Only when nothing raised it; and it only lowers a call, so `ceilingOf` stays a bound.
-  if (policy.speakerMemories === "scripted" && reasons.length === 1 && speakersOneLine(request))
-    return { priority: "scripted", reason: `${reasons[0]!}, speaker said one line: by rule` };
+  const rule = reasons.length === 1 ? restated(policy, request) : null;
+  if (rule !== null) return { priority: "scripted", reason: `${reasons[0]!}, ${rule}: by rule` };
   return { priority, reason: reasons.join(", ") };
 };
 
