@@ -27,7 +27,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ids, type SaveId } from "@hearsay/core";
-import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import { loadSimulation, retrievalDossiersWith, runSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import {
   cosine,
@@ -75,7 +75,11 @@ export default async (): Promise<void> => {
     seed: set.run.seed,
     brain: ScriptedBrain.make(),
     recordBrain: false,
-    dossiers: retrievalDossiers,
+    // The set is labelled against this run as it was recorded, under the `moment` dossier
+    // rules: the scripted brain's lines draw on its dossiers, so under other rules the run
+    // (and the memories it leaves) would differ from the one labelled. Questions are
+    // ranked alike under both rules (their lore and memories follow the question).
+    dossiers: retrievalDossiersWith({ dossierRules: "moment" }),
     resume: false,
   });
   const db = log.db;

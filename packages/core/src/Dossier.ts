@@ -23,6 +23,25 @@ export const dossierItemKinds = [
 ] as const;
 export type DossierItemKind = (typeof dossierItemKinds)[number];
 
+/**
+ * How a dossier chooses its items, a fact of a run (`SimulationStarted.dossierRules`, so
+ * a replay builds the very dossiers its recorded answers were given):
+ *
+ * - `moment`, the rules of runs recorded before the field existed: world events and
+ *   debates are ranked by the NPC's situation with its company, lore by the request's
+ *   query (on an own turn, its situation with its company and latest news);
+ * - `stable`, what new runs use: world events, debates and, on a turn among NPCs (its own
+ *   or a reply to another's line), lore are ranked by what the NPC stands in — its place
+ *   and its open tasks — not by who is present, the line heard or the turn's news, so
+ *   they change when it moves, takes up a task or learns something, not from one turn to
+ *   the next; memories still follow the query, and so does lore when the player or a
+ *   tool puts a question to the NPC.
+ */
+export const dossierRuleNames = ["moment", "stable"] as const;
+export type DossierRules = (typeof dossierRuleNames)[number];
+/** The rules a new run records and uses. */
+export const currentDossierRules: DossierRules = "stable";
+
 /** Sections in render order: most stable first. */
 export const dossierSectionNames = [
   "profile",
@@ -108,19 +127,21 @@ const promptLine = (text: FencedText): string => `- ${text}`;
 /**
  * Sections in prompt order. A model server reuses its cache only up to the first
  * character that differs from the previous prompt, so sections come in the order of how
- * often they stay the same from one turn of an NPC to its next: what the NPC is
- * (profile) and whom it knows, then what it knows has happened (which grows slowly),
- * its threads and tasks, then the lore and memories the turn's query picks afresh, and
- * the moment (scene, dialogue) last.
+ * often they stay the same from one turn of an NPC to its next (as `pnpm bench llmcall`
+ * measures them): what the NPC is (profile) and whom it knows, the debates and the lore
+ * of what it stands in (its place and tasks, under the stable `DossierRules`), what it
+ * knows has happened (which grows as it learns), its tasks and threads, and last what
+ * the moment picks afresh — the memories the turn's query calls up, the scene, the
+ * dialogue.
  */
 export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "profile",
   "relationships",
-  "world_events",
   "debates",
-  "threads",
-  "tasks",
   "lore",
+  "world_events",
+  "tasks",
+  "threads",
   "memories",
   "scene",
   "dialogue",

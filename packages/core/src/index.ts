@@ -1,12 +1,15 @@
 export { CLIP_LINE, CLIP_VALUE, clipMessage, clipQuoted } from "./clipText.ts";
 export {
+  currentDossierRules,
   type Dossier,
   type DossierHead,
   type DossierItem,
   type DossierItemKind,
+  type DossierRules,
   type DossierSection,
   type DossierSectionName,
   dossierItemKinds,
+  dossierRuleNames,
   dossierSectionNames,
   promptSectionOrder,
   renderDossier,

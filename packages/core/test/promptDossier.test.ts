@@ -103,6 +103,25 @@ describe("renderDossierForPrompt", () => {
     expect(said.indexOf("first")).toBeLessThan(said.indexOf("second"));
   });
 
+  it("keeps the text before the sections ranked by the moment whatever they hold", () => {
+    // Memories follow the turn's query, the scene and dialogue the moment: everything the
+    // stable rules rank by what the NPC stands in must come before them, or a new line
+    // heard would change a prompt from its start.
+    const moment = new Set<DossierSection["name"]>(["memories", "scene", "dialogue"]);
+    fc.assert(
+      fc.property(sectionsArb, sectionsArb, (a, b) => {
+        const mixed = a.map((s, i) => (moment.has(s.name) ? b[i]! : s));
+        const first = renderDossierForPrompt(dossierOf(a));
+        const second = renderDossierForPrompt(dossierOf(mixed));
+        const standing = a.filter((s) => !moment.has(s.name) && s.items.length > 0);
+        const shared = renderDossierForPrompt(dossierOf(standing));
+        expect(first.startsWith(shared)).toBe(true);
+        expect(second.startsWith(shared)).toBe(true);
+      }),
+      runs(100),
+    );
+  });
+
   it("appends an item that entered the world later after those already listed", () => {
     fc.assert(
       fc.property(

@@ -170,6 +170,8 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Se
         t: ctx.t,
         query,
         scene: { locationId, present: [talk.a] },
+        // Its lore is its backdrop, not the line heard (memories still follow the line).
+        npcTurn: true,
       }),
     };
   });

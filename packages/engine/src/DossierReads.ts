@@ -68,6 +68,7 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
   return {
     ...(source.embedder === undefined ? {} : { embedder: source.embedder }),
     ...(source.indexMode === undefined ? {} : { indexMode: source.indexMode }),
+    ...(source.dossierRules === undefined ? {} : { dossierRules: source.dossierRules }),
     ...(source.takeWarnings ? { takeWarnings: () => source.takeWarnings!() } : {}),
     ...(source.own ? { own: (rows: OwnDossierRows) => source.own!(rows) } : {}),
     ...(source.flush ? { flush: () => source.flush!() } : {}),

@@ -35,6 +35,8 @@ export interface GenesisInput {
   readonly embedder?: string;
   /** `disabled` when the run keeps no vector index. */
   readonly indexMode?: "disabled";
+  /** `stable` when the run's dossiers choose items by core's stable `DossierRules`. */
+  readonly dossierRules?: "stable";
   readonly lore: ReadonlyArray<LoreFile>;
 }
 
@@ -84,6 +86,7 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
     brain: input.brain,
     ...(input.embedder === undefined ? {} : { embedder: input.embedder }),
     ...(input.indexMode === undefined ? {} : { indexMode: input.indexMode }),
+    ...(input.dossierRules === undefined ? {} : { dossierRules: input.dossierRules }),
   });
   for (const lore of input.lore) {
     ctx.writer.emit("LoreImported", {

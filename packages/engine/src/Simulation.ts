@@ -296,6 +296,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       brain: spec.brain.name,
       ...(dossiers.embedder === undefined ? {} : { embedder: dossiers.embedder }),
       ...(dossiers.indexMode === undefined ? {} : { indexMode: dossiers.indexMode }),
+      ...(dossiers.dossierRules === undefined ? {} : { dossierRules: dossiers.dossierRules }),
       lore: spec.lore,
     });
     append(writer.drain());

@@ -34,6 +34,11 @@ export interface DossierAsk {
     readonly locationId: LocationId;
     readonly present: ReadonlyArray<NpcId>;
   } | null;
+  /**
+   * A turn of an NPC among NPCs (its own, or its reply to another's line), not a question
+   * put to it by the player or a tool: its lore is then its backdrop (core's `DossierRules`).
+   */
+  readonly npcTurn?: true;
 }
 
 /** Something the dossier source wants recorded in the log (a `SimulationWarning`). */
@@ -48,6 +53,8 @@ export interface DossierSource {
   readonly embedder?: string;
   /** `disabled` when the source keeps no vector index (recorded at the start). */
   readonly indexMode?: "disabled";
+  /** `stable` when the source chooses items by core's stable `DossierRules` (recorded at the start). */
+  readonly dossierRules?: "stable";
   /** Warnings since the last call, oldest first; the engine records them. */
   takeWarnings?(): ReadonlyArray<DossierWarning>;
   dossier(request: DossierAsk): Dossier | null;

@@ -104,6 +104,7 @@ export const decide = async (
         t: ctx.t,
         query,
         scene: { locationId, present },
+        npcTurn: true,
       }),
     };
   });

@@ -68,6 +68,7 @@ export { emptyNpcFold, type Forgotten, NpcActors, type NpcFold } from "./NpcActo
 export { revisionDue, significanceOf } from "./ProfileRevisions.ts";
 export { Routes } from "./Routes.ts";
 export { emptyRunFold, type RunFold } from "./RunFold.ts";
+export { recordedDossierRules } from "./recordedDossierRules.ts";
 export {
   type BranchPoint,
   type BranchResult,

@@ -19,7 +19,7 @@
  * model call. A dossier only reads, and every cache behind it is a pure memo, so this
  * changes no dossier (and no log).
  */
-import type { SaveId } from "@hearsay/core";
+import { currentDossierRules, type DossierRules, type SaveId } from "@hearsay/core";
 import {
   type DossierRequest,
   defaultPartitionTuning,
@@ -38,6 +38,7 @@ import {
 import type { SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { IndexKeeper } from "./IndexKeeper.ts";
+import { recordedDossierRules } from "./recordedDossierRules.ts";
 import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 
 /** A run's embedder other than the default hashing one. */
@@ -61,6 +62,12 @@ export interface RetrievalDossierOptions {
   readonly embedding?: DossierEmbedding | null;
   /** `embedded` (default): vectors and HNSW graphs; `disabled`: keywords and filters only. */
   readonly indexMode?: IndexMode;
+  /**
+   * How dossiers choose their items (core's `DossierRules`). Default: the rules the save
+   * recorded when the log already holds its start, else core's `currentDossierRules`. A
+   * replay into a fresh log passes the recorded ones.
+   */
+  readonly dossierRules?: DossierRules;
   /**
    * A wall clock in milliseconds (the CLI's `performance.now`), to time the index job's
    * writes for the run's summary; absent, they are not timed.
@@ -133,12 +140,15 @@ export const retrievalDossiers = (
     engine.engine.matrices.clear();
     warnings.push({ code: EMBEDDER_FALLBACK, message: switchMessage(s) });
   };
-  const requestOf = ({ npcId, t, query, scene }: DossierAsk): DossierRequest => ({
+  const rules = options.dossierRules ?? recordedDossierRules(log, saveId) ?? currentDossierRules;
+  const requestOf = ({ npcId, t, query, scene, npcTurn }: DossierAsk): DossierRequest => ({
     saveId,
     npcId,
     t,
     query,
     scene: scene === null ? null : { locationId: scene.locationId, present: scene.present },
+    rules,
+    ...(npcTurn === true ? { npcTurn } : {}),
   });
   let own: OwnRows | undefined;
   let warm = false;
@@ -154,6 +164,7 @@ export const retrievalDossiers = (
   return {
     ...(embedding === null ? {} : { embedder: embedding.label }),
     ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
+    ...(rules === "stable" ? { dossierRules: "stable" as const } : {}),
     takeWarnings: () => warnings.splice(0),
     // An NPC's own rows come from the run's actors once it gives them (`own`).
     own: (rows) => {

@@ -13,6 +13,7 @@
 import {
   type DeferredDossier,
   type Dossier,
+  type DossierRules,
   type DossierSectionName,
   dayOf,
   deferDossier,
@@ -52,6 +53,14 @@ export interface DossierRequest {
   readonly budget?: number | BudgetPreset | SectionBudgets;
   /** A precomputed query vector (for model-backed embedders). */
   readonly queryVector?: Float32Array | null;
+  /** How items are chosen (core's `DossierRules`; default `stable`). */
+  readonly rules?: DossierRules;
+  /**
+   * A turn of an NPC among NPCs (its own, or its reply to another NPC's line), not a
+   * question put to it by the player or a tool: under the `stable` rules its lore is then
+   * ranked by what it stands in, as its world events are, not by the query.
+   */
+  readonly npcTurn?: boolean;
 }
 
 /** The save's rows a dossier quotes: character, profile, activity, edges, tasks, threads, turns, items. */
@@ -215,13 +224,14 @@ export const deferredDossier = (
     text: string,
     ftsText: string | null,
     queryVector: Float32Array | null | undefined,
+    company = true,
   ): SectionSearch => {
     let opened: SectionSearch | undefined;
     return (c, limit) => {
       opened ??= reads.search({
         npcId,
         t: frame.t,
-        queryText: [text, ...frame.presentNames, frame.location].join(" "),
+        queryText: [text, ...(company ? frame.presentNames : []), frame.location].join(" "),
         ftsText,
         embedText: text,
         queryVector,
@@ -232,12 +242,26 @@ export const deferredDossier = (
     };
   };
   const search = lazySearch(frame.queryText, req.query ?? null, req.queryVector);
-  // World events and debates are ranked by the NPC's situation (place, company, activity,
-  // tasks), not by the turn's query: a reply's query is the line heard, an own turn's its
-  // situation, and ranking these sections by each in turn changed them between most
-  // consecutive turns of one NPC — and a prompt is reused by a model server only up to
-  // its first change. The lore and memories a line calls up are still ranked by it.
-  const standing = req.query == null ? search : lazySearch(frame.sceneQuery, null, undefined);
+  // A prompt is reused by a model server only up to its first change from the NPC's
+  // previous one, so sections that come early in it are ranked by what changes least.
+  // Under the `moment` rules world events and debates follow the NPC's situation with its
+  // company, activity and tasks (not a reply's line heard); under the `stable` rules they
+  // — and the lore of a turn among NPCs — follow only what the NPC stands in: its place
+  // and its open tasks. Who is present, and the line heard, change from most turns of an
+  // NPC to the next; its place and tasks do not. A question put to the NPC by the player
+  // or a tool still calls up its lore.
+  const stable = (req.rules ?? "stable") === "stable";
+  const standing = stable
+    ? lazySearch(
+        [frame.location, ...frame.tasks.map((k) => k.title)].join(" "),
+        null,
+        undefined,
+        false,
+      )
+    : req.query == null
+      ? search
+      : lazySearch(frame.sceneQuery, null, undefined);
+  const loreSearch = stable && req.npcTurn === true ? standing : search;
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.map((h) => ({
@@ -272,7 +296,7 @@ export const deferredDossier = (
           }))
           .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
       case "lore":
-        return fromHits(search("lore", 5));
+        return fromHits(loreSearch("lore", 5));
       case "memories":
         return fromHits(
           [...search("memories", 8), ...search("conversation_summaries", 3)].sort(

@@ -26,6 +26,11 @@ export const SimulationStarted = defineEvent("SimulationStarted", 1, {
    * default, vectors and graphs. Replay ranks the same way.
    */
   indexMode: Schema.optionalKey(Schema.Literal("disabled")),
+  /**
+   * `stable` when the run's dossiers choose their items by the stable rules (core's
+   * `DossierRules`); absent: the earlier `moment` rules. Replay builds dossiers the same way.
+   */
+  dossierRules: Schema.optionalKey(Schema.Literal("stable")),
 });
 
 export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {

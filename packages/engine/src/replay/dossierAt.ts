@@ -23,6 +23,7 @@ import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { EngineState } from "../EngineState.ts";
 import { companyOf } from "../Glimpses.ts";
+import { recordedDossierRules } from "../recordedDossierRules.ts";
 import { runGraphCollections, runSearchOptions } from "../retrievalDossiers.ts";
 import type { TickContext } from "../TickContext.ts";
 import { lastSeqAtOrBefore } from "./historyPoints.ts";
@@ -40,6 +41,11 @@ export interface DossierAtOptions {
   readonly hour?: number;
   /** Query text (default: none; the dossier is built from the scene, as a turn's is). */
   readonly query?: string | null;
+  /**
+   * A turn among NPCs (its own or a reply), whose lore is its backdrop rather than the
+   * query's under the stable dossier rules (default: when no query is given).
+   */
+  readonly npcTurn?: boolean;
   /** Total token budget (default: the engine's). */
   readonly budget?: number;
   /** The scene, when the caller knows it (default: the NPC's place and who is there awake). */
@@ -129,6 +135,8 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     t,
     query: opts.query ?? null,
     scene,
+    rules: recordedDossierRules(log, saveId) ?? "moment",
+    ...((opts.npcTurn ?? opts.query == null) ? { npcTurn: true } : {}),
     ...(opts.budget === undefined ? {} : { budget: opts.budget }),
   });
   scratch.db.close();

@@ -39,6 +39,7 @@ import { redoInput } from "../chat/redoInput.ts";
 import { TalkWorld } from "../chat/TalkWorld.ts";
 import type { EngineConfig } from "../EngineConfig.ts";
 import type { LoreFile } from "../Genesis.ts";
+import { recordedDossierRules } from "../recordedDossierRules.ts";
 import { retrievalDossiersWith } from "../retrievalDossiers.ts";
 import { runSimulation, type SimulationSpec } from "../Simulation.ts";
 import { compactEvent, comparable, differingPaths, sameEvent } from "./compareEvents.ts";
@@ -152,6 +153,7 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
     retrievalDossiersWith({
       embedding: replayEmbedding(log, saveId),
       indexMode: recordedIndexMode(log, saveId),
+      dossierRules: recordedDossierRules(log, saveId) ?? "moment",
     });
   const used: Array<string> = [];
 

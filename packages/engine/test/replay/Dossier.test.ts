@@ -15,6 +15,7 @@ interface Seen {
   readonly t: number;
   readonly query: string | null;
   readonly scene: { readonly locationId: string; readonly present: ReadonlyArray<string> } | null;
+  readonly npcTurn: boolean;
   readonly dossier: Dossier;
 }
 
@@ -32,7 +33,14 @@ beforeAll(async () => {
       dossier: (req) => {
         const d = real.dossier(req);
         if (d !== null)
-          seen.push({ npcId: req.npcId, t: req.t, query: req.query, scene: req.scene, dossier: d });
+          seen.push({
+            npcId: req.npcId,
+            t: req.t,
+            query: req.query,
+            scene: req.scene,
+            npcTurn: req.npcTurn === true,
+            dossier: d,
+          });
         return d;
       },
     };
@@ -115,6 +123,7 @@ describe("dossierAt", () => {
         day: dayOf(s.t as never),
         hour: hourOf(s.t as never),
         query: s.query,
+        npcTurn: s.npcTurn,
         ...(s.scene ? { scene: s.scene } : {}),
       });
       expect(got.t).toBe(s.t);

@@ -8,6 +8,7 @@ import { type Event, ids, type StoredEvent } from "@hearsay/core";
 import {
   comparable,
   loadSimulation,
+  recordedDossierRules,
   refoldLog,
   retrievalDossiers,
   runSimulation,
@@ -131,8 +132,11 @@ describe("a replay that cannot match its log", () => {
     const victim = calls[3]!;
     let tampered = false;
     const dossiers: SimulationSpec["dossiers"] = (l, s) => {
-      // Without `deferred`, turns take the (tampered) whole dossier.
-      const { deferred, ...real } = retrievalDossiers(l, s);
+      // Without `deferred`, turns take the (tampered) whole dossier. The replay's log is
+      // fresh, so the source is told the rules the fixture was recorded with.
+      const { deferred, ...real } = retrievalDossiers(l, s, {
+        dossierRules: recordedDossierRules(log, MAIN) ?? "moment",
+      });
       void deferred;
       const tamper: typeof real.dossier = (req) => {
         const d = real.dossier(req);

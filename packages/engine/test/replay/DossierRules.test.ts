@@ -1,0 +1,77 @@
+/**
+ * The dossier rules are a fact of a run: a new run records the `stable` rules in its
+ * `SimulationStarted`, and every source built on a save follows the rules it recorded —
+ * the `moment` rules for a run recorded before the field existed, such as the committed
+ * fixture — so a recorded answer always meets the dossier it was given.
+ */
+import { currentDossierRules, type GameTime, type LocationId, type NpcId } from "@hearsay/core";
+import { recordedDossierRules, retrievalDossiers, verifyLog } from "@hearsay/engine";
+import type { SqliteEventLog } from "@hearsay/store";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hamlet, MAIN, memoryLog, recordedFixture, runHamlet } from "./fixtures.ts";
+
+let log: SqliteEventLog;
+
+beforeAll(async () => {
+  log = memoryLog();
+  await runHamlet(log, { days: 2 });
+});
+
+/** Turns of every NPC every six hours, each with another place and company. */
+const asks = () => {
+  const world = hamlet().world;
+  const npcs = world.npcs.map((n) => n.id as NpcId);
+  const last = log.read(MAIN).at(-1)!.t;
+  const out = [];
+  for (let t = 24 * 60; t <= last; t += 6 * 60)
+    for (const [i, npcId] of npcs.entries())
+      out.push({
+        npcId,
+        t: t as GameTime,
+        query: "what news of the harvest?",
+        scene: {
+          locationId: world.locations[i % world.locations.length]!.id as LocationId,
+          present: npcs.filter((id) => id !== npcId).slice(i % 3, (i % 3) + 2),
+        },
+        npcTurn: true as const,
+      });
+  return out;
+};
+
+describe("dossier rules", () => {
+  it("a new run records the current rules, and its replay builds by them", async () => {
+    const started = log.read(MAIN, { toSeq: 1 })[0]!;
+    expect(started.type).toBe("SimulationStarted");
+    expect(currentDossierRules).toBe("stable");
+    expect((started.payload as { dossierRules?: string }).dossierRules).toBe("stable");
+    expect(recordedDossierRules(log, MAIN)).toBe("stable");
+    expect(retrievalDossiers(log, MAIN).dossierRules).toBe("stable");
+    expect((await verifyLog({ log, saveId: MAIN, simulation: hamlet() })).ok).toBe(true);
+  });
+
+  it("the committed fixture, recorded before the field, is read by the moment rules", () => {
+    expect(recordedDossierRules(recordedFixture().log, MAIN)).toBe("moment");
+  });
+
+  it("a source on a save follows the rules it recorded, and the two rules build other dossiers", () => {
+    const stable = retrievalDossiers(log, MAIN, { dossierRules: "stable" });
+    const moment = retrievalDossiers(log, MAIN, { dossierRules: "moment" });
+    const onNew = retrievalDossiers(log, MAIN);
+    let differ = 0;
+    for (const ask of asks()) {
+      expect(onNew.dossier(ask)).toEqual(stable.dossier(ask));
+      if (JSON.stringify(stable.dossier(ask)) !== JSON.stringify(moment.dossier(ask))) differ++;
+    }
+    expect(differ).toBeGreaterThan(0);
+    // The same save as a run recorded before the field: its start names no rules.
+    log.db
+      .prepare(
+        "UPDATE events SET payload = json_remove(payload, '$.dossierRules') WHERE save_id = ? AND seq = 1",
+      )
+      .run(MAIN);
+    expect(recordedDossierRules(log, MAIN)).toBe("moment");
+    const onOld = retrievalDossiers(log, MAIN);
+    expect(onOld.dossierRules).toBeUndefined();
+    for (const ask of asks()) expect(onOld.dossier(ask)).toEqual(moment.dossier(ask));
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The `stable` dossier rules: on a turn among NPCs its lore, world events and debates are
+ * ranked by what the NPC stands in (its place and open tasks), so they — and the prompt
+ * text up to its memories — stay the same whoever is present and whatever the turn's
+ * query (its situation, or the line it heard); a question put to it by the player or a
+ * tool still calls up its lore. The `moment` rules, which runs
+ * recorded before keep, rank them by the company and the query.
+ */
+import { type Dossier, renderDossierForPrompt } from "@hearsay/core";
+import {
+  importLore,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  VectorIndexes,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ev, openWorld, type TestWorld } from "./fixtures.ts";
+
+let world: TestWorld;
+let engine: RetrievalEngine;
+
+const topics = ["wolves", "cheese", "lanterns", "ferry", "bells", "wool", "salt", "owls"];
+const people = ["bram", "cora", "dell"];
+const T = 5_000;
+
+beforeAll(() => {
+  world = openWorld();
+  const reg = (npcId: string, name: string) =>
+    ev("NpcRegistered", 0, {
+      npcId,
+      name,
+      role: "villager",
+      factionId: null,
+      locationId: "square",
+      traits: [],
+    });
+  world.append([
+    reg("ada", "Ada"),
+    reg("bram", "Bram"),
+    reg("cora", "Cora"),
+    reg("dell", "Dell"),
+    ...topics.flatMap((topic, i) => {
+      const who = ["Bram", "Cora", "Dell"][i % 3]!;
+      return [
+        ev("WorldEventOccurred", 100 + i, {
+          worldEventId: `w-${topic}`,
+          kind: "rumour",
+          text: `${who} spread talk of ${topic} through the square.`,
+          locationId: null,
+          factionId: null,
+          visibility: "global",
+          importance: 0.5,
+          participants: [],
+          entities: [topic, who],
+          lapsesAt: null,
+        }),
+        ev("KnowledgeGained", 100 + i, {
+          npcId: "ada",
+          itemKind: "world_event",
+          itemId: `w-${topic}`,
+          via: "told",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      ];
+    }),
+  ]);
+  importLore(world.db, world.log, {
+    saveId: world.saveId,
+    t: 200,
+    files: topics.map((topic, i) => ({
+      path: `${topic}.md`,
+      bytes: `# ${topic}\n\n${["Bram", "Cora", "Dell"][i % 3]} knows all about the ${topic} of the valley.\n`,
+    })),
+  });
+  const embedder = makeHashingEmbedder();
+  const { index } = Effect.runSync(VectorIndexes.open(world.db, embedder));
+  engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
+});
+
+const dossierOf = (
+  rules: "stable" | "moment",
+  query: string,
+  present: ReadonlyArray<string>,
+  npcTurn: boolean,
+): Dossier =>
+  engine.dossier({
+    saveId: world.saveId,
+    npcId: "ada",
+    t: T,
+    query,
+    scene: { locationId: "square", present: ["ada", ...present] },
+    rules,
+    ...(npcTurn ? { npcTurn } : {}),
+  })!;
+
+const ids = (d: Dossier, name: string) =>
+  d.sections.find((s) => s.name === name)!.items.map((i) => i.id);
+
+/** The prompt's dossier text before the sections ranked by the moment. */
+const standingText = (d: Dossier): string => {
+  const text = renderDossierForPrompt(d);
+  const cut = ["## What you remember", "## Where you are now"]
+    .map((h) => text.indexOf(h))
+    .filter((i) => i >= 0);
+  return text.slice(0, Math.min(...cut));
+};
+
+const arbTurn = fc.record({
+  query: fc.constantFrom(...topics).map((t) => `what about the ${t}?`),
+  present: fc.subarray(people),
+});
+
+describe("the stable dossier rules", () => {
+  it("give a turn among NPCs the same lore, world events and prompt start whoever is present and whatever its query", () => {
+    fc.assert(
+      fc.property(arbTurn, arbTurn, (a, b) => {
+        const da = dossierOf("stable", a.query, a.present, true);
+        const db = dossierOf("stable", b.query, b.present, true);
+        for (const name of ["lore", "world_events", "debates"])
+          expect(ids(da, name)).toEqual(ids(db, name));
+        expect(standingText(da)).toBe(standingText(db));
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
+    );
+    // Full sections: the sameness is not that of empty ones.
+    const d = dossierOf("stable", "salt", [], true);
+    expect(ids(d, "lore").length).toBeGreaterThanOrEqual(2);
+    expect(ids(d, "world_events")).toHaveLength(5);
+  });
+
+  it("still rank lore by the question, when the player or a tool puts one to the NPC", () => {
+    for (const topic of topics) {
+      const lore = dossierOf("stable", `what about the ${topic}?`, ["bram"], false)
+        .sections.find((s) => s.name === "lore")!
+        .items.map((i) => i.text);
+      expect(lore.some((text) => text.includes(topic))).toBe(true);
+    }
+  });
+
+  it("differ from the moment rules, which rank a turn's lore and events by its company and query", () => {
+    const seen = new Set<string>();
+    for (const topic of topics)
+      for (const present of [[], ["bram"], ["cora", "dell"]]) {
+        const d = dossierOf("moment", `what about the ${topic}?`, present, true);
+        seen.add(JSON.stringify([ids(d, "lore"), ids(d, "world_events")]));
+      }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});
