@@ -245,7 +245,8 @@ export const searchCollection = (
       q,
       limit,
       tuning,
-      known ?? undefined,
+      // Enumerated once: a set too large for the exact filters is still the vector path's.
+      listed ?? undefined,
       matrices,
     )) {
       const cand = cands.get(hit.local);

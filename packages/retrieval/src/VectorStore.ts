@@ -265,6 +265,14 @@ export class VectorStore {
     return this.graphs.any;
   }
 
+  /**
+   * Candidates {@link filtered} would read from `save`'s graphs on its first try (see
+   * `GraphSegments.probeRows`): 0 when the save has no graph.
+   */
+  graphProbeRows(k: number, start: number, save = ""): number {
+    return this.graphs.of(save).probeRows(k, start);
+  }
+
   /** True when graphs are kept at all (`graph` not false). */
   get keepsGraphs(): boolean {
     return this.graphs.keep;

@@ -62,6 +62,14 @@ export interface NearestTuning {
   readonly graphMax: number;
   /** Widest HNSW candidate list before falling back to an exact scan (default 4,096). */
   readonly maxCandidates: number;
+  /**
+   * What one graph candidate costs against one row of an exact scan (default 8): the
+   * graph is tried only when the candidates its segments would return, times this, are
+   * at most the known set. Each segment is searched for the whole oversampled list, so a
+   * collection of many segments can read more candidates than a mid-sized known set has
+   * rows, each a walk of its neighbours — slower than the exact scan, and approximate.
+   */
+  readonly graphCost: number;
 }
 
 export const defaultNearestTuning: NearestTuning = {
@@ -71,6 +79,7 @@ export const defaultNearestTuning: NearestTuning = {
   oversample: 3,
   graphMax: 512,
   maxCandidates: 4096,
+  graphCost: 8,
 };
 
 /** A hit of the vector path: an item (by local number) and its cosine. */
@@ -136,11 +145,11 @@ const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: numb
   }
   const out = scratchRowids;
   const table = view.items[c];
-  const memory = kind === "memory";
   let n = 0;
-  // The same rule as `knownRowids` (and `SaveView.knows`).
+  // The same rule as `knownRowids` (and `SaveView.knows`): a lapsed world event is
+  // known no more than an expired memory.
   list.forEach((local, since) => {
-    if (since > t || table.dead[local] || (memory && !table.aliveAt(local, t))) return;
+    if (since > t || !table.aliveAt(local, t)) return;
     out[n++] = table.rowids[local]!;
   });
   return out.subarray(0, n);
@@ -198,6 +207,7 @@ export const knownNearest = (
   if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax || copied) {
     return exact();
   }
+  if (store.graphProbeRows(k, kPrime, view.saveId) * tuning.graphCost > n) return exact();
   const table = view.items[c];
   const accept = (rowid: number) => {
     const local = table.localOfRowid.get(rowid);
