@@ -148,6 +148,7 @@ export class VectorStore {
   ): void {
     this.graphs.forget();
     this.rows.restore(rowids, fingerprints, file, groups, saves);
+    this.sharedFrom = new WeakMap();
   }
 
   /**
@@ -239,6 +240,29 @@ export class VectorStore {
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
   copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
     return this.rows.copyQuantized(rowid, out, at);
+  }
+
+  /** How far into each list of items known by many {@link shareItems} has read. */
+  private sharedFrom = new WeakMap<ReadonlyArray<number>, number>();
+
+  /**
+   * Keeps the rows of items known by many together (`VectorRows.share`): `items` is an
+   * append-only list (`SaveView.commonItems`), read from where the last call left off,
+   * `rowidOf` its items' rowids. Changes where scans read rows from, never what they find.
+   */
+  shareItems(items: ReadonlyArray<number>, rowidOf: (item: number) => number): void {
+    const from = this.sharedFrom.get(items) ?? 0;
+    if (from >= items.length) return;
+    const rowids = new Int32Array(items.length - from);
+    for (let i = from; i < items.length; i++) rowids[i - from] = rowidOf(items[i]!);
+    // In rowid order, the order a known set is enumerated and gathered in.
+    this.rows.share(rowids.sort());
+    this.sharedFrom.set(items, items.length);
+  }
+
+  /** Rows kept together by {@link shareItems}. */
+  get sharedRows(): number {
+    return this.rows.sharedRows;
   }
 
   // --- exact scans (`ExactScan`) -------------------------------------------------------

@@ -155,6 +155,44 @@ const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: numb
   return out.subarray(0, n);
 };
 
+/** Where {@link knownSetAt} writes: grown as needed, reused by every search. */
+let setRowids = new Int32Array(1024);
+let setLocals = new Int32Array(1024);
+
+/**
+ * {@link knownRowids} into buffers reused between calls (views of them, valid until the
+ * next call): enumerating a known set of thousands allocates nothing per item.
+ */
+export const knownSetAt = (
+  view: SaveView,
+  npc: number,
+  c: CollectionName,
+  t: number,
+): { readonly rowids: ArrayLike<number>; readonly locals: ArrayLike<number> } => {
+  const kind = factKindOf(c);
+  const list = kind ? view.knownList(npc, kind) : undefined;
+  if (!kind) return knownRowids(view, npc, c, t);
+  if (!list) return { rowids: setRowids.subarray(0, 0), locals: setLocals.subarray(0, 0) };
+  if (setRowids.length < list.size) {
+    const size = Math.max(list.size, setRowids.length * 2);
+    setRowids = new Int32Array(size);
+    setLocals = new Int32Array(size);
+  }
+  const rowids = setRowids;
+  const locals = setLocals;
+  const table = view.items[c];
+  const facts = list.knownBy(t, locals);
+  let n = 0;
+  // The same rule as `knownRowids` (and `SaveView.knows`).
+  for (let i = 0; i < facts; i++) {
+    const local = locals[i]!;
+    if (!table.aliveAt(local, t)) continue;
+    rowids[n] = table.rowids[local]!;
+    locals[n++] = local;
+  }
+  return { rowids: rowids.subarray(0, n), locals: locals.subarray(0, n) };
+};
+
 const fromScored = (
   view: SaveView,
   c: CollectionName,
@@ -182,7 +220,7 @@ export const knownNearest = (
   query: Float32Array,
   k: number,
   tuning: NearestTuning = defaultNearestTuning,
-  known?: { readonly rowids: ReadonlyArray<number> },
+  known?: { readonly rowids: ArrayLike<number> },
   matrices?: KnownMatrices | null,
 ): Array<NearHit> => {
   const n = known ? known.rowids.length : knownCount(view, npc, c);
@@ -197,6 +235,10 @@ export const knownNearest = (
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
     const rowids = known ? known.rowids : knownRowidsInto(view, npc, c, t);
+    if (kind && n > tuning.exactMax) {
+      const table = view.items[c];
+      store.shareItems(view.commonItems(kind), (local) => table.rowids[local]!);
+    }
     return fromScored(view, c, store.exact(query, rowids, k));
   };
   const share = Math.min(1, n / Math.max(1, store.size));
