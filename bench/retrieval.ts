@@ -52,6 +52,7 @@ if (process.argv.includes("--workload=peer")) {
     [
       "memories",
       "known mean",
+      "first",
       "cold p50",
       "cold p99",
       "cold max",
@@ -71,6 +72,7 @@ if (process.argv.includes("--workload=peer")) {
     peer.map((r) => [
       r.memories,
       r.knownMean,
+      `${f(r.firstDossierMs.wall)} (cpu ${f(r.firstDossierMs.cpu)})`,
       f(r.coldDossierMs.p50),
       f(r.coldDossierMs.p99),
       f(r.coldDossierMs.max),

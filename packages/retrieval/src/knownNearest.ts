@@ -7,8 +7,10 @@
  *   a known set ≤ `exactMax` (any collection:   → exact scan over just those vectors
  *   lore, a young world's events, an NPC's own    (i8, natively; cost ∝ known set);
  *   memories); a share so small that the graph    no graph
- *   would need more than `graphMax` candidates;
- *   or a contiguous copy of ≤ `matrixMax` rows
+ *   would need more than `graphMax` candidates,
+ *   or candidates that would cost more than the
+ *   scan (`graphCost`); or a contiguous copy of
+ *   ≤ `matrixMax` rows
  *   a known set larger than `exactMax` that is    → every HNSW graph segment searched
  *   a large share of the collection (world        oversampled by 1/share, each candidate
  *   events, debates, memories late in a run)      checked against the NPC's knowledge,
@@ -193,6 +195,17 @@ export const knownSetAt = (
   return { rowids: rowids.subarray(0, n), locals: locals.subarray(0, n) };
 };
 
+/**
+ * Brings the store's shared rows (`VectorStore.shareItems`) up to the items of `c` the
+ * view counts as known by many; cheap when none became so since the last call.
+ */
+export const shareCommonRows = (view: SaveView, store: VectorStore, c: CollectionName): void => {
+  const kind = factKindOf(c);
+  if (!kind) return;
+  const table = view.items[c];
+  store.shareItems(view.commonItems(kind), (local) => table.rowids[local]!);
+};
+
 const fromScored = (
   view: SaveView,
   c: CollectionName,
@@ -235,10 +248,7 @@ export const knownNearest = (
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
     const rowids = known ? known.rowids : knownRowidsInto(view, npc, c, t);
-    if (kind && n > tuning.exactMax) {
-      const table = view.items[c];
-      store.shareItems(view.commonItems(kind), (local) => table.rowids[local]!);
-    }
+    if (n > tuning.exactMax) shareCommonRows(view, store, c);
     return fromScored(view, c, store.exact(query, rowids, k));
   };
   const share = Math.min(1, n / Math.max(1, store.size));
