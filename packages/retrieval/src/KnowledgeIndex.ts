@@ -37,7 +37,10 @@ const COMMON_SHARE = 1 / 8;
 export class KnowledgeIndex {
   private readonly known = new Map<number, Record<FactKind, KnownList>>();
   private readonly pending = new Map<string, Array<{ npc: number; t: number }>>();
-  /** Per kind and item: how many NPCs have a fact for it. */
+  /**
+   * Per kind and item: how many NPCs have a fact for it — negated (−count − 1) once the
+   * item is listed in `commonItems`, so it is listed once.
+   */
   private readonly knowers: Record<FactKind, Int32Array> = {
     memory: new Int32Array(0),
     world_event: new Int32Array(0),
@@ -53,14 +56,14 @@ export class KnowledgeIndex {
    * Items known by many NPCs (at least 16, and an eighth of those with facts, when the
    * item got there), in the order they became so; only ever appended to. Every NPC's
    * known set holds most of them, so the vector store keeps their rows together
-   * (`VectorStore.shareRows`). Whether an item is listed changes no search's result.
+   * (`VectorStore.shareItems`). Whether an item is listed changes no search's result.
    */
   common(kind: FactKind): ReadonlyArray<number> {
     return this.commonItems[kind];
   }
 
   /** Counts one more NPC knowing the item; lists it when it becomes known by many. */
-  private counted(kind: FactKind, local: number, by: number): void {
+  private counted(kind: FactKind, local: number): void {
     let counts = this.knowers[kind];
     if (local >= counts.length) {
       const grown = new Int32Array(Math.max(local + 1, counts.length * 2, 1024));
@@ -69,13 +72,17 @@ export class KnowledgeIndex {
       this.knowers[kind] = grown;
     }
     const was = counts[local]!;
-    counts[local] = was + by;
+    if (was < 0) {
+      counts[local] = was - 1; // listed already
+      return;
+    }
     const need = Math.max(COMMON_MIN_KNOWERS, Math.ceil(this.known.size * COMMON_SHARE));
-    // Listed once: the first time the count reaches what is needed then.
-    if (was >= 0 && was + by >= need) {
-      this.commonItems[kind].push(local);
-      counts[local] = -(was + by) - 1;
-    } else if (was < 0) counts[local] = was - by;
+    if (was + 1 < need) {
+      counts[local] = was + 1;
+      return;
+    }
+    this.commonItems[kind].push(local);
+    counts[local] = -(was + 1) - 1;
   }
 
   /** The NPC's facts of one kind (undefined when it has none). */
@@ -95,7 +102,7 @@ export class KnowledgeIndex {
   /** Records a fact about item `local`, or parks it when the item is unknown (`undefined`). */
   learn(kind: FactKind, itemId: string, local: number | undefined, npc: number, t: number): void {
     if (local !== undefined) {
-      if (this.lists(npc)[kind].add(local, t)) this.counted(kind, local, 1);
+      if (this.lists(npc)[kind].add(local, t)) this.counted(kind, local);
       return;
     }
     const key = `${kind}:${itemId}`;
@@ -120,7 +127,7 @@ export class KnowledgeIndex {
     if (!waiting) return;
     this.pending.delete(key);
     for (const { npc, t } of waiting) {
-      if (this.lists(npc)[kind].add(local, t)) this.counted(kind, local, 1);
+      if (this.lists(npc)[kind].add(local, t)) this.counted(kind, local);
     }
   }
 
@@ -155,7 +162,7 @@ export class KnowledgeIndex {
     for (let i = 0; i < loaded.length; i++) {
       const k = kinds[i]!;
       loaded[i]!.forEach((local) => {
-        this.counted(k, local, 1);
+        this.counted(k, local);
       });
     }
   }
