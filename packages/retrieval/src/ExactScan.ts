@@ -65,8 +65,7 @@ export class ExactScan {
       this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
     }
     const present = this.present;
-    let n = 0;
-    for (let i = 0; i < rowids.length; i++) if (rows.has(rowids[i]!)) present[n++] = rowids[i]!;
+    const n = rows.presentOf(rowids, present);
     if (n === 0) return [];
     const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
     // Rows read from the file cost a read each: past `keep` of them, i8 picks which.

@@ -105,6 +105,17 @@ export class GraphSegments {
     return n;
   }
 
+  /**
+   * Candidates a first search for `k` results with `start` candidates per segment reads
+   * in all: each segment returns at most its size. What the graph path costs, before any
+   * widening, in units of one candidate.
+   */
+  probeRows(k: number, start: number): number {
+    let n = 0;
+    for (const s of this.list) n += Math.min(s.rowids.length, Math.max(k, start));
+    return n;
+  }
+
   /** Drops every graph. */
   clear(): void {
     this.list = [];

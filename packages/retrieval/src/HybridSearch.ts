@@ -22,7 +22,7 @@ import {
   defaultNearestTuning,
   knownCount,
   knownNearest,
-  knownRowids,
+  knownSetAt,
   type NearestTuning,
 } from "./knownNearest.ts";
 import type { SaveView } from "./SaveView.ts";
@@ -202,14 +202,17 @@ export const searchCollection = (
   if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
   // The search is exact when what the NPC knows *at t* is few, however many facts it
   // has: late in a long run an NPC has many more memory facts than memories still alive.
-  const listed = count <= tuning.enumerateMax ? knownRowids(view, npc, c, t) : null;
+  const listed = count <= tuning.enumerateMax ? knownSetAt(view, npc, c, t) : null;
   const known = listed && listed.locals.length <= tuning.exactMax ? listed : null;
   const knows = view.knower(npc, c, t);
 
   // exact filters
   if (known) {
     const hits: Array<number> = [];
-    for (const local of known.locals) if (matchesFilter(ctx, c, local)) hits.push(local);
+    for (let i = 0; i < known.locals.length; i++) {
+      const local = known.locals[i]!;
+      if (matchesFilter(ctx, c, local)) hits.push(local);
+    }
     hits.sort((a, b) => b - a);
     for (const local of hits.slice(0, tuning.filterHits * 4))
       cands.set(local, { similarity: Number.NaN, keyword: 0 });
@@ -245,7 +248,8 @@ export const searchCollection = (
       q,
       limit,
       tuning,
-      known ?? undefined,
+      // Enumerated once: a set too large for the exact filters is still the vector path's.
+      listed ?? undefined,
       matrices,
     )) {
       const cand = cands.get(hit.local);

@@ -27,6 +27,7 @@ import {
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
 import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
+import { shareCommonRows } from "./knownNearest.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
@@ -165,6 +166,11 @@ export class RetrievalEngine {
       view = SaveView.load(this.db, saveId);
       this.views.set(saveId, view);
       this.queue({});
+      // Rows of items known by many are gathered together now, not by the first search.
+      for (const c of collectionNames) {
+        const store = this.options.index?.store(c);
+        if (store) shareCommonRows(view, store, c);
+      }
       return view;
     }
     if (appended.length > 0 && appended[0]!.seq === view.seq + 1) {

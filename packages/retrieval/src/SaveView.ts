@@ -395,6 +395,11 @@ export class SaveView implements Names {
     return this.facts.list(npc, kind);
   }
 
+  /** Items of one kind known by many NPCs (`KnowledgeIndex.common`), as locals. */
+  commonItems(kind: FactKind): ReadonlyArray<number> {
+    return this.facts.common(kind);
+  }
+
   /**
    * {@link knows} for one NPC, collection and time, with the NPC's fact list looked up
    * once: the predicate a search applies to thousands of candidates.

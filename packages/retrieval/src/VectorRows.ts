@@ -35,6 +35,15 @@ export class VectorRows {
   private used = 0;
   private live = 0;
   private readonly freeSlots: Array<number> = [];
+  /**
+   * slot → position + 1 of its row in `shared` (0: none). Rows known by many NPCs are
+   * copied there, next to each other, in the order they were shared: a scan of any known
+   * set that holds them reads them from a few contiguous pages rather than one page each.
+   */
+  private sharedAt = new Int32Array(0);
+  /** The shared rows' i8 copies, `sharedUsed` of them (some void once their row went). */
+  private shared = new Int8Array(0);
+  private sharedUsed = 0;
 
   constructor(readonly dimensions: number) {
     this.halves = new HalfRows(dimensions);
@@ -63,6 +72,18 @@ export class VectorRows {
 
   has(rowid: number): boolean {
     return rowid >= 0 && rowid < this.slotOf.length && this.slotOf[rowid]! > 0;
+  }
+
+  /** Writes into `out` the rowids of `rowids` that have a vector, in order; returns how many. */
+  presentOf(rowids: ArrayLike<number>, out: Int32Array): number {
+    const slotOf = this.slotOf;
+    const end = slotOf.length;
+    let n = 0;
+    for (let i = 0; i < rowids.length; i++) {
+      const r = rowids[i]!;
+      if (r >= 0 && r < end && slotOf[r]! > 0) out[n++] = r;
+    }
+    return n;
   }
 
   /** The save a row was put for ("" when none was given). */
@@ -147,8 +168,53 @@ export class VectorRows {
       this.rowidAt.byteLength +
       this.fpAt.byteLength +
       this.groupAt.byteLength +
-      this.freeSlots.length * 8
+      this.freeSlots.length * 8 +
+      this.shared.byteLength +
+      this.sharedAt.byteLength
     );
+  }
+
+  /** Rows copied by {@link share} (void ones included). */
+  get sharedRows(): number {
+    return this.sharedUsed;
+  }
+
+  /**
+   * Copies the i8 rows of these rowids (absent ones skipped, shared ones kept where they
+   * are) next to the rows shared before, at most an eighth of the rows in all: the rows
+   * of items known by many, which every large known set reads. Scans read the same
+   * bytes in the same order as without it, so no result depends on what is shared.
+   */
+  share(rowids: ArrayLike<number>): void {
+    const d = this.dimensions;
+    const cap = Math.max(1024, this.live >>> 3);
+    for (let i = 0; i < rowids.length && this.sharedUsed < cap; i++) {
+      const rowid = rowids[i]!;
+      if (!this.has(rowid)) continue;
+      const slot = this.slotOf[rowid]! - 1;
+      if (slot < this.sharedAt.length && this.sharedAt[slot]! > 0) continue;
+      if (this.sharedAt.length < this.rowidAt.length) {
+        const grown = new Int32Array(this.rowidAt.length);
+        grown.set(this.sharedAt);
+        this.sharedAt = grown;
+      }
+      if (this.shared.length < (this.sharedUsed + 1) * d) {
+        const rows = Math.min(cap, Math.max(1024, this.sharedUsed + (this.sharedUsed >>> 1)));
+        const grown = new Int8Array(rows * d);
+        grown.set(this.shared.subarray(0, this.sharedUsed * d));
+        this.shared = grown;
+      }
+      const at = this.sharedUsed++;
+      this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), at * d);
+      this.sharedAt[slot] = at + 1;
+    }
+  }
+
+  /** Forgets every shared row (their slots are being replaced). */
+  private unshareAll(): void {
+    this.sharedAt = new Int32Array(0);
+    this.shared = new Int8Array(0);
+    this.sharedUsed = 0;
   }
 
   private grow(rowid: number): void {
@@ -213,6 +279,8 @@ export class VectorRows {
       this.halves.write(slot, vector);
       quantizeInto(vector, this.q8, slot * d, d);
     }
+    const shared = slot < this.sharedAt.length ? this.sharedAt[slot]! - 1 : -1;
+    if (shared >= 0) this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), shared * d);
     return was;
   }
 
@@ -224,6 +292,8 @@ export class VectorRows {
       const slot = this.slotOf[rowid]! - 1;
       this.slotOf[rowid] = 0;
       this.rowidAt[slot] = -1;
+      // The copy is void; the slot's next row is not shared until it is asked to be.
+      if (slot < this.sharedAt.length) this.sharedAt[slot] = 0;
       this.freeSlots.push(slot);
       this.live--;
     }
@@ -253,6 +323,7 @@ export class VectorRows {
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
+    this.unshareAll();
     const groupOfSaved = saves.map((save) => this.group(save));
     const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
     const bits = new Uint16Array(run * d);
@@ -305,10 +376,32 @@ export class VectorRows {
     const d = this.dimensions;
     const slotOf = this.slotOf;
     const q8 = this.q8;
+    const sharedAt = this.sharedAt;
+    const shared = this.shared;
+    const nShared = sharedAt.length;
+    // Rows that follow one another where they are read from are copied as one run: a
+    // view per run, not per row (each view is garbage the young generation collects).
+    let from: Int8Array = q8;
+    let start = 0;
+    let len = 0;
+    let at = 0;
     for (let j = 0; j < n; j++) {
       const s = slotOf[rowids[j]!]! - 1;
-      out.set(q8.subarray(s * d, (s + 1) * d), j * d);
+      // The same bytes either way: a shared row is read from its copy among the others.
+      const c = s < nShared ? sharedAt[s]! - 1 : -1;
+      const src = c >= 0 ? shared : q8;
+      const pos = c >= 0 ? c : s;
+      if (len > 0 && src === from && pos === start + len) {
+        len++;
+        continue;
+      }
+      if (len > 0) out.set(from.subarray(start * d, (start + len) * d), at * d);
+      from = src;
+      start = pos;
+      len = 1;
+      at = j;
     }
+    if (len > 0) out.set(from.subarray(start * d, (start + len) * d), at * d);
   }
 
   /**

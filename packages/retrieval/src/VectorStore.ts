@@ -148,6 +148,7 @@ export class VectorStore {
   ): void {
     this.graphs.forget();
     this.rows.restore(rowids, fingerprints, file, groups, saves);
+    this.sharedFrom = new WeakMap();
   }
 
   /**
@@ -241,6 +242,29 @@ export class VectorStore {
     return this.rows.copyQuantized(rowid, out, at);
   }
 
+  /** How far into each list of items known by many {@link shareItems} has read. */
+  private sharedFrom = new WeakMap<ReadonlyArray<number>, number>();
+
+  /**
+   * Keeps the rows of items known by many together (`VectorRows.share`): `items` is an
+   * append-only list (`SaveView.commonItems`), read from where the last call left off,
+   * `rowidOf` its items' rowids. Changes where scans read rows from, never what they find.
+   */
+  shareItems(items: ReadonlyArray<number>, rowidOf: (item: number) => number): void {
+    const from = this.sharedFrom.get(items) ?? 0;
+    if (from >= items.length) return;
+    const rowids = new Int32Array(items.length - from);
+    for (let i = from; i < items.length; i++) rowids[i - from] = rowidOf(items[i]!);
+    // In rowid order, the order a known set is enumerated and gathered in.
+    this.rows.share(rowids.sort());
+    this.sharedFrom.set(items, items.length);
+  }
+
+  /** Rows kept together by {@link shareItems}. */
+  get sharedRows(): number {
+    return this.rows.sharedRows;
+  }
+
   // --- exact scans (`ExactScan`) -------------------------------------------------------
 
   /** Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. */
@@ -263,6 +287,14 @@ export class VectorStore {
   /** True when at least one HNSW graph is built. */
   get hasGraph(): boolean {
     return this.graphs.any;
+  }
+
+  /**
+   * Candidates {@link filtered} would read from `save`'s graphs on its first try (see
+   * `GraphSegments.probeRows`): 0 when the save has no graph.
+   */
+  graphProbeRows(k: number, start: number, save = ""): number {
+    return this.graphs.of(save).probeRows(k, start);
   }
 
   /** True when graphs are kept at all (`graph` not false). */

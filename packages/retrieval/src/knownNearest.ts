@@ -7,8 +7,10 @@
  *   a known set ≤ `exactMax` (any collection:   → exact scan over just those vectors
  *   lore, a young world's events, an NPC's own    (i8, natively; cost ∝ known set);
  *   memories); a share so small that the graph    no graph
- *   would need more than `graphMax` candidates;
- *   or a contiguous copy of ≤ `matrixMax` rows
+ *   would need more than `graphMax` candidates,
+ *   or candidates that would cost more than the
+ *   scan (`graphCost`); or a contiguous copy of
+ *   ≤ `matrixMax` rows
  *   a known set larger than `exactMax` that is    → every HNSW graph segment searched
  *   a large share of the collection (world        oversampled by 1/share, each candidate
  *   events, debates, memories late in a run)      checked against the NPC's knowledge,
@@ -62,6 +64,14 @@ export interface NearestTuning {
   readonly graphMax: number;
   /** Widest HNSW candidate list before falling back to an exact scan (default 4,096). */
   readonly maxCandidates: number;
+  /**
+   * What one graph candidate costs against one row of an exact scan (default 8): the
+   * graph is tried only when the candidates its segments would return, times this, are
+   * at most the known set. Each segment is searched for the whole oversampled list, so a
+   * collection of many segments can read more candidates than a mid-sized known set has
+   * rows, each a walk of its neighbours — slower than the exact scan, and approximate.
+   */
+  readonly graphCost: number;
 }
 
 export const defaultNearestTuning: NearestTuning = {
@@ -71,6 +81,7 @@ export const defaultNearestTuning: NearestTuning = {
   oversample: 3,
   graphMax: 512,
   maxCandidates: 4096,
+  graphCost: 8,
 };
 
 /** A hit of the vector path: an item (by local number) and its cosine. */
@@ -136,14 +147,63 @@ const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: numb
   }
   const out = scratchRowids;
   const table = view.items[c];
-  const memory = kind === "memory";
   let n = 0;
-  // The same rule as `knownRowids` (and `SaveView.knows`).
+  // The same rule as `knownRowids` (and `SaveView.knows`): a lapsed world event is
+  // known no more than an expired memory.
   list.forEach((local, since) => {
-    if (since > t || table.dead[local] || (memory && !table.aliveAt(local, t))) return;
+    if (since > t || !table.aliveAt(local, t)) return;
     out[n++] = table.rowids[local]!;
   });
   return out.subarray(0, n);
+};
+
+/** Where {@link knownSetAt} writes: grown as needed, reused by every search. */
+let setRowids = new Int32Array(1024);
+let setLocals = new Int32Array(1024);
+
+/**
+ * {@link knownRowids} into buffers reused between calls (views of them, valid until the
+ * next call): enumerating a known set of thousands allocates nothing per item.
+ */
+export const knownSetAt = (
+  view: SaveView,
+  npc: number,
+  c: CollectionName,
+  t: number,
+): { readonly rowids: ArrayLike<number>; readonly locals: ArrayLike<number> } => {
+  const kind = factKindOf(c);
+  const list = kind ? view.knownList(npc, kind) : undefined;
+  if (!kind) return knownRowids(view, npc, c, t);
+  if (!list) return { rowids: setRowids.subarray(0, 0), locals: setLocals.subarray(0, 0) };
+  if (setRowids.length < list.size) {
+    const size = Math.max(list.size, setRowids.length * 2);
+    setRowids = new Int32Array(size);
+    setLocals = new Int32Array(size);
+  }
+  const rowids = setRowids;
+  const locals = setLocals;
+  const table = view.items[c];
+  const facts = list.knownBy(t, locals);
+  let n = 0;
+  // The same rule as `knownRowids` (and `SaveView.knows`).
+  for (let i = 0; i < facts; i++) {
+    const local = locals[i]!;
+    if (!table.aliveAt(local, t)) continue;
+    rowids[n] = table.rowids[local]!;
+    locals[n++] = local;
+  }
+  return { rowids: rowids.subarray(0, n), locals: locals.subarray(0, n) };
+};
+
+/**
+ * Brings the store's shared rows (`VectorStore.shareItems`) up to the items of `c` the
+ * view counts as known by many; cheap when none became so since the last call.
+ */
+export const shareCommonRows = (view: SaveView, store: VectorStore, c: CollectionName): void => {
+  const kind = factKindOf(c);
+  if (!kind) return;
+  const table = view.items[c];
+  store.shareItems(view.commonItems(kind), (local) => table.rowids[local]!);
 };
 
 const fromScored = (
@@ -173,7 +233,7 @@ export const knownNearest = (
   query: Float32Array,
   k: number,
   tuning: NearestTuning = defaultNearestTuning,
-  known?: { readonly rowids: ReadonlyArray<number> },
+  known?: { readonly rowids: ArrayLike<number> },
   matrices?: KnownMatrices | null,
 ): Array<NearHit> => {
   const n = known ? known.rowids.length : knownCount(view, npc, c);
@@ -188,6 +248,7 @@ export const knownNearest = (
       return matrices.nearest(view, store, npc, c, list, t, query, k);
     }
     const rowids = known ? known.rowids : knownRowidsInto(view, npc, c, t);
+    if (n > tuning.exactMax) shareCommonRows(view, store, c);
     return fromScored(view, c, store.exact(query, rowids, k));
   };
   const share = Math.min(1, n / Math.max(1, store.size));
@@ -198,6 +259,7 @@ export const knownNearest = (
   if (n <= tuning.exactMax || !store.hasGraph || kPrime > tuning.graphMax || copied) {
     return exact();
   }
+  if (store.graphProbeRows(k, kPrime, view.saveId) * tuning.graphCost > n) return exact();
   const table = view.items[c];
   const accept = (rowid: number) => {
     const local = table.localOfRowid.get(rowid);

@@ -20,7 +20,7 @@ class Add implements fc.Command<Model, KnownList> {
     const prior = m.facts.get(this.local);
     if (prior === undefined) m.order.push(this.local);
     if (prior === undefined || this.t < prior) m.facts.set(this.local, this.t);
-    r.add(this.local, this.t);
+    expect(r.add(this.local, this.t)).toBe(prior === undefined);
     expect(r.size).toBe(m.facts.size);
   }
   toString = () => `add(${this.local}, ${this.t})`;
@@ -48,6 +48,22 @@ class Scan implements fc.Command<Model, KnownList> {
   toString = () => "forEach";
 }
 
+class KnownBy implements fc.Command<Model, KnownList> {
+  constructor(readonly t: number) {}
+  check = () => true;
+  run(m: Model, r: KnownList): void {
+    const out = new Int32Array(r.size);
+    const n = r.knownBy(this.t, out);
+    const expected: Array<number> = [];
+    r.forEach((l, t) => {
+      if (t <= this.t) expected.push(l);
+    });
+    expect(Array.from(out.subarray(0, n))).toEqual(expected);
+    expect(n).toBe([...m.facts.values()].filter((t) => t <= this.t).length);
+  }
+  toString = () => `knownBy(${this.t})`;
+}
+
 class Since implements fc.Command<Model, KnownList> {
   constructor(readonly from: number) {}
   check = () => true;
@@ -67,6 +83,7 @@ describe("KnownList", () => {
       fc.tuple(local, fc.integer({ min: 0, max: 1000 })).map(([l, t]) => new Add(l, t)),
       local.map((l) => new Lookup(l)),
       fc.constant(new Scan()),
+      fc.integer({ min: -1, max: 1001 }).map((t) => new KnownBy(t)),
       fc.nat(500).map((n) => new Since(n)),
     ];
     fc.assert(
@@ -93,6 +110,7 @@ describe("KnownList", () => {
         .map(([l, t]) => new Add(l, t)),
       local.map((l) => new Lookup(l)),
       fc.constant(new Scan()),
+      fc.integer({ min: -1, max: 1001 }).map((t) => new KnownBy(t)),
       fc.nat(1300).map((n) => new Since(n)),
     ];
     const seed = fc.array(fc.tuple(fc.integer({ min: 0, max: 100_000 }), fc.nat(1000)), {

@@ -122,7 +122,7 @@ describe("knowledge-filtered retrieval (property)", () => {
               const store = path === "default" ? {} : { hnswMinSize: 4 };
               const tuning =
                 path === "graph"
-                  ? { ...defaultSearchTuning, exactMax: 1 }
+                  ? { ...defaultSearchTuning, exactMax: 1, graphCost: 0 }
                   : path === "matrix"
                     ? { ...defaultSearchTuning, exactMax: 1, graphMax: 1 }
                     : defaultSearchTuning;

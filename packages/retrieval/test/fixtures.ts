@@ -21,8 +21,8 @@ export const ev = <T extends EventType>(type: T, t: number, payload: Record<stri
   makeEvent(type, { id: ids.event(`e${++counter}`), t: t as GameTime, payload } as never);
 
 /** A sentence about one topic. */
-/** A global rumour everyone may come to know, of middling importance, never lapsing. */
-export const globalRumour = (id: string, t: number, text: string) =>
+/** A global rumour everyone may come to know, of middling importance, lapsing at `lapsesAt`. */
+export const globalRumour = (id: string, t: number, text: string, lapsesAt: number | null = null) =>
   ev("WorldEventOccurred", t, {
     worldEventId: id,
     kind: "rumour",
@@ -33,7 +33,7 @@ export const globalRumour = (id: string, t: number, text: string) =>
     importance: 0.5,
     participants: [],
     entities: [],
-    lapsesAt: null,
+    lapsesAt,
   });
 
 export const sentence = (p: Prng, topic: number): string => {

@@ -77,7 +77,8 @@ beforeAll(() => {
 });
 
 const exactTuning = { ...defaultNearestTuning, exactMax: 1_000_000 };
-const graphTuning = { ...defaultNearestTuning, exactMax: 100 };
+// graphCost 0: the graph is tried whatever its probe costs, so these tests reach it.
+const graphTuning = { ...defaultNearestTuning, exactMax: 100, graphCost: 0 };
 
 describe("knownNearest", () => {
   it("scans a small share exactly rather than asking the graph for thousands of candidates", () => {
@@ -119,6 +120,7 @@ describe("knownNearest", () => {
       oversample: 0.05,
       graphMax: 4096,
       maxCandidates: 256,
+      graphCost: 0,
     };
     for (let q = 0; q < 10; q++) {
       const query = embedder.embedSync!(sentence(p, q));
@@ -129,7 +131,13 @@ describe("knownNearest", () => {
 
   it("ranks the same with or without a graph in the index when asked for exact vectors", () => {
     // The property a run needs: its results never depend on how the index cache was built.
-    const graphFirst = { ...defaultSearchTuning, exactMax: 1, matrixMax: 1, oversample: 0.05 };
+    const graphFirst = {
+      ...defaultSearchTuning,
+      exactMax: 1,
+      matrixMax: 1,
+      oversample: 0.05,
+      graphCost: 0,
+    };
     const flat = Effect.runSync(
       VectorIndexes.open(world.db, embedder, { store: { hnswMinSize: 1_000_000_000 } }),
     ).index;
@@ -282,13 +290,68 @@ describe("knownNearest on a collection known by many", () => {
       expect(graphCalls).toEqual([]);
       // Every NPC knows these rows: a per-NPC copy of them would repeat the collection.
       expect(matrices.size).toBe(0);
-      // Past exactMax the graph is still the path for a large share.
-      const large = { ...defaultNearestTuning, exactMax: count - 1 };
+      // Past exactMax, 300 rows in many small segments: each segment would return its
+      // 32 candidates, more than the rows an exact scan reads, so the scan is chosen.
+      const pastExactMax = { ...defaultNearestTuning, exactMax: count - 1 };
+      expect(store.graphProbeRows(8, 32, shared.saveId) * pastExactMax.graphCost).toBeGreaterThan(
+        count,
+      );
+      const scanned = knownNearest(
+        sharedView,
+        store,
+        npc,
+        "world_events",
+        t,
+        queries[0]!,
+        8,
+        pastExactMax,
+      );
+      expect(scanned).toEqual(truth(queries[0]!, 8));
+      expect(graphCalls).toEqual([]);
+      // With graph candidates priced as rows the graph is the path for a large share.
+      const large = { ...pastExactMax, graphCost: 1 };
       const hits = knownNearest(sharedView, store, npc, "world_events", t, queries[0]!, 8, large);
       expect(hits).toHaveLength(8);
       expect(graphCalls).toEqual([8]);
     } finally {
       store.filtered = filtered;
+    }
+  });
+});
+
+describe("knownNearest over lapsed world events", () => {
+  it("never returns a world event that lapsed by t, however large the known set", () => {
+    // 1,200 rumours the NPC heard, every other one lapsed by t: past exactMax, the set is
+    // enumerated by the vector path itself, which must apply the lapse as `knows` does.
+    const w = openWorld();
+    const p = Prng.derive(12, "lapsed");
+    const count = 1200;
+    const t = 100 + count + 10;
+    w.append([
+      ...npcEvents(2),
+      ...Array.from({ length: count }, (_, i) => [
+        globalRumour(`w${i}`, 100 + i, sentence(p, i), i % 2 === 0 ? 100 + count : null),
+        ev("KnowledgeGained", 100 + i, {
+          npcId: "npc-0",
+          itemKind: "world_event",
+          itemId: `w${i}`,
+          via: "witnessed",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      ]).flat(),
+    ]);
+    const ix = Effect.runSync(
+      VectorIndexes.open(w.db, embedder, { store: { graph: false } }),
+    ).index;
+    const v = SaveView.load(w.db, w.saveId);
+    const store = ix.store("world_events")!;
+    const npc = v.npcs.find("npc-0");
+    for (let q = 0; q < 10; q++) {
+      const query = embedder.embedSync!(sentence(p, q));
+      const hits = knownNearest(v, store, npc, "world_events", t, query, 10);
+      expect(hits).toHaveLength(10);
+      for (const h of hits) expect(v.knows(npc, "world_events", h.local, t)).toBe(true);
     }
   });
 });

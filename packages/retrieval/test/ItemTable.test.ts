@@ -1,0 +1,50 @@
+import { memoryAliveAt } from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ItemTable } from "../src/ItemTable.ts";
+
+// ItemTable is internal to the package (not exported), so this test imports it directly.
+
+const facts = (id: string, expiresAt: number | null, goneAt: number | null) => ({
+  id,
+  rowid: 1,
+  t: 0,
+  expiresAt,
+  goneAt,
+  owner: -1,
+  location: -1,
+  faction: -1,
+  importance: 0.5,
+  participants: [],
+  entities: [],
+  aboutTask: -1,
+  source: -1,
+  quote: { text: id },
+});
+
+describe("ItemTable.aliveAt", () => {
+  it("is core's memoryAliveAt, through expiry, going and removal", () => {
+    const time = fc.option(fc.integer({ min: 0, max: 50 }), { nil: null });
+    fc.assert(
+      fc.property(
+        time,
+        time,
+        time,
+        fc.boolean(),
+        fc.integer({ min: -1, max: 55 }),
+        (expiresAt, goneAt, goneLater, removed, t) => {
+          const table = new ItemTable();
+          const local = table.add(facts("m", expiresAt, goneAt));
+          let gone = goneAt;
+          if (goneLater !== null) {
+            table.setGone(local, goneLater);
+            gone ??= goneLater;
+          }
+          if (removed) table.kill(local);
+          expect(table.aliveAt(local, t)).toBe(!removed && memoryAliveAt(expiresAt, gone, t));
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 5000 : 300 },
+    );
+  });
+});
