@@ -2,15 +2,24 @@
  * What an NPC can decide to do on a turn. The brain's answer (decoded by its Schema in
  * @hearsay/mind) has this shape; actors keep only the type so they import no brain.
  */
-import type { LocationId, NpcId, RegardShift, TaskId } from "@hearsay/core";
+import type {
+  AgendaStep,
+  LocationId,
+  NpcId,
+  RegardShift,
+  SpokenMemory,
+  TaskId,
+} from "@hearsay/core";
 
-export type NpcAction =
+type NpcActionBody =
   | {
       readonly action: "speak";
       readonly to: NpcId;
       readonly text: string;
       /** How the speaker's regard for `to` moves by saying it; none, no change. */
       readonly regard?: RegardShift | undefined;
+      /** What the speaker will remember of saying it (kept if the line goes unanswered). */
+      readonly memories?: ReadonlyArray<SpokenMemory> | undefined;
     }
   | { readonly action: "move"; readonly to: LocationId; readonly reason: string }
   | { readonly action: "work"; readonly taskId: TaskId; readonly note: string }
@@ -33,3 +42,8 @@ export type NpcAction =
       readonly days: number;
       readonly reason: string;
     };
+
+export type NpcAction = NpcActionBody & {
+  /** The steps it means to take next, at later wake-ups (`agenda.ts`); none, no plan. */
+  readonly agenda?: ReadonlyArray<AgendaStep> | undefined;
+};

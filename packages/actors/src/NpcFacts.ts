@@ -16,6 +16,7 @@
  */
 
 import type {
+  AgendaStep,
   Event,
   GameTime,
   LocationId,
@@ -125,6 +126,18 @@ const keepNewest = <T>(list: Array<T>, item: T): void => {
   if (list.length > KEPT_PER_KIND) list.shift();
 };
 
+/**
+ * What an NPC means to do next: the steps its last answer planned and it has not taken
+ * yet (`agenda.ts` decides when it takes one).
+ */
+export interface Agenda {
+  readonly steps: ReadonlyArray<AgendaStep>;
+  /** When the answer that planned them was given. */
+  readonly plannedAt: GameTime;
+  /** The open tasks it was a party to when the agenda last changed (`partyTaskKey`). */
+  readonly tasks: string;
+}
+
 export interface NpcFacts {
   readonly npcId: NpcId;
   /** Its current profile (generated, then revised), null until one is generated. */
@@ -137,12 +150,20 @@ export interface NpcFacts {
   readonly rumours: Map<WorldEventId, number>;
   /** Things learnt since it last changed activity: what makes a wake-up significant. */
   concerns: number;
+  /**
+   * Of those, what it did not take part in (learnt by any way but `participant`): news
+   * that makes it set its agenda aside and ask again. What it took part in, it knew of
+   * when it planned.
+   */
+  news: number;
   /** Its regard for others, by whom it regards. */
   readonly regard: Map<string, Regard>;
   /** Tasks it holds (open or ended), by id. */
   readonly tasks: Map<TaskId, HeldTask>;
   /** The task it is working on now: its session ends when its activity next changes. */
   workingOn: TaskId | null;
+  /** The steps it planned and has not taken yet; null: none. */
+  agenda: Agenda | null;
 }
 
 export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
@@ -152,9 +173,11 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   memories: new Map(),
   rumours: new Map(),
   concerns: 0,
+  news: 0,
   regard: new Map(),
   tasks: new Map(),
   workingOn: null,
+  agenda: null,
 });
 
 /** The open tasks assigned to the NPC, in id order: what it could work on. */
@@ -178,6 +201,14 @@ export const partyTasksOf = (facts: NpcFacts): Array<HeldTask> => {
       out.push(task);
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 };
+
+/** The open tasks the NPC is a party to, as one key: an agenda holds while it stays the same. */
+export const partyTaskKey = (facts: NpcFacts): string =>
+  facts.tasks.size === 0
+    ? ""
+    : partyTasksOf(facts)
+        .map((task) => task.id)
+        .join(" ");
 
 /**
  * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
@@ -241,6 +272,7 @@ export const concernedNpc = (event: Event): NpcId | null => {
     case "ProfileRevised":
     case "KnowledgeGained":
     case "NpcActivityChanged":
+    case "NpcAgendaChanged":
       return event.payload.npcId;
     case "MemoryRecorded":
     case "MemoryExpired":
@@ -274,6 +306,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     case "NpcActivityChanged": {
       const p = event.payload;
       facts.concerns = 0;
+      facts.news = 0;
       // A work session ends whenever a working NPC changes activity; it counts on the
       // task it worked on (always its own: it is offered only tasks assigned to it).
       if (facts.workingOn !== null) {
@@ -281,6 +314,12 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
         if (task) task.sessions += 1;
       }
       facts.workingOn = p.activity === "working" ? p.taskId : null;
+      return;
+    }
+    case "NpcAgendaChanged": {
+      const { steps, plannedAt } = event.payload;
+      // The tasks it is a party to as they stand once what the answer did is folded.
+      facts.agenda = steps.length === 0 ? null : { steps, plannedAt, tasks: partyTaskKey(facts) };
       return;
     }
     case "TaskProposed":
@@ -302,6 +341,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     case "KnowledgeGained": {
       const p = event.payload;
       facts.concerns += 1;
+      if (p.via !== "participant") facts.news += 1;
       if (p.itemKind === "world_event") {
         const id = p.itemId as WorldEventId;
         if (p.confidence > (facts.rumours.get(id) ?? 0)) facts.rumours.set(id, p.confidence);

@@ -1,4 +1,15 @@
 export {
+  AGENDA_MAX_STEPS,
+  type AgendaTurn,
+  type AskWhy,
+  agendaChanges,
+  agendaTurn,
+  liveSteps,
+  plannedSteps,
+  type StepScene,
+  stepHolds,
+} from "./agenda.ts";
+export {
   type ClockSchedule,
   emptySchedule,
   foldSchedule,
@@ -52,6 +63,7 @@ export {
 } from "./MemoryPolicy.ts";
 export type { NpcAction } from "./NpcAction.ts";
 export {
+  type Agenda,
   concernedNpc,
   emptyNpcFacts,
   emptySinceProfile,
@@ -65,6 +77,7 @@ export {
   type LiveMemory,
   type NpcFacts,
   openTasksOf,
+  partyTaskKey,
   partyTasksOf,
   type Regard,
   type SinceProfile,

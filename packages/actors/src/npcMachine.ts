@@ -13,21 +13,39 @@
  *   idle | working | deciding ──CONVERSE──▶ conversing;  awake, not travelling ──DEBATE──▶ debating
  *
  * Significance gating lives here: only a wake-up with company, a concern or an open task
- * asks the brain; the rest of a day is routine (sleep, go to work, work, go home).
+ * asks the brain; the rest of a day is routine (sleep, go to work, work, go home). An
+ * answer may plan a few steps beyond its action (its agenda, kept in its facts): a wake-up
+ * the dice call significant takes the next step instead of asking again, and only news
+ * (something it learnt) or an agenda with no step to take asks the brain (`agenda.ts`).
  *
  * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
  * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
-import type { Activity, GameTime, LocationId, NpcId, RegardShift, TaskId } from "@hearsay/core";
+import type {
+  Activity,
+  AgendaStep,
+  GameTime,
+  LocationId,
+  NpcId,
+  RegardShift,
+  SpokenMemory,
+  TaskId,
+} from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
+import {
+  type AgendaTurn,
+  agendaChanges,
+  agendaTurn,
+  plannedSteps,
+  type StepScene,
+} from "./agenda.ts";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import { type NpcFacts, openTasksOf } from "./NpcFacts.ts";
+import { isOpen, type NpcFacts, openTasksOf, partyTaskKey } from "./NpcFacts.ts";
 import {
   type Plan,
   planFor,
-  type RoutinePlan,
   routine,
   routineActivities,
   significant,
@@ -98,7 +116,11 @@ export type NpcEvent =
       readonly company: number;
       /** A seeded draw in [0, 1) for this wake-up. */
       readonly roll: number;
+      /** Whether another NPC is here and awake (absent: nobody is), for a planned step. */
+      readonly sees?: ((npc: NpcId) => boolean) | undefined;
     }
+  /** A plan that came with an answer given outside a turn of its own (a reply in a talk). */
+  | { readonly type: "PLAN"; readonly t: GameTime; readonly steps: ReadonlyArray<AgendaStep> }
   | { readonly type: "DECIDED"; readonly t: GameTime; readonly action: NpcAction }
   | { readonly type: "DECLINED"; readonly t: GameTime }
   | {
@@ -126,6 +148,14 @@ export type NpcEmitted =
       readonly to: NpcId;
       readonly text: string;
       readonly regard: RegardShift | undefined;
+      /** What it will remember of saying it, if its answer said (kept if unanswered). */
+      readonly memories: ReadonlyArray<SpokenMemory> | undefined;
+    }
+  /** Its agenda changed: the steps left (none: no plan), planned at `plannedAt`. */
+  | {
+      readonly type: "agenda";
+      readonly steps: ReadonlyArray<AgendaStep>;
+      readonly plannedAt: GameTime;
     }
   | {
       readonly type: "proposeTask";
@@ -218,20 +248,87 @@ const oncePerEvent = <E extends object, V>(
   };
 };
 
+/** What a planned step is judged against at a wake-up (`ctx` is the woken context). */
+const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepScene => ({
+  self: ctx.npcId,
+  locationId: ctx.locationId,
+  canReach: (to) => to !== ctx.locationId && ctx.routes.travelMinutes(ctx.locationId, to) !== null,
+  sees: e.sees ?? (() => false),
+  holds: (id) => {
+    const task = ctx.facts.tasks.get(id);
+    return task !== undefined && task.assignee === ctx.npcId && isOpen(task.status);
+  },
+});
+
 /**
- * What a wake-up leads to: the woken context, and a decision or the routine's next
- * activity.
+ * What a wake-up leads to: the woken context, and a decision, a planned step (`step`) or
+ * the routine's next activity.
  */
 interface Waking {
   readonly next: NpcContext;
-  readonly plan: RoutinePlan | "decide";
+  readonly plan: Plan | "decide";
+  readonly step: Extract<AgendaTurn, { kind: "step" }> | null;
 }
 const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
   const next = woken(ctx, e, ctx.activity === "travelling");
-  return { next, plan: significant(next) !== null ? "decide" : routine(next) };
+  const why = significant(next);
+  if (why === null) return { next, plan: routine(next), step: null };
+  // News asks the brain; a wake-up the dice chose, or one with nothing learnt but what it
+  // took part in, takes the next planned step if it can.
+  if (why === "concern" && next.facts.news > 0) return { next, plan: "decide", step: null };
+  const turn = agendaTurn(
+    next.facts.agenda,
+    next.t,
+    next.schedule.wakeHour,
+    () => partyTaskKey(next.facts),
+    sceneAt(next, e),
+  );
+  if (turn.kind === "ask") return { next, plan: "decide", step: null };
+  return { next, plan: planFor(next, turn.step), step: turn };
 });
 const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
   e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
+const wakeStep = (ctx: NpcContext, e: NpcEvent): Waking["step"] =>
+  e.type === "WAKE" ? waking(ctx, e).step : null;
+
+/** What saying, proposing or planning an action or a step emits, in that order. */
+const voiced = (
+  action: NpcAction,
+  agenda: { readonly steps: ReadonlyArray<AgendaStep>; readonly plannedAt: GameTime } | null,
+): Array<NpcEmitted> => {
+  const out: Array<NpcEmitted> = [];
+  const a = action;
+  if (a.action === "speak")
+    out.push({ type: "speak", to: a.to, text: a.text, regard: a.regard, memories: a.memories });
+  if (a.action === "propose_task")
+    out.push({
+      type: "proposeTask",
+      title: a.title,
+      description: a.description,
+      assignee: a.assignee,
+      deadlineDays: a.deadlineDays,
+    });
+  if (a.action === "give_up" || a.action === "withdraw" || a.action === "move_deadline")
+    out.push({
+      type: "taskTerms",
+      move: a.action,
+      taskId: a.taskId,
+      days: a.action === "move_deadline" ? a.days : 0,
+      reason: a.reason,
+    });
+  if (agenda !== null) out.push({ type: "agenda", ...agenda });
+  return out;
+};
+
+/** The agenda an answer given at `t` leaves, or null when it changes nothing. */
+const replanned = (
+  ctx: NpcContext,
+  steps: ReadonlyArray<AgendaStep> | undefined,
+  t: GameTime,
+): { readonly steps: ReadonlyArray<AgendaStep>; readonly plannedAt: GameTime } | null => {
+  const planned = plannedSteps(steps);
+  return agendaChanges(ctx.facts.agenda, planned) ? { steps: planned, plannedAt: t } : null;
+};
 
 const decisionPlanOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Plan => {
   if (e.type === "DECLINED")
@@ -254,10 +351,11 @@ const activities: ReadonlyArray<Activity> = [
 // helpers are cast at their use; the machine's own tests exercise every transition.
 
 /**
- * A WAKE's transitions out of a state: decide, or go straight into the planned activity.
- * `before` emits what ending the current activity says (an arrival, a finished shift);
- * then one assignment takes the whole wake-up in (a routine wake-up is the engine's most
- * common event, so it pays for one context copy, not three).
+ * A WAKE's transitions out of a state: decide, go straight into the routine's activity,
+ * or take the next planned step. `before` emits what ending the current activity says (an
+ * arrival, a finished shift); then one assignment takes the whole wake-up in (a routine
+ * wake-up is the engine's most common event, so it pays for one context copy, not three).
+ * A step is voiced before that assignment, while the context is the one it was chosen in.
  */
 const onWake = (before: ReadonlyArray<string>): never =>
   [
@@ -270,6 +368,11 @@ const onWake = (before: ReadonlyArray<string>): never =>
       guard: { type: "wakePlanIs" as const, params: { activity } },
       target: activity,
       actions: [...before, "takeWake", "announce"],
+    })),
+    ...activities.map((activity) => ({
+      guard: { type: "wakeStepIs" as const, params: { activity } },
+      target: activity,
+      actions: [...before, "voiceStep", "takeWake", "announce"],
     })),
   ] as never;
 
@@ -294,7 +397,11 @@ export const npcMachine = setup({
     wakeWantsDecision: ({ context, event }) => wakePlan(context, event) === "decide",
     wakePlanIs: ({ context, event }, params: { activity: Activity }) => {
       const plan = wakePlan(context, event);
-      return plan !== "decide" && plan.activity === params.activity;
+      return plan !== "decide" && plan.activity === params.activity && !wakeStep(context, event);
+    },
+    wakeStepIs: ({ context, event }, params: { activity: Activity }) => {
+      const plan = wakePlan(context, event);
+      return plan !== "decide" && plan.activity === params.activity && !!wakeStep(context, event);
     },
     decisionPlanIs: ({ context, event }, params: { activity: Activity }) =>
       decisionPlan(context, event).activity === params.activity,
@@ -314,28 +421,22 @@ export const npcMachine = setup({
       const at = { ...context, t: event.t };
       return withPlan(at, decisionPlan(context, event));
     }),
-    voiceDecision: enqueueActions(({ event, enqueue }) => {
+    voiceDecision: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== "DECIDED") return;
-      const a = event.action;
-      if (a.action === "speak")
-        enqueue.emit({ type: "speak", to: a.to, text: a.text, regard: a.regard });
-      if (a.action === "propose_task") {
-        enqueue.emit({
-          type: "proposeTask",
-          title: a.title,
-          description: a.description,
-          assignee: a.assignee,
-          deadlineDays: a.deadlineDays,
-        });
-      }
-      if (a.action === "give_up" || a.action === "withdraw" || a.action === "move_deadline")
-        enqueue.emit({
-          type: "taskTerms",
-          move: a.action,
-          taskId: a.taskId,
-          days: a.action === "move_deadline" ? a.days : 0,
-          reason: a.reason,
-        });
+      const plan = replanned(context, event.action.agenda, event.t);
+      for (const out of voiced(event.action, plan)) enqueue.emit(out);
+    }),
+    voiceStep: enqueueActions(({ context, event, enqueue }) => {
+      const taken = wakeStep(context, event);
+      const agenda = context.facts.agenda;
+      if (taken === null || agenda === null) return;
+      const left = { steps: taken.rest, plannedAt: agenda.plannedAt };
+      for (const out of voiced(taken.step, left)) enqueue.emit(out);
+    }),
+    plan: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== "PLAN") return;
+      const plan = replanned(context, event.steps, event.t);
+      if (plan !== null) enqueue.emit({ type: "agenda", ...plan });
     }),
     joinConversation: assign(({ context, event }) =>
       event.type === "CONVERSE" ? joined(context, event, "conversing", "in conversation") : {},
@@ -394,10 +495,11 @@ export const npcMachine = setup({
     openTasks: [],
   }),
   initial: "restoring",
-  // Forgetting changes nothing the activity depends on, so it is heard in every state.
+  // Forgetting and a plan change nothing the activity depends on, so they are heard in every state.
   on: {
     EXPIRE: { actions: "forget" },
     CAP: { actions: "forget" },
+    PLAN: { actions: "plan" },
   },
   states: {
     /** Enters the state the input names and emits nothing: rebuilding is not acting. */

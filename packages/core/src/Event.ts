@@ -4,6 +4,7 @@
  * decoded by `Event` first; what does not decode is never stored.
  */
 import { Exit, Schema } from "effect";
+import { NpcAgendaChanged } from "./events/agenda.ts";
 import { LlmCallRecorded, LoreImported } from "./events/external.ts";
 import {
   HappeningPlanned,
@@ -80,6 +81,7 @@ export const Event = Schema.Union([
   MemoryReinforced,
   MaintenanceRan,
   MemoriesConsolidated,
+  NpcAgendaChanged,
 ]);
 export type Event = typeof Event.Type;
 export type EventType = Event["type"];

@@ -35,6 +35,11 @@ export {
   type StoredEvent,
   upcastEvent,
 } from "./Event.ts";
+export {
+  AgendaStep,
+  NpcAgendaChanged,
+  SpokenMemory,
+} from "./events/agenda.ts";
 export { Text, Unit } from "./events/defineEvent.ts";
 export {
   CallPolicy,

@@ -416,6 +416,31 @@ export const examples: { readonly [K in EventType]: EventOf<K> } = {
     t,
     payload: { happeningId: "harvest-feast" as HappeningId, propId: "roast-boar", npcId: tobias },
   }),
+  NpcAgendaChanged: makeEvent("NpcAgendaChanged", {
+    id: ids.event("ev-agenda-1"),
+    t,
+    payload: {
+      npcId: mara,
+      plannedAt: t,
+      steps: [
+        { action: "move", to: ford, reason: "To see the ford for myself." },
+        {
+          action: "speak",
+          to: tobias,
+          text: "The ford is holding.",
+          memories: [
+            {
+              text: "I told Tobias the ford holds.",
+              category: "conversation",
+              importance: 0.3,
+              lifetime: "1d",
+            },
+          ],
+        },
+        { action: "rest", hours: 2 },
+      ],
+    },
+  }),
   SimulationWarning: makeEvent("SimulationWarning", {
     id: ids.event("ev-20"),
     t,

@@ -152,8 +152,8 @@ const talkOf = (ctx: TickContext, talk: Talk, self: NpcId) => ({
 
 /**
  * Each listener may answer its speaker: one batched round of `act` calls, each carrying
- * the talk so the answer also says what the listener remembers of it. Returns the talks
- * whose listener's memories came with its answer.
+ * the talk so the answer also says what the listener remembers of it (and what it plans
+ * next: its agenda). Returns the talks whose listener's memories came with its answer.
  */
 const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Set<Talk>> => {
   const requests = talks.map((talk): BrainRequest<"act"> => {
@@ -187,6 +187,13 @@ const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Se
     if (!valid) continue;
     if (action.action === "speak" && action.to === talk.a)
       say(ctx, talk, talk.b, talk.a, action.text, action.regard);
+    // Its answer's plan is its agenda from here, as any `act` answer's is.
+    react(
+      ctx,
+      talk.b,
+      ctx.actors.send(talk.b, { type: "PLAN", t: ctx.t, steps: action.agenda ?? [] }),
+      noReactions(),
+    );
     if (action.memories !== undefined) {
       remembering.add(talk);
       kept.push({ talk, memories: action.memories });

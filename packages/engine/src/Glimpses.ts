@@ -3,7 +3,7 @@
  * from the world file and the engine state. Only what the NPC could see is included —
  * who is here and awake, where it can go from here, its own open tasks.
  */
-import type { NpcFacts } from "@hearsay/actors";
+import { liveSteps, type NpcFacts } from "@hearsay/actors";
 import {
   type GameTime,
   type LocationId,
@@ -99,6 +99,8 @@ export const actInputOf = (
       deadlineMoves: task.deadlineMoves,
     };
   });
+  // What it had planned and not yet taken: the answer keeps or changes it.
+  const planned = liveSteps(ctx.actors.facts(id)?.agenda ?? null, ctx.t, def?.wakeHour ?? 0);
   return {
     self: selfOf(ctx, id),
     location: place(npc.locationId),
@@ -107,6 +109,7 @@ export const actInputOf = (
     tasks,
     home: def?.home ?? null,
     workplace: def?.workplace ?? null,
+    ...(planned.length > 0 ? { planned: [...planned] } : {}),
   };
 };
 

@@ -1,11 +1,10 @@
 /**
  * Turning what an NPC actor emits into events: activity changes, moves, finished work,
- * proposed tasks, tasks given up, withdrawn or given a new deadline. Requests for a decision and words spoken are returned to the caller,
+ * proposed tasks, tasks given up, withdrawn or given a new deadline, its agenda. Requests for a decision and words spoken are returned to the caller,
  * which batches them (brain calls and conversations happen in later phases of the tick).
  */
 import type { NpcEmitted } from "@hearsay/actors";
-import type { GameTime, NpcId, RegardShift } from "@hearsay/core";
-import type { MemoryDraft } from "@hearsay/mind";
+import type { GameTime, NpcId, RegardShift, SpokenMemory } from "@hearsay/core";
 import { askNewDeadline, cancelTask } from "./Renegotiation.ts";
 import { propose, workedOn } from "./Tasks.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -17,7 +16,7 @@ export interface Spoken {
   /** How the speaker's regard for `to` moves by saying it (from its brain's answer). */
   readonly regard: RegardShift | undefined;
   /** What the speaker will remember of saying it, if its answer said (kept if unanswered). */
-  readonly memories?: ReadonlyArray<MemoryDraft> | undefined;
+  readonly memories?: ReadonlyArray<SpokenMemory> | undefined;
 }
 
 export interface Reactions {
@@ -58,7 +57,20 @@ export const react = (
         into.decide.push(npcId);
         break;
       case "speak":
-        into.spoken.push({ speaker: npcId, to: e.to, text: e.text, regard: e.regard });
+        into.spoken.push({
+          speaker: npcId,
+          to: e.to,
+          text: e.text,
+          regard: e.regard,
+          memories: e.memories,
+        });
+        break;
+      case "agenda":
+        ctx.writer.emit("NpcAgendaChanged", {
+          npcId,
+          steps: [...e.steps],
+          plannedAt: e.plannedAt,
+        });
         break;
       case "taskTerms":
         if (e.move === "move_deadline") askNewDeadline(ctx, npcId, e.taskId, e.days, e.reason);

@@ -52,7 +52,7 @@ const steps = async (ctx: TickContext): Promise<void> => {
   await holdDebates(ctx);
   const reactions = noReactions();
   wakeDue(ctx, ctx.actors.clock.wakesDue(), reactions);
-  ctx.brain.reviseTick(() => demandAfterWakes(ctx, reactions.decide));
+  ctx.brain.reviseTick(() => demandAfterWakes(ctx, reactions.decide, reactions.spoken.length));
   await decide(ctx, reactions.decide, reactions);
   ctx.brain.reviseTick(() => demandAfterDecisions(ctx, reactions.spoken));
   await closeScenes(ctx);

@@ -13,7 +13,8 @@
  *   maintenance — a consolidation due: each NPC's groups to put together;
  *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
  *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
- *   conversations — per waking NPC at most one line spoken, so one reply and two
+ *   conversations — per waking NPC at most one line spoken (by its answer, or by a
+ *     planned step at its wake-up), so one reply and two
  *     memory extractions at most (NPC not known yet): the speaker's only when its line
  *     is answered or its answer gave no memories, the listener's only when its reply
  *     gave none — which is not known until the replies, so both are counted.
@@ -93,15 +94,19 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
     unknownTalks(waking.length, add);
   });
 
-/** The rest of the tick once it is known who decides (each speaks at most one line). */
+/**
+ * The rest of the tick once it is known who decides (each speaks at most one line) and
+ * how many lines planned steps already spoke at their wake-ups (`planned`).
+ */
 export const demandAfterWakes = (
   ctx: TickContext,
   deciders: ReadonlyArray<NpcId>,
+  planned = 0,
 ): ReadonlyArray<TickDemand> =>
   collect((add) => {
     turns(ctx, deciders, add);
     sceneSummaries(ctx, add);
-    unknownTalks(new Set(deciders).size, add);
+    unknownTalks(new Set(deciders).size + planned, add);
   });
 
 /**

@@ -1,14 +1,16 @@
 /**
  * NPC turns. Only NPCs whose wake-up came due are touched (never a bare tick to all):
- * each gets a WAKE with what it needs for gating; those that ask to decide get, in one
- * batch, a first-meeting profile if they have none (or a revised one when what happened
- * to them calls for it), then a dossier and an `act` call;
- * answers are applied in id order. A line spoken carries the memories its answer gave of
- * saying it, for the talk to keep if nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
+ * each gets a WAKE with what it needs for gating (its company, a seeded roll, and whom it
+ * sees, for a planned step); one with a step of its agenda left takes it without a call.
+ * Those that ask to decide get, in one batch, a first-meeting profile if they have none
+ * (or a revised one when what happened to them calls for it), then a dossier and an
+ * `act` call, whose answer may plan the next steps; answers are applied in id order. A
+ * line spoken carries the memories its answer gave of saying it, for the talk to keep if
+ * nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
-import { type NpcId, Prng } from "@hearsay/core";
-import { type ActOutput, type BrainRequest, validateAnswer } from "@hearsay/mind";
+import { type LocationId, type NpcId, Prng } from "@hearsay/core";
+import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import {
   actInputOf,
@@ -29,11 +31,15 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
   for (const id of due) {
     const npc = ctx.state.npcs.get(id);
     if (!npc) continue;
+    // Where it is once this wake-up ends a journey: whom it sees is who is there, awake.
+    const here =
+      npc.activity === "travelling" ? (npc.destination ?? npc.locationId) : npc.locationId;
     const emitted = ctx.actors.send(id, {
       type: "WAKE",
       t: ctx.t,
       company: companyCount(ctx, id, npc.locationId),
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
+      sees: (other) => other !== id && sees(ctx, other, here),
     });
     react(ctx, id, emitted, into);
   }
@@ -116,10 +122,7 @@ export const decide = async (
     const checked = outcome.ok ? validateAnswer("act", request.input, outcome.answer.output) : null;
     if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
       const action = outcome.answer.output;
-      const from = into.spoken.length;
       react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action }), into);
-      if (action.action === "speak" && action.memories !== undefined)
-        rememberSaying(into, from, id, action);
     } else {
       const why = !outcome.ok
         ? outcome.error.message
@@ -132,21 +135,15 @@ export const decide = async (
   }
 };
 
-/**
- * Hands the line the answer spoke what its speaker will remember of saying it, so a talk
- * its listener leaves unanswered needs no `extract_memories` call of the speaker.
- */
-const rememberSaying = (
-  into: Reactions,
-  from: number,
-  speaker: NpcId,
-  action: Extract<ActOutput, { action: "speak" }>,
-): void => {
-  for (let i = from; i < into.spoken.length; i++) {
-    const s = into.spoken[i]!;
-    if (s.speaker === speaker && s.to === action.to && s.text === action.text)
-      into.spoken[i] = { ...s, memories: action.memories };
-  }
+/** Whether `npc` is at `place` and awake: someone a planned step may speak to. */
+const sees = (ctx: TickContext, npc: NpcId, place: LocationId): boolean => {
+  const other = ctx.state.npcs.get(npc);
+  return (
+    other !== undefined &&
+    other.locationId === place &&
+    other.activity !== "asleep" &&
+    other.activity !== "travelling"
+  );
 };
 
 export const warn = (

@@ -53,9 +53,19 @@ const watching = (drop: Drop) => {
         });
         const answer = replied(inner.decideSync(r), input.conversation);
         if (drop === "none" || r.purpose !== "act") return answer;
-        if (drop === "saying" && input.conversation !== undefined) return answer;
+        // A planned line's memories are a speaker's of its own line: dropped with them.
+        const plan = (answer.output as { agenda?: ReadonlyArray<object> }).agenda;
+        const unsaid =
+          plan === undefined
+            ? {}
+            : { agenda: plan.map(({ memories: _, ...step }: { memories?: unknown }) => step) };
+        if (drop === "saying" && input.conversation !== undefined)
+          return {
+            ...answer,
+            output: { ...(answer.output as object), ...unsaid },
+          } as typeof answer;
         const { memories: _, ...output } = answer.output as { memories?: unknown };
-        return { ...answer, output } as typeof answer;
+        return { ...answer, output: { ...output, ...unsaid } } as typeof answer;
       }),
   };
   return { brain, asked };
@@ -125,8 +135,23 @@ describe("conversation memories", () => {
     const extractedSpeakers = (asked: ReadonlyArray<Asked>) =>
       asked.filter((a) => a.purpose === "extract_memories").length;
     expect(extractedSpeakers(separate.asked)).toBeGreaterThan(extractedSpeakers(merged.asked));
+    // A planned line's memories are in its plan's event, where the one run has them.
+    const unplanned = (type: string, payload: object) =>
+      type !== "NpcAgendaChanged"
+        ? payload
+        : {
+            ...payload,
+            steps: (payload as { steps: ReadonlyArray<object> }).steps.map(
+              ({ memories: _, ...step }: { memories?: unknown }) => step,
+            ),
+          };
     const strip = (events: typeof merged.events) =>
-      events.map(({ seq, t, type, payload }) => ({ seq, t, type, payload }));
+      events.map(({ seq, t, type, payload }) => ({
+        seq,
+        t,
+        type,
+        payload: unplanned(type, payload),
+      }));
     expect(strip(merged.events)).toEqual(strip(separate.events));
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { Dossier, PlannedHappening, StoredEvent } from "@hearsay/core";
 import { retrievalDossiers } from "@hearsay/engine";
+import { ScriptedBrain } from "@hearsay/mind";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { happening, threadWorld } from "./fixtures/threadWorld.ts";
@@ -79,7 +80,12 @@ describe("happening lifecycles", () => {
       props: [{ id: "flag", name: "the vermilion flag", acquirable: true }],
       preconditions: [{ type: "taskCompleted", taskId: "count-stones" }],
     });
-    await run(log, { world: threadWorld({ threads: [], happenings: [race] }), days: 2 });
+    await run(log, {
+      world: threadWorld({ threads: [], happenings: [race] }),
+      days: 2,
+      // Nobody takes the task up in time: the scenario of the rules with no planned steps.
+      brain: ScriptedBrain.make({ tuning: { agendaSteps: 0 } }),
+    });
     const moves = ofType(log, "HappeningStatusChanged");
     expect(moves.map((m) => [m.payload.from, m.payload.to, m.t])).toEqual([
       ["planned", "cancelled", 33 * 60],

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, ofType, run } from "./harness.ts";
 
 /** The scripted brain with no renegotiating: tasks run their course to the deadline. */
-const steadfast = () => ScriptedBrain.make({ tuning: { renegotiate: false } });
+// The tiny world's task scenario (a task nobody takes up expires) is written for the rules
+// asked at every significant wake-up: no planned steps (`agendaSteps: 0`).
+const steadfast = () => ScriptedBrain.make({ tuning: { renegotiate: false, agendaSteps: 0 } });
 
 describe("task lifecycle", () => {
   it("moves only along legal transitions, and a passed deadline expires an untouched task", async () => {

@@ -174,9 +174,11 @@ describe("profile revisions", () => {
       memories: new Map(),
       rumours: new Map(),
       concerns: 0,
+      news: 0,
       regard: new Map(),
       tasks: new Map(),
       workingOn: null,
+      agenda: null,
     };
     const config = {
       profileTriggers: ["task_completed"] as const,

@@ -3,7 +3,7 @@
  * weighs enough (or a long busy stretch passed), never before the least gap, and what
  * counts is only the kinds of event the config enables. Pure, so checked on any record.
  */
-import type { NpcFacts, SinceProfile } from "@hearsay/actors";
+import { emptyNpcFacts, type NpcFacts, type SinceProfile } from "@hearsay/actors";
 import { type GameTime, ids, MINUTES_PER_HOUR } from "@hearsay/core";
 import {
   defaultEngineConfig,
@@ -18,7 +18,7 @@ type Kind = "task_completed" | "promise_broken" | "feud";
 const kinds: ReadonlyArray<Kind> = ["task_completed", "promise_broken", "feud"];
 
 const facts = (since: SinceProfile): NpcFacts => ({
-  npcId: ids.npc("ada"),
+  ...emptyNpcFacts(ids.npc("ada")),
   profile: {
     backstory: "b",
     personality: "p",
@@ -29,12 +29,6 @@ const facts = (since: SinceProfile): NpcFacts => ({
     relationshipSeed: "r",
   },
   sinceProfile: since,
-  memories: new Map(),
-  rumours: new Map(),
-  concerns: 0,
-  regard: new Map(),
-  tasks: new Map(),
-  workingOn: null,
 });
 
 /** A record as the NPC's facts keep it: at most four of each kind, newest last. */

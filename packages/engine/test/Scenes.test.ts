@@ -41,7 +41,9 @@ interface Given {
 
 /** A scripted brain that keeps what every scene summary request gives each witness. */
 const spying = (asked: Array<Given>): SyncBrain => {
-  const inner = ScriptedBrain.make({ tuning: { talkChance: 0.6 } });
+  // The tiny world's scenario (a task completed within three days) is the rules' with no
+  // planned steps.
+  const inner = ScriptedBrain.make({ tuning: { talkChance: 0.6, agendaSteps: 0 } });
   const decideSync = <P extends PurposeName>(r: BrainRequest<P>) => {
     if (r.purpose === "summarize_scene") {
       const { input } = r as BrainRequest<"summarize_scene">;

@@ -57,7 +57,8 @@ describe("thread lifecycles", () => {
     const log = freshLog();
     await run(log, {
       world: threadWorld({ threads: [], happenings: [] }),
-      brain: ScriptedBrain.make({ tuning: { renegotiate: false } }),
+      // A task nobody takes up expires: the scenario of the rules with no planned steps.
+      brain: ScriptedBrain.make({ tuning: { renegotiate: false, agendaSteps: 0 } }),
       days: 4,
       config: { taskSessions: 1 },
     });

@@ -8,7 +8,9 @@
  *   it draws an NPC into a conversation or a debate, or stops it at a time skip;
  * - a wake-up is **gated** (skipped: the brain was not asked) when its note is one the
  *   routine writes and the log holds no `decision_failed` warning for that NPC at that
- *   time (a failed or refused decision also falls back to the routine, but it did ask);
+ *   time (a failed or refused decision also falls back to the routine, but it did ask),
+ *   or when it took a step of an earlier plan (an `NpcAgendaChanged` of that NPC at that
+ *   time whose `plannedAt` is earlier: the answer that planned it was asked before);
  * - every other wake-up **asked** the brain.
  *
  * The notes are the npc machine's own words (packages/actors/src/npcMachine.ts): a brain
@@ -36,9 +38,16 @@ export type TurnKind = "none" | "gated" | "asked";
 
 /**
  * Classifies an activity change. `placement`: it is the NPC's first (genesis placed it);
- * `decisionFailed`: a `decision_failed` warning names this NPC at this t.
+ * `decisionFailed`: a `decision_failed` warning names this NPC at this t; `stepped`: it
+ * took a planned step then.
  */
-export const turnKind = (note: string, placement: boolean, decisionFailed: boolean): TurnKind => {
+export const turnKind = (
+  note: string,
+  placement: boolean,
+  decisionFailed: boolean,
+  stepped = false,
+): TurnKind => {
   if (placement || nonTurnNotes.has(note)) return "none";
+  if (stepped) return "gated";
   return routineNotes.has(note) && !decisionFailed ? "gated" : "asked";
 };

@@ -34,7 +34,7 @@ export class PlaceIndex {
 
   /**
    * Folds a segment's activity changes. `failed` holds `npc@t` of every
-   * `decision_failed` warning.
+   * `decision_failed` warning, `stepped` of every planned step taken.
    */
   ingest(
     db: SqliteDatabase,
@@ -42,6 +42,7 @@ export class PlaceIndex {
     fromSeq: number,
     toSeq: number,
     failed: ReadonlySet<string>,
+    stepped: ReadonlySet<string> = new Set(),
   ): void {
     const fields = ["npcId", "activity", "locationId", "destination", "note"];
     for (const r of eventRows(db, saveId, "NpcActivityChanged", fromSeq, toSeq, fields)) {
@@ -62,7 +63,8 @@ export class PlaceIndex {
       }
       const s = this.strings;
       series.push(seq, s.id(loc), s.id(activity), dest === null ? -1 : s.id(dest), s.id(note), t);
-      const kind = turnKind(note, placement, failed.has(`${npc}@${t}`));
+      const at = `${npc}@${t}`;
+      const kind = turnKind(note, placement, failed.has(at), stepped.has(at));
       if (kind === "asked") this.turns.pushDelta(seq, 1, 0);
       else if (kind === "gated") this.turns.pushDelta(seq, 0, 1);
     }

@@ -13,10 +13,12 @@
  *          ──▶ ProfileIndex    per NPC: its profile, generated then revised
  *   llm_calls ─▶ CostIndex     running totals overall, per purpose, per NPC
  */
+
 import type { SqliteDatabase } from "@hearsay/store";
 import { CostIndex } from "./CostIndex.ts";
 import { DayIndex } from "./DayIndex.ts";
 import { EdgeIndex } from "./EdgeIndex.ts";
+import { eventRows } from "./EventRows.ts";
 import { KnowledgeIndex } from "./KnowledgeIndex.ts";
 import { PlaceIndex } from "./PlaceIndex.ts";
 import { ProfileIndex } from "./ProfileIndex.ts";
@@ -49,6 +51,8 @@ export class SaveIndex {
   characters: ReadonlyArray<Character> = [];
   private readonly byId = new Map<string, Character>();
   private readonly failed = new Set<string>();
+  /** `npc@t` of every planned step taken (the brain was not asked for it). */
+  private readonly stepped = new Set<string>();
   private indexed = 0;
 
   constructor(
@@ -82,7 +86,17 @@ export class SaveIndex {
       for (const s of segments) {
         const lo = Math.max(s.fromSeq, from);
         this.days.ingest(db, s.saveId, lo, s.toSeq);
-        this.places.ingest(db, s.saveId, lo, s.toSeq, this.failed);
+        // A step of an earlier plan (planned before now) is a wake-up that asked no brain.
+        for (const [, t, npc, plannedAt] of eventRows(
+          db,
+          s.saveId,
+          "NpcAgendaChanged",
+          lo,
+          s.toSeq,
+          ["npcId", "plannedAt"],
+        ) as IterableIterator<[number, number, string, number]>)
+          if (plannedAt < t) this.stepped.add(`${npc}@${t}`);
+        this.places.ingest(db, s.saveId, lo, s.toSeq, this.failed, this.stepped);
         this.knowledge.ingest(db, s.saveId, lo, s.toSeq);
         this.edges.ingest(db, s.saveId, lo, s.toSeq);
         this.tasks.ingest(db, s.saveId, lo, s.toSeq);

@@ -9,7 +9,8 @@ import { Prng } from "@hearsay/core";
 import { Effect } from "effect";
 import type { BrainAnswer, BrainMeta, BrainRequest, BrainShape } from "./Brain.ts";
 import type { PurposeName, PurposeOutput } from "./Purpose.ts";
-import { type ActTuning, chooseAction, defaultActTuning } from "./scripted/chooseAction.ts";
+import { actByRule } from "./scripted/actByRule.ts";
+import { type ActTuning, defaultActTuning } from "./scripted/chooseAction.ts";
 import { consolidateByRule } from "./scripted/consolidateByRule.ts";
 import { debateTurnByRule, summarizeByRule } from "./scripted/debateByRule.ts";
 import { draftProfile } from "./scripted/draftProfile.ts";
@@ -23,7 +24,7 @@ import { summarizeTalkByRule } from "./scripted/summarizeTalkByRule.ts";
 import { voiceOf } from "./scripted/Voice.ts";
 
 /** The model name scripted answers report. Bump it when the rules change what they answer. */
-export const SCRIPTED_MODEL = "rules-v1";
+export const SCRIPTED_MODEL = "rules-v2";
 
 export interface ScriptedBrainOptions {
   /** How talkative and enterprising the scripted world is. */
@@ -47,36 +48,8 @@ const meta: BrainMeta = {
 const answer = (request: BrainRequest, tuning: ActTuning): PurposeOutput<PurposeName> => {
   const prng = Prng.derive(request.seed, request.purpose, request.npcId ?? "-", request.t);
   switch (request.purpose) {
-    case "act": {
-      const self = request.input.self;
-      const action = chooseAction({
-        input: request.input,
-        t: request.t,
-        prng,
-        voice: voiceOf(self.traits, self.speechStyle),
-        // Read only if the NPC speaks: the engine builds a section on its first read.
-        dossier: request.dossier,
-        tuning,
-      });
-      const talk = request.input.conversation;
-      const me = { id: self.id, name: self.name };
-      // The rules read only what others said, so the answer's own line changes nothing.
-      if (talk !== undefined) return { ...action, memories: extractByRule({ ...talk, self: me }) };
-      if (action.action !== "speak") return action;
-      // A line of its own: remembered as extract_memories would remember the talk if the
-      // line goes unanswered (the engine keeps these only then).
-      const to = request.input.present.find((p) => p.id === action.to);
-      if (to === undefined) return action;
-      return {
-        ...action,
-        memories: extractByRule({
-          self: me,
-          participants: [me, { id: to.id, name: to.name }],
-          locationName: request.input.location.name,
-          turns: [{ speakerId: self.id, speakerName: self.name, text: action.text }],
-        }),
-      };
-    }
+    case "act":
+      return actByRule(request, prng, tuning);
     case "profile": {
       const self = request.input.self;
       return draftProfile(request.input, prng, voiceOf(self.traits, self.speechStyle));

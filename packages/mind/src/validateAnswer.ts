@@ -95,6 +95,38 @@ const checkAct = (input: ActInput, output: ActOutput): UnknownId | null => {
   }
 };
 
+/**
+ * A planned step names ids of the input too; a place may be any the input names (it may
+ * be reachable from where an earlier step leads), and whether the step can be taken is
+ * checked again when its time comes.
+ */
+const checkAgenda = (input: ActInput, output: ActOutput): UnknownId | null => {
+  const places = [
+    input.location.id,
+    ...input.reachable.map((p) => p.id),
+    ...(input.home === null ? [] : [input.home]),
+    ...(input.workplace === null ? [] : [input.workplace]),
+    ...input.tasks.flatMap((x) => (x.locationId === null ? [] : [x.locationId])),
+  ];
+  const present = input.present.map((p) => p.id);
+  const held = input.tasks.filter((x) => x.assignee === input.self.id).map((x) => x.id);
+  for (const [i, step] of (output.agenda ?? []).entries()) {
+    const field = `agenda.${i}`;
+    const problem =
+      step.action === "speak"
+        ? check("act", `${field}.to`, "npc", step.to, present)
+        : step.action === "move"
+          ? check("act", `${field}.to`, "location", step.to, places)
+          : step.action === "work"
+            ? check("act", `${field}.taskId`, "task", step.taskId, held)
+            : step.action === "propose_task" && step.assignee !== null
+              ? check("act", `${field}.assignee`, "npc", step.assignee, [input.self.id, ...present])
+              : null;
+    if (problem !== null) return problem;
+  }
+  return null;
+};
+
 const checkDebateTurn = (input: DebateTurnInput, output: DebateTurnOutput): UnknownId | null =>
   output.replyTo === null
     ? null
@@ -153,7 +185,10 @@ export const validateAnswer = <P extends PurposeName>(
   output: PurposeOutput<P>,
 ): Result.Result<PurposeOutput<P>, UnknownId> => {
   let problem: UnknownId | null = null;
-  if (purpose === "act") problem = checkAct(input as ActInput, output as ActOutput);
+  if (purpose === "act")
+    problem =
+      checkAct(input as ActInput, output as ActOutput) ??
+      checkAgenda(input as ActInput, output as ActOutput);
   else if (purpose === "debate_turn")
     problem = checkDebateTurn(input as DebateTurnInput, output as DebateTurnOutput);
   else if (purpose === "summarize_scene")

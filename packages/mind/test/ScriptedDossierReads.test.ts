@@ -1,8 +1,9 @@
 /**
  * The scripted brain reads a dossier only for a line that draws on it: it reads sections
- * (the engine builds each on its first read), each at most once and never the whole
- * dossier, none for an answer that is not speech or for small talk — and a line never
- * repeats a dossier item it did not read.
+ * (the engine builds each on its first read), each at most once per answer — however
+ * many of its lines, the action's and its planned steps', draw on it — and never the
+ * whole dossier, none for an answer that says nothing or only small talk; and a line
+ * never repeats a dossier item it did not read.
  */
 import { type Dossier, type DossierSectionName, dossierReader, gameTime, ids } from "@hearsay/core";
 import { type ActInput, type BrainRequest, ScriptedBrain } from "@hearsay/mind";
@@ -11,6 +12,8 @@ import { describe, expect, it } from "vitest";
 
 const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 10 : n });
 const brain = ScriptedBrain.make({ tuning: { talkChance: 1 } });
+/** The same rules answering with no plan: one line per answer, as the line-level odds count. */
+const unplanned = ScriptedBrain.make({ tuning: { talkChance: 1, agendaSteps: 0 } });
 const [ana, bo] = [ids.npc("ana"), ids.npc("bo")];
 const inn = ids.location("inn");
 const FACT = "A storm flooded the lower docks.";
@@ -77,9 +80,12 @@ describe("scripted dossier reads", () => {
         const { output } = brain.decideSync(request);
         expect(new Set(sections).size).toBe(sections.length);
         expect(wholes()).toBe(0);
-        if (output.action !== "speak") expect(reads()).toBe(0);
-        if (!sections.includes("world_events") && output.action === "speak")
-          expect(output.text).not.toContain(FACT);
+        const lines = [output, ...(output.agenda ?? [])].flatMap((a) =>
+          a.action === "speak" ? [a.text] : [],
+        );
+        if (lines.length === 0) expect(reads()).toBe(0);
+        if (!sections.includes("world_events"))
+          for (const line of lines) expect(line).not.toContain(FACT);
       }),
       runs(300),
     );
@@ -88,7 +94,7 @@ describe("scripted dossier reads", () => {
   it("speaks without reading the dossier some of the time, and shares from it often", () => {
     const spoken = Array.from({ length: 400 }, (_, seed) => {
       const { request, reads } = counted(seed, 19);
-      const { output } = brain.decideSync(request);
+      const { output } = unplanned.decideSync(request);
       return { output, reads: reads() };
     }).filter((r) => r.output.action === "speak");
     expect(spoken.length).toBeGreaterThan(100);

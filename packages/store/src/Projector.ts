@@ -418,6 +418,9 @@ export class Projector {
       case "MemoriesConsolidated":
         // A job's record; what it did is in the MemoryRecorded and MemoryExpired lines.
         return;
+      case "NpcAgendaChanged":
+        // The npc actor's own plan (its NpcFacts); no read model holds it.
+        return;
       case "MemoryReinforced":
         // Decay and reinforcement are the owner's (its NpcFacts): the rows keep what
         // each memory was recorded with.

@@ -54,6 +54,7 @@ export const inertTypes: ReadonlyArray<EventType> = [
   "PlayerInput",
   "MaintenanceRan",
   "MemoriesConsolidated",
+  "NpcAgendaChanged",
 ];
 
 /** An SQL condition true for the events of `types`. */

@@ -2,8 +2,9 @@
  * The fixture model's `act` answers follow the act instruction on memories: a good answer
  * that speaks always says what its speaker will remember (of the talk it answers, or of
  * its own line when there is none), and those memories decode as the purpose's output.
+ * Its good answers plan a few steps too (an agenda), naming only what the input offers.
  */
-import { decodeOutput } from "@hearsay/mind";
+import { type ActInput, decodeOutput, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import { chatAnswer } from "../src/ollama/chatAnswer.ts";
@@ -54,5 +55,26 @@ describe("the fixture model's act answers", () => {
       }
       expect(spoke).toBeGreaterThan(0);
     }
+  });
+
+  it("plan a few steps on good answers, each decoding and naming only what the input offers", () => {
+    let planned = 0;
+    for (const conversation of [false, true])
+      for (let i = 0; i < 200; i++) {
+        const given = input(conversation);
+        const decoded = decodeOutput(
+          "act",
+          JSON.parse(chatAnswer(act, "good", given, `plan ${conversation} ${i}`)),
+        );
+        expect(Result.isSuccess(decoded)).toBe(true);
+        if (!Result.isSuccess(decoded)) continue;
+        const steps = decoded.success.agenda ?? [];
+        if (steps.length > 0) planned++;
+        expect(steps.length).toBeLessThanOrEqual(3);
+        expect(
+          Result.isSuccess(validateAnswer("act", given as unknown as ActInput, decoded.success)),
+        ).toBe(true);
+      }
+    expect(planned).toBeGreaterThan(300);
   });
 });

@@ -45,4 +45,25 @@ describe("chatAnswer", () => {
         none: true,
       });
   });
+
+  it("leaves out an $optional list element the input cannot fill, and fills $first with the first that fits", () => {
+    const plans = {
+      good: [
+        {
+          steps: [
+            { $optional: { to: "$present.0.id" } },
+            { $first: [{ task: "$tasks.0.id" }, { rest: 1 }] },
+          ],
+        },
+      ],
+      schema_invalid: [],
+      unknown_ids: [],
+      malformed: [],
+    };
+    const answer = (input: object) => JSON.parse(chatAnswer(plans, "good", input, "p"));
+    expect(answer({ present: [{ id: "bo" }], tasks: [{ id: "t1" }] })).toEqual({
+      steps: [{ to: "bo" }, { task: "t1" }],
+    });
+    expect(answer({ present: [], tasks: [] })).toEqual({ steps: [{ rest: 1 }] });
+  });
 });

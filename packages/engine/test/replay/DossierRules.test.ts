@@ -8,7 +8,7 @@ import { currentDossierRules, type GameTime, type LocationId, type NpcId } from 
 import { recordedDossierRules, retrievalDossiers, verifyLog } from "@hearsay/engine";
 import type { SqliteEventLog } from "@hearsay/store";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hamlet, MAIN, memoryLog, recordedFixture, runHamlet } from "./fixtures.ts";
+import { hamlet, MAIN, memoryLog, runHamlet } from "./fixtures.ts";
 
 let log: SqliteEventLog;
 
@@ -47,10 +47,6 @@ describe("dossier rules", () => {
     expect(recordedDossierRules(log, MAIN)).toBe("stable");
     expect(retrievalDossiers(log, MAIN).dossierRules).toBe("stable");
     expect((await verifyLog({ log, saveId: MAIN, simulation: hamlet() })).ok).toBe(true);
-  });
-
-  it("the committed fixture, recorded before the field, is read by the moment rules", () => {
-    expect(recordedDossierRules(recordedFixture().log, MAIN)).toBe("moment");
   });
 
   it("a source on a save follows the rules it recorded, and the two rules build other dossiers", () => {

@@ -1,7 +1,9 @@
 /**
- * The `act` purpose: an NPC chooses its next action. The input carries every id the
- * answer may name — reachable locations, present NPCs, its own tasks — so an answer
- * naming anything else is rejected by `validateAnswer`, never acted on.
+ * The `act` purpose: an NPC chooses its next action, and may plan the few steps after it
+ * (`agenda`), which its actor takes at later wake-ups without asking again. The input
+ * carries every id the answer may name — reachable locations, present NPCs, its own
+ * tasks — so an answer naming anything else is rejected by `validateAnswer`, never acted
+ * on; a planned step is checked again when its time comes.
  */
 import { ConversationId, GameTime, LocationId, NpcId, TaskId, TaskStatus } from "@hearsay/core";
 import { Schema } from "effect";
@@ -45,6 +47,32 @@ export const ActConversation = Schema.Struct({
 });
 export type ActConversation = typeof ActConversation.Type;
 
+/** A step planned after the action: an action of its own, with no plan of its own. */
+export const AgendaStep = Schema.Union([
+  Schema.Struct({
+    action: Schema.tag("speak"),
+    to: NpcId,
+    text: LineText(600),
+    regard: Schema.optional(RegardChange),
+    /** What it will remember of having said it. */
+    memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
+  }),
+  Schema.Struct({ action: Schema.tag("move"), to: LocationId, reason: BoundedText(300) }),
+  Schema.Struct({ action: Schema.tag("work"), taskId: TaskId, note: BoundedText(300) }),
+  Schema.Struct({
+    action: Schema.tag("rest"),
+    hours: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })),
+  }),
+  Schema.Struct({
+    action: Schema.tag("propose_task"),
+    title: LineText(120),
+    description: BoundedText(600),
+    assignee: Schema.NullOr(NpcId),
+    deadlineDays: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60 })),
+  }),
+]);
+export type AgendaStep = typeof AgendaStep.Type;
+
 export const ActInput = Schema.Struct({
   self: NpcSelf,
   location: Place,
@@ -57,6 +85,8 @@ export const ActInput = Schema.Struct({
   workplace: Schema.NullOr(LocationId),
   /** Present when it is answering someone in a conversation. */
   conversation: Schema.optional(ActConversation),
+  /** The steps it had planned and not yet taken, when it has a plan. */
+  planned: Schema.optional(Schema.Array(AgendaStep)),
 });
 export type ActInput = typeof ActInput.Type;
 
@@ -67,6 +97,8 @@ export type ActInput = typeof ActInput.Type;
  */
 const remembers = {
   memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
+  /** The next steps it means to take, in order (at most 3); none, no plan. */
+  agenda: Schema.optional(Schema.Array(AgendaStep).check(Schema.isMaxLength(3))),
 };
 
 export const Speak = Schema.Struct({
@@ -158,4 +190,9 @@ export const actInstruction = [
   "self-contained first-person fact; small talk fades in a day, promises and tasks last a",
   'week or more ("1d", "3d", "7d", "30d" or "permanent"). With no `conversation`, when you',
   "speak, give `memories` of that: what you will remember of having said it, and to whom.",
+  "Also give `agenda`: the next 1-3 steps you mean to take after this one, in order, each an",
+  'object of the same form ("speak" with `to`, `text` and optional `memories`, "move", "work",',
+  '"rest" or "propose_task"). You take them in the hours ahead without being asked again,',
+  "until something new happens; a step naming someone who is not there then is dropped.",
+  "`planned`, if the input has it, is what you had meant to do next: keep it or change it.",
 ].join("\n");

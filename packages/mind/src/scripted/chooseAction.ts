@@ -27,6 +27,8 @@ export interface ActTuning {
   readonly eveningOutChance: number;
   /** Whether NPCs give up, withdraw or ask more time for tasks (`taskTermsByRule`). */
   readonly renegotiate: boolean;
+  /** How many steps an answer plans beyond its action (`actByRule`); 0: none. */
+  readonly agendaSteps: number;
 }
 
 export const defaultActTuning: ActTuning = {
@@ -34,6 +36,7 @@ export const defaultActTuning: ActTuning = {
   proposeChance: 0.04,
   eveningOutChance: 0.6,
   renegotiate: true,
+  agendaSteps: 3,
 };
 
 const restHours = (hour: number): number => {

@@ -461,6 +461,16 @@ export class SequenceBuilder {
           endDay: 3 + (c % 5),
         });
         return this;
+      case "NpcAgendaChanged": {
+        // A plan of a few steps, or none (a plan replaced by an answer with none).
+        const steps = [
+          { action: "rest", hours: 1 + (c % 3) },
+          { action: "move", to: at(this.world.locations, b), reason: at(words, c) },
+          { action: "speak", to: this.npc(c), text: this.text(a, c) },
+        ].slice(0, a % 4);
+        this.push("NpcAgendaChanged", { npcId: this.npc(a), steps, plannedAt: this.t });
+        return this;
+      }
       case "MaintenanceRan":
         this.push("MaintenanceRan", {
           job: at(["daily", "consolidate"], a),

@@ -4,7 +4,9 @@
  * block of @hearsay/mind's prompts), picks a template for the current behaviour — by a
  * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
  * input cannot fill — and fills it, so "good" answers name ids the input offers
- * (`{ "$each": path, "as": template }` repeats a template for each element of a list).
+ * (`{ "$each": path, "as": template }` repeats a template for each element of a list;
+ * `{ "$optional": template }` in a list is left out when the input cannot fill it;
+ * `{ "$first": [templates] }` is the first of them the input can fill).
  */
 import { createHash } from "node:crypto";
 import type { ChatTemplates } from "./OllamaFixtures.ts";
@@ -75,7 +77,14 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
     return missing ? MISSING : text;
   }
   if (Array.isArray(template)) {
-    const out = template.map((t) => fillTemplate(t, input));
+    // `{ "$optional": template }` in a list: the element, or nothing when the input
+    // cannot fill it (a planned step naming someone present, when nobody is).
+    const out = template.flatMap((t) => {
+      const optional = (t as { $optional?: unknown } | null)?.$optional;
+      if (optional === undefined) return [fillTemplate(t, input)];
+      const filled = fillTemplate(optional, input);
+      return filled === MISSING ? [] : [filled];
+    });
     return out.includes(MISSING) ? MISSING : out;
   }
   if (template !== null && typeof template === "object") {
@@ -89,6 +98,15 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
       const as = (template as { as?: unknown }).as;
       const out = list.map((item) => fillTemplate(as, { ...(input as object), item }));
       return out.includes(MISSING) ? MISSING : out;
+    }
+    // `{ "$first": [templates] }`: the first of them the input can fill.
+    const first = (template as { $first?: unknown }).$first;
+    if (Array.isArray(first)) {
+      for (const option of first) {
+        const filled = fillTemplate(option, input);
+        if (filled !== MISSING) return filled;
+      }
+      return MISSING;
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(template)) {

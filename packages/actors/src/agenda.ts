@@ -1,0 +1,95 @@
+/**
+ * An NPC's agenda: the few steps one `act` answer planned after the action it took. At a
+ * wake-up the dice call significant (company, an open task), the NPC takes its next step
+ * instead of asking the brain again — so one answer covers a stretch of its time — and
+ * asks only when there is no step to take: the agenda is done or stale (planned before the
+ * NPC last woke for a new day), the tasks it is a party to changed since it was planned, or the next step no longer holds here and now.
+ * News (something it learnt) asks the brain without consulting the agenda at all.
+ * Pure functions of the actor's facts and what it sees at the wake-up.
+ */
+import type { AgendaStep, GameTime, LocationId, NpcId, TaskId } from "@hearsay/core";
+import type { Agenda } from "./NpcFacts.ts";
+import { nextHourAt } from "./routine.ts";
+
+/** At most this many steps are kept from one answer. */
+export const AGENDA_MAX_STEPS = 3;
+
+/** What a step is judged against: where the NPC is, what it can reach, see and work on, now. */
+export interface StepScene {
+  readonly self: NpcId;
+  readonly locationId: LocationId;
+  /** Whether it can set out for `to` from here (somewhere else, and a route there). */
+  canReach(to: LocationId): boolean;
+  /** Whether another NPC is here and awake. */
+  sees(npc: NpcId): boolean;
+  /** Whether `task` is open and assigned to it. */
+  holds(task: TaskId): boolean;
+}
+
+/** Whether a planned step can be taken in `scene`: every id it names is still there for it. */
+export const stepHolds = (step: AgendaStep, scene: StepScene): boolean => {
+  switch (step.action) {
+    case "speak":
+      return step.to !== scene.self && scene.sees(step.to);
+    case "move":
+      return scene.canReach(step.to);
+    case "work":
+      return scene.holds(step.taskId);
+    case "propose_task":
+      return step.assignee === null || step.assignee === scene.self || scene.sees(step.assignee);
+    case "rest":
+      return true;
+  }
+};
+
+/** Why the brain is asked rather than a step taken. */
+export type AskWhy = "none" | "stale" | "tasks" | "invalid";
+
+export type AgendaTurn =
+  | { readonly kind: "step"; readonly step: AgendaStep; readonly rest: ReadonlyArray<AgendaStep> }
+  | { readonly kind: "ask"; readonly why: AskWhy };
+
+/**
+ * What a significant wake-up at `t` does with the agenda: take its next step, or ask.
+ * `tasks` is the key of the open tasks the NPC is a party to now (`partyTaskKey`), read
+ * only when there is a live agenda to compare it with.
+ */
+export const agendaTurn = (
+  agenda: Agenda | null,
+  t: GameTime,
+  wakeHour: number,
+  tasks: () => string,
+  scene: StepScene,
+): AgendaTurn => {
+  if (agenda === null || agenda.steps.length === 0) return { kind: "ask", why: "none" };
+  if (liveSteps(agenda, t, wakeHour).length === 0) return { kind: "ask", why: "stale" };
+  if (tasks() !== agenda.tasks) return { kind: "ask", why: "tasks" };
+  const [step, ...rest] = agenda.steps;
+  if (!stepHolds(step!, scene)) return { kind: "ask", why: "invalid" };
+  return { kind: "step", step: step!, rest };
+};
+
+/**
+ * The steps still planned at `t`: a plan is the day's, so none once the NPC's next
+ * waking hour after it was planned has come (a new day, a new plan).
+ */
+export const liveSteps = (
+  agenda: Agenda | null,
+  t: GameTime,
+  wakeHour: number,
+): ReadonlyArray<AgendaStep> =>
+  agenda === null || nextHourAt(agenda.plannedAt, wakeHour) <= t ? [] : agenda.steps;
+
+/** The steps an answer planned, as the agenda keeps them (at most `AGENDA_MAX_STEPS`). */
+export const plannedSteps = (
+  steps: ReadonlyArray<AgendaStep> | undefined,
+): ReadonlyArray<AgendaStep> => (steps === undefined ? [] : steps.slice(0, AGENDA_MAX_STEPS));
+
+/**
+ * Whether an answer's plan changes the agenda: it had one, or the answer brings one. An
+ * NPC that never plans changes nothing, so a log recorded before agendas replays as it was.
+ */
+export const agendaChanges = (
+  current: Agenda | null,
+  planned: ReadonlyArray<AgendaStep>,
+): boolean => current !== null || planned.length > 0;

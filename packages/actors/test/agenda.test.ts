@@ -1,0 +1,212 @@
+/**
+ * The agenda's pure rules: a significant wake-up takes the next planned step only while
+ * the plan is the day's, the NPC's tasks are as they were when it was planned and the
+ * step still holds where it is; steps are taken in order, each once, and an invalid one
+ * is never taken.
+ */
+import {
+  AGENDA_MAX_STEPS,
+  type Agenda,
+  agendaChanges,
+  agendaTurn,
+  liveSteps,
+  plannedSteps,
+  type StepScene,
+  stepHolds,
+} from "@hearsay/actors";
+import { type AgendaStep, type GameTime, gameTime, ids } from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const self = ids.npc("smith");
+const people = ["ana", "bo", "cy"].map(ids.npc);
+const places = ["forge", "square", "quay"].map(ids.location);
+const tasks = ["t1", "t2"].map(ids.task);
+
+const arbStep: fc.Arbitrary<AgendaStep> = fc.oneof(
+  fc.record({
+    action: fc.constant("speak" as const),
+    to: fc.constantFrom(self, ...people),
+    text: fc.constant("A word."),
+  }),
+  fc.record({
+    action: fc.constant("move" as const),
+    to: fc.constantFrom(...places),
+    reason: fc.constant("errand"),
+  }),
+  fc.record({
+    action: fc.constant("work" as const),
+    taskId: fc.constantFrom(...tasks),
+    note: fc.constant("work"),
+  }),
+  fc.record({ action: fc.constant("rest" as const), hours: fc.integer({ min: 1, max: 12 }) }),
+  fc.record({
+    action: fc.constant("propose_task" as const),
+    title: fc.constant("A chore"),
+    description: fc.constant("Do it."),
+    assignee: fc.constantFrom(null, self, ...people),
+    deadlineDays: fc.integer({ min: 1, max: 60 }),
+  }),
+);
+
+/** Who it sees, where it can go and what it holds: subsets drawn for each case. */
+const arbScene: fc.Arbitrary<StepScene> = fc
+  .record({
+    seen: fc.subarray(people),
+    reach: fc.subarray(places),
+    held: fc.subarray(tasks),
+  })
+  .map(({ seen, reach, held }) => ({
+    self,
+    locationId: places[0]!,
+    canReach: (to) => reach.includes(to),
+    sees: (npc) => seen.includes(npc),
+    holds: (task) => held.includes(task),
+  }));
+
+const WAKE_HOUR = 6;
+const planned = (steps: ReadonlyArray<AgendaStep>, at: GameTime, key = "t1"): Agenda => ({
+  steps,
+  plannedAt: at,
+  tasks: key,
+});
+
+describe("agenda", () => {
+  it("property: a step is taken only if it holds, and then it is the first, the rest kept in order", () => {
+    fc.assert(
+      fc.property(fc.array(arbStep, { minLength: 1, maxLength: 3 }), arbScene, (steps, scene) => {
+        const at = gameTime(2, 9);
+        const turn = agendaTurn(planned(steps, at), gameTime(2, 11), WAKE_HOUR, () => "t1", scene);
+        if (stepHolds(steps[0]!, scene))
+          expect(turn).toEqual({ kind: "step", step: steps[0], rest: steps.slice(1) });
+        else expect(turn).toEqual({ kind: "ask", why: "invalid" });
+      }),
+    );
+  });
+
+  it("property: where every step holds, each wake-up takes the next until none is left, then asks", () => {
+    const open: StepScene = {
+      self,
+      locationId: places[0]!,
+      canReach: () => true,
+      sees: () => true,
+      holds: () => true,
+    };
+    fc.assert(
+      fc.property(
+        fc
+          .array(arbStep, { minLength: 0, maxLength: 3 })
+          .filter((s) => s.every((x) => stepHolds(x, open))),
+        fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 4, maxLength: 4 }),
+        (steps, gaps) => {
+          const at = gameTime(1, 7);
+          let agenda: Agenda | null = steps.length === 0 ? null : planned(steps, at);
+          let t = at as number;
+          const taken: Array<AgendaStep> = [];
+          for (const gap of gaps) {
+            t += gap;
+            const turn = agendaTurn(agenda, t as GameTime, WAKE_HOUR, () => "t1", open);
+            if (turn.kind === "ask") {
+              expect(turn.why).toBe("none");
+              break;
+            }
+            taken.push(turn.step);
+            agenda = turn.rest.length === 0 ? null : { ...agenda!, steps: turn.rest };
+          }
+          expect(taken).toEqual(steps);
+        },
+      ),
+    );
+  });
+
+  it("property: a plan is the day's — stale from the NPC's next waking hour, live until then", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 29 * 24 * 60 }),
+        fc.integer({ min: 0, max: 48 * 60 }),
+        fc.integer({ min: 0, max: 23 }),
+        (plannedAt, after, wakeHour) => {
+          const agenda = planned([{ action: "rest", hours: 1 }], plannedAt as GameTime);
+          const t = (plannedAt + after) as GameTime;
+          // The first time after `plannedAt` whose clock reads wakeHour:00.
+          const dayStart = plannedAt - (plannedAt % 1440);
+          let morning = dayStart + wakeHour * 60;
+          if (morning <= plannedAt) morning += 1440;
+          const live = liveSteps(agenda, t, wakeHour);
+          expect(live.length === 0).toBe(t >= morning);
+          const turn = agendaTurn(agenda, t, wakeHour, () => "t1", {
+            self,
+            locationId: places[0]!,
+            canReach: () => true,
+            sees: () => true,
+            holds: () => true,
+          });
+          expect(turn.kind === "ask" && turn.why === "stale").toBe(t >= morning);
+        },
+      ),
+    );
+  });
+
+  it("asks when the tasks it is a party to changed since it planned, whatever the step", () => {
+    const at = gameTime(1, 8);
+    const scene: StepScene = {
+      self,
+      locationId: places[0]!,
+      canReach: () => true,
+      sees: () => true,
+      holds: () => true,
+    };
+    const agenda = planned([{ action: "rest", hours: 1 }], at, "t1");
+    expect(agendaTurn(agenda, gameTime(1, 9), WAKE_HOUR, () => "t1 t2", scene)).toEqual({
+      kind: "ask",
+      why: "tasks",
+    });
+    expect(agendaTurn(agenda, gameTime(1, 9), WAKE_HOUR, () => "t1", scene).kind).toBe("step");
+    expect(agendaTurn(null, gameTime(1, 9), WAKE_HOUR, () => "", scene)).toEqual({
+      kind: "ask",
+      why: "none",
+    });
+  });
+
+  it("judges each kind of step by what it names", () => {
+    const scene: StepScene = {
+      self,
+      locationId: places[0]!,
+      canReach: (to) => to === places[1],
+      sees: (npc) => npc === people[0],
+      holds: (task) => task === tasks[0],
+    };
+    const holds = (step: AgendaStep) => stepHolds(step, scene);
+    expect(holds({ action: "speak", to: people[0]!, text: "hi" })).toBe(true);
+    expect(holds({ action: "speak", to: people[1]!, text: "hi" })).toBe(false);
+    expect(holds({ action: "speak", to: self, text: "hi" })).toBe(false);
+    expect(holds({ action: "move", to: places[1]!, reason: "r" })).toBe(true);
+    expect(holds({ action: "move", to: places[2]!, reason: "r" })).toBe(false);
+    expect(holds({ action: "work", taskId: tasks[0]!, note: "n" })).toBe(true);
+    expect(holds({ action: "work", taskId: tasks[1]!, note: "n" })).toBe(false);
+    expect(holds({ action: "rest", hours: 2 })).toBe(true);
+    const propose = (assignee: typeof self | null) =>
+      holds({ action: "propose_task", title: "t", description: "d", assignee, deadlineDays: 3 });
+    expect([propose(null), propose(self), propose(people[0]!), propose(people[1]!)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("property: an answer keeps at most the first few steps, and changes the agenda only if one is involved", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.array(arbStep, { maxLength: 6 }), { nil: undefined }),
+        fc.boolean(),
+        (steps, had) => {
+          const kept = plannedSteps(steps);
+          expect(kept).toEqual((steps ?? []).slice(0, AGENDA_MAX_STEPS));
+          const current = had ? planned([{ action: "rest", hours: 1 }], gameTime(0, 8)) : null;
+          expect(agendaChanges(current, kept)).toBe(had || kept.length > 0);
+        },
+      ),
+    );
+  });
+});

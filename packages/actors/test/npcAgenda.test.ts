@@ -1,0 +1,220 @@
+/**
+ * The npc machine with an agenda: an answer's plan is emitted for the log (and folded
+ * back into the actor's facts, as the engine does); a wake-up the dice call significant
+ * takes the next step instead of asking the brain; news, a step that no longer holds or
+ * a spent plan asks again; and an NPC that never plans emits nothing new.
+ */
+import {
+  emptyNpcFacts,
+  foldNpcFacts,
+  type NpcAction,
+  type NpcEmitted,
+  type NpcEvent,
+  type NpcInput,
+  npcMachine,
+} from "@hearsay/actors";
+import {
+  type AgendaStep,
+  type Event,
+  type GameTime,
+  gameTime,
+  ids,
+  makeEvent,
+  type NpcId,
+} from "@hearsay/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createActor } from "xstate";
+
+const smith = ids.npc("smith");
+const baker = ids.npc("baker");
+const home = ids.location("home");
+const forge = ids.location("forge");
+const square = ids.location("square");
+const routes = { travelMinutes: (from: string, to: string) => (from === to ? 0 : 30) };
+
+let n = 0;
+const event = (type: string, t: GameTime, payload: object): Event =>
+  makeEvent(type as never, { id: ids.event(`x${++n}`), t, payload } as never) as Event;
+
+/** An idle smith at the square, its events folded back into its facts as the engine does. */
+const start = () => {
+  const facts = emptyNpcFacts(smith);
+  const input: NpcInput = {
+    npcId: smith,
+    schedule: { wakeHour: 6, sleepHour: 22, home, workplace: forge },
+    routes,
+    tickMinutes: 60,
+    t: gameTime(1, 9),
+    state: {
+      activity: "idle",
+      locationId: square,
+      destination: null,
+      until: gameTime(1, 10),
+      taskId: null,
+      attendingTo: [],
+    },
+    facts,
+  };
+  const actor = createActor(npcMachine, { input });
+  const seen: Array<NpcEmitted> = [];
+  actor.on("*", (e) => seen.push(e as NpcEmitted));
+  actor.start();
+  const send = (e: NpcEvent): Array<NpcEmitted> => {
+    const from = seen.length;
+    actor.send(e);
+    const out = seen.slice(from);
+    for (const o of out) {
+      if (o.type === "agenda")
+        foldNpcFacts(
+          facts,
+          event("NpcAgendaChanged", e.t, { npcId: smith, steps: o.steps, plannedAt: o.plannedAt }),
+        );
+      if (o.type === "activity")
+        foldNpcFacts(facts, event("NpcActivityChanged", e.t, { npcId: smith, ...o, holding: [] }));
+    }
+    return out;
+  };
+  return { actor, facts, send };
+};
+
+/** A wake-up the dice call significant: company, and a low roll. */
+const diceWake = (t: GameTime, sees: (npc: NpcId) => boolean = () => true): NpcEvent => ({
+  type: "WAKE",
+  t,
+  company: 1,
+  roll: 0.1,
+  sees,
+});
+const learn = (facts: ReturnType<typeof start>["facts"], via: "witnessed" | "participant") =>
+  foldNpcFacts(
+    facts,
+    event("KnowledgeGained", gameTime(1, 11), {
+      npcId: smith,
+      itemKind: "world_event",
+      itemId: "w1",
+      via,
+      fromNpcId: null,
+      confidence: 1,
+    }),
+  );
+
+const plan: ReadonlyArray<AgendaStep> = [
+  { action: "speak", to: baker, text: "The oven is hot." },
+  { action: "move", to: forge, reason: "Back to the forge." },
+  { action: "rest", hours: 1 },
+];
+const decided = (t: GameTime, agenda?: ReadonlyArray<AgendaStep>): NpcEvent => ({
+  type: "DECIDED",
+  t,
+  action: { action: "rest", hours: 1, ...(agenda ? { agenda } : {}) } as NpcAction,
+});
+
+describe("npc machine agenda", () => {
+  it("emits an answer's plan and takes its steps at later significant wake-ups, asking only when it is spent", () => {
+    const { actor, facts, send } = start();
+    expect(send(diceWake(gameTime(1, 10)))).toEqual([{ type: "decide", reason: "company" }]);
+    const out = send(decided(gameTime(1, 10), plan));
+    expect(out).toContainEqual({ type: "agenda", steps: plan, plannedAt: gameTime(1, 10) });
+    expect(facts.agenda?.steps).toEqual(plan);
+
+    // The first step: a line to the baker, no call.
+    const first = send(diceWake(gameTime(1, 11)));
+    expect(first.map((e) => e.type)).toEqual(["speak", "agenda", "activity"]);
+    expect(first[0]).toMatchObject({ type: "speak", to: baker, text: "The oven is hot." });
+    expect(actor.getSnapshot().value).toBe("conversing");
+    expect(facts.agenda?.steps).toEqual(plan.slice(1));
+
+    // The second: off to the forge; the third: a rest, and the plan is spent.
+    expect(send(diceWake(gameTime(1, 12))).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    expect(actor.getSnapshot().value).toBe("travelling");
+    send(diceWake(gameTime(1, 12, 30)));
+    expect(actor.getSnapshot().value).toBe("idle");
+    expect(facts.agenda).toBeNull();
+    expect(send(diceWake(gameTime(1, 14)))).toEqual([{ type: "decide", reason: "company" }]);
+  });
+
+  it("asks again on news, but not for what it took part in", () => {
+    const { facts, send } = start();
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(gameTime(1, 10), [
+        { action: "rest", hours: 1 },
+        { action: "rest", hours: 2 },
+      ]),
+    );
+    learn(facts, "participant");
+    // Learnt only of what it was part of: a concern, and the plan's next step answers it.
+    expect(
+      send({ type: "WAKE", t: gameTime(1, 11), company: 0, roll: 0.99 }).map((e) => e.type),
+    ).toEqual(["agenda", "activity"]);
+    learn(facts, "witnessed");
+    expect(send({ type: "WAKE", t: gameTime(1, 12), company: 0, roll: 0.99 })).toEqual([
+      { type: "decide", reason: "concern" },
+    ]);
+  });
+
+  it("asks when the next step no longer holds: the one it meant to speak to is gone", () => {
+    const { send } = start();
+    send(diceWake(gameTime(1, 10)));
+    send(decided(gameTime(1, 10), plan));
+    expect(send(diceWake(gameTime(1, 11), () => false))).toEqual([
+      { type: "decide", reason: "company" },
+    ]);
+  });
+
+  it("a reply's plan replaces the agenda; an answer with none clears it; one that never plans emits nothing", () => {
+    const { facts, send } = start();
+    send(diceWake(gameTime(1, 10)));
+    expect(send(decided(gameTime(1, 10))).some((e) => e.type === "agenda")).toBe(false);
+    expect(send({ type: "PLAN", t: gameTime(1, 10), steps: [] })).toEqual([]);
+    expect(send({ type: "PLAN", t: gameTime(1, 11), steps: plan.slice(2) })).toEqual([
+      { type: "agenda", steps: plan.slice(2), plannedAt: gameTime(1, 11) },
+    ]);
+    expect(facts.agenda?.steps).toEqual(plan.slice(2));
+    send(diceWake(gameTime(1, 12), () => true));
+    send({ type: "PLAN", t: gameTime(1, 13), steps: plan });
+    send(diceWake(gameTime(1, 14)));
+    expect(facts.agenda?.steps).toEqual(plan.slice(1));
+    expect(send({ type: "PLAN", t: gameTime(1, 15), steps: [] })).toEqual([
+      { type: "agenda", steps: [], plannedAt: gameTime(1, 15) },
+    ]);
+    expect(facts.agenda).toBeNull();
+  });
+
+  it("property: over any dice, a plan's steps are taken in order, each once, and never without a plan", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ roll: fc.double({ min: 0, max: 0.99, noNaN: true }), company: fc.nat(3) }),
+          {
+            minLength: 1,
+            maxLength: 12,
+          },
+        ),
+        (wakes) => {
+          const { actor, send } = start();
+          send(diceWake(gameTime(1, 8)));
+          const rests: ReadonlyArray<AgendaStep> = [1, 2, 3].map((h) => ({
+            action: "rest",
+            hours: h,
+          }));
+          send(decided(gameTime(1, 8), rests));
+          let t = gameTime(1, 8) as number;
+          const taken: Array<number> = [];
+          for (const w of wakes) {
+            const until = actor.getSnapshot().context.until ?? t + 60;
+            t = Math.max(t + 60, until);
+            if (actor.getSnapshot().value === "deciding") send(decided(t as GameTime));
+            const out = send({ type: "WAKE", t: t as GameTime, ...w, sees: () => true });
+            const note = out.find((e) => e.type === "agenda");
+            if (note?.type === "agenda") taken.push(note.steps.length);
+            if (out.some((e) => e.type === "decide")) expect(note).toBeUndefined();
+          }
+          // Each step taken leaves one fewer: in order, and none twice.
+          expect(taken).toEqual([2, 1, 0].slice(0, taken.length));
+        },
+      ),
+    );
+  });
+});
