@@ -151,9 +151,10 @@ const promptLine = (text: FencedText): string => `- ${text}`;
  * often they stay the same from one turn of an NPC to its next (as `pnpm bench llmcall`
  * measures them): what the NPC is (profile) and whom it knows, the debates and the lore
  * of what it stands in (its place and tasks, under the stable `DossierRules`), what it
- * knows has happened (which grows as it learns), its tasks and threads, and last what
- * the moment picks afresh — the memories the turn's query calls up, the scene, the
- * dialogue.
+ * knows has happened (which grows as it learns), its tasks and threads, its memories,
+ * the last lines said (which grow by a line or two between some turns), and last the
+ * scene, whose company and doings change with nearly every turn. The part of a section
+ * a turn ranked itself comes between the dialogue and the scene (`renderDossierForPrompt`).
  */
 export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "profile",
@@ -164,8 +165,8 @@ export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "tasks",
   "threads",
   "memories",
-  "scene",
   "dialogue",
+  "scene",
 ];
 
 const byId = (a: DossierItem, b: DossierItem): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -197,14 +198,18 @@ const turnTitles: Partial<Record<DossierSectionName, string>> = {
   memories: "What comes to mind",
 };
 
-/** Sections that change with every turn as a whole: the parts a turn ranked go before them. */
-const momentSections: ReadonlySet<DossierSectionName> = new Set(["scene", "dialogue"]);
+/**
+ * The section that changes with nearly every turn as a whole (who is there, what they
+ * do): it comes last, after the parts a turn ranked.
+ */
+const momentSections: ReadonlySet<DossierSectionName> = new Set(["scene"]);
 
 /**
  * The dossier as a prompt carries it: the same sections, stable-to-volatile
  * (`promptSectionOrder`) — a section that also holds items chosen by what the NPC stands
  * in lists those in its place and the ones its turn ranked after every section that
- * stays, before the scene — items in arrival order, every item's text fenced as data
+ * stays and the dialogue, before the scene — items in arrival order, every item's text
+ * fenced as data
  * (`fenceData`), whoever wrote it — so text a model wrote cannot pass for a heading or
  * an instruction.
  */

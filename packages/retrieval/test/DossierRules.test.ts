@@ -114,7 +114,8 @@ const ids = (d: Dossier, name: string) =>
 
 /**
  * The prompt's dossier text before what the moment picks: every section up to the
- * memories, and the memories chosen by what the NPC stands in.
+ * memories, of a split section (memories, world events, relationships) only the part
+ * chosen by what the NPC stands in.
  */
 const standingText = (d: Dossier): string =>
   renderDossierForPrompt({
@@ -122,7 +123,9 @@ const standingText = (d: Dossier): string =>
     sections: d.sections
       .filter((s) => s.name !== "scene" && s.name !== "dialogue")
       .map((s) =>
-        s.name === "memories" ? { ...s, items: s.items.filter((i) => i.standing === true) } : s,
+        s.items.some((i) => i.standing === true)
+          ? { ...s, items: s.items.filter((i) => i.standing === true) }
+          : s,
       ),
   });
 
