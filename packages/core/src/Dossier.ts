@@ -34,8 +34,14 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  *   or a reply to another's line), lore are ranked by what the NPC stands in — its place
  *   and its open tasks — not by who is present, the line heard or the turn's news, so
  *   they change when it moves, takes up a task or learns something, not from one turn to
- *   the next; memories still follow the query, and so does lore when the player or a
- *   tool puts a question to the NPC.
+ *   the next; lore follows the query when the player or a tool puts a question to the
+ *   NPC. On a turn among NPCs its memories and world events come in two parts: first
+ *   those its place and tasks select as of the start of the day (the memories and events
+ *   there were by then), then, within the same budget, what the turn ranks now — the
+ *   memories its query brings to mind, the day's news — and its relationships the
+ *   strongest first, then those with whoever is present; its scene leaves the time to
+ *   the prompt. A prompt lists the first parts with the sections that stay and the
+ *   turn's parts after them (`renderDossierForPrompt`).
  */
 export const dossierRuleNames = ["moment", "stable"] as const;
 export type DossierRules = (typeof dossierRuleNames)[number];
@@ -70,6 +76,12 @@ export interface DossierItem {
    * items in this order, so a new item lands after those already there.
    */
   readonly order?: number;
+  /**
+   * Chosen by what the NPC stands in (its place and open tasks), not by the turn's query:
+   * a prompt lists such items of a section before those the turn picked, so they stay
+   * at the same place from one turn to the next (the `stable` rules' memories).
+   */
+  readonly standing?: true;
 }
 
 export interface DossierSection {
@@ -104,14 +116,23 @@ const titles: Record<DossierSectionName, string> = {
   dialogue: "What was just said",
 };
 
-const render = (d: Dossier, line: (item: DossierItem) => string): string => {
-  const parts: Array<string> = [];
-  for (const section of d.sections) {
-    if (section.items.length === 0) continue;
-    parts.push(`## ${titles[section.name]}\n${section.items.map(line).join("\n")}`);
-  }
-  return parts.join("\n\n");
-};
+/** A titled list of items, as rendered. */
+interface Part {
+  readonly title: string;
+  readonly items: ReadonlyArray<DossierItem>;
+}
+
+const renderParts = (parts: ReadonlyArray<Part>, line: (item: DossierItem) => string): string =>
+  parts
+    .filter((p) => p.items.length > 0)
+    .map((p) => `## ${p.title}\n${p.items.map(line).join("\n")}`)
+    .join("\n\n");
+
+const render = (d: Dossier, line: (item: DossierItem) => string): string =>
+  renderParts(
+    d.sections.map((s) => ({ title: titles[s.name], items: s.items })),
+    line,
+  );
 
 /**
  * The dossier as a person reads it (`hearsay dossier`, chat's /dossier), sections in
@@ -130,9 +151,10 @@ const promptLine = (text: FencedText): string => `- ${text}`;
  * often they stay the same from one turn of an NPC to its next (as `pnpm bench llmcall`
  * measures them): what the NPC is (profile) and whom it knows, the debates and the lore
  * of what it stands in (its place and tasks, under the stable `DossierRules`), what it
- * knows has happened (which grows as it learns), its tasks and threads, and last what
- * the moment picks afresh — the memories the turn's query calls up, the scene, the
- * dialogue.
+ * knows has happened (which grows as it learns), its tasks and threads, its memories,
+ * the last lines said (which grow by a line or two between some turns), and last the
+ * scene, whose company and doings change with nearly every turn. The part of a section
+ * a turn ranked itself comes between the dialogue and the scene (`renderDossierForPrompt`).
  */
 export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "profile",
@@ -143,8 +165,8 @@ export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "tasks",
   "threads",
   "memories",
-  "scene",
   "dialogue",
+  "scene",
 ];
 
 const byId = (a: DossierItem, b: DossierItem): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -166,17 +188,50 @@ const promptItems = (s: DossierSection): ReadonlyArray<DossierItem> =>
   s.name === "dialogue" ? s.items : [...s.items].sort(byArrival);
 
 /**
+ * Titles of the part of a section the turn ranked, when the section also holds items
+ * chosen by what the NPC stands in (`DossierItem.standing`, the stable rules' memories
+ * and world events of a turn among NPCs).
+ */
+const turnTitles: Partial<Record<DossierSectionName, string>> = {
+  relationships: "How you regard those with you",
+  world_events: "What else you know has happened",
+  memories: "What comes to mind",
+};
+
+/**
+ * The section that changes with nearly every turn as a whole (who is there, what they
+ * do): it comes last, after the parts a turn ranked.
+ */
+const momentSections: ReadonlySet<DossierSectionName> = new Set(["scene"]);
+
+/**
  * The dossier as a prompt carries it: the same sections, stable-to-volatile
- * (`promptSectionOrder`), items in id order, every item's text fenced as data
+ * (`promptSectionOrder`) — a section that also holds items chosen by what the NPC stands
+ * in lists those in its place and the ones its turn ranked after every section that
+ * stays and the dialogue, before the scene — items in arrival order, every item's text
+ * fenced as data
  * (`fenceData`), whoever wrote it — so text a model wrote cannot pass for a heading or
  * an instruction.
  */
 export const renderDossierForPrompt = (d: Dossier): string => {
   const at = (name: DossierSectionName) => promptSectionOrder.indexOf(name);
-  const sections = [...d.sections]
-    .sort((a, b) => at(a.name) - at(b.name))
-    .map((s) => ({ ...s, items: promptItems(s) }));
-  return render({ ...d, sections }, (i) => promptLine(fenceData(i.text)));
+  const stays: Array<Part> = [];
+  const turn: Array<Part> = [];
+  const moment: Array<Part> = [];
+  for (const s of [...d.sections].sort((a, b) => at(a.name) - at(b.name))) {
+    const items = promptItems(s);
+    const title = titles[s.name];
+    if (momentSections.has(s.name)) moment.push({ title, items });
+    else if (!items.some((i) => i.standing === true)) stays.push({ title, items });
+    else {
+      stays.push({ title, items: items.filter((i) => i.standing === true) });
+      turn.push({
+        title: turnTitles[s.name] ?? title,
+        items: items.filter((i) => i.standing !== true),
+      });
+    }
+  }
+  return renderParts([...stays, ...turn, ...moment], (i) => promptLine(fenceData(i.text)));
 };
 
 /** What a dossier is, apart from its sections. */

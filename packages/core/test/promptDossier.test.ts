@@ -122,6 +122,52 @@ describe("renderDossierForPrompt", () => {
     );
   });
 
+  it("lists a section's standing items in its place and what the turn ranked after every section that stays", () => {
+    // Under the stable rules a turn's memories, world events and relationships come in two
+    // parts: whatever the turn's part holds, and whatever the scene and dialogue, the
+    // prompt starts with every section that stays and the standing parts.
+    const moment = new Set<DossierSection["name"]>(["scene", "dialogue"]);
+    const standingArb = sectionsArb.chain((sections) =>
+      fc.array(fc.boolean(), { minLength: 50, maxLength: 50 }).map((flags) =>
+        sections.map((s, i) => ({
+          ...s,
+          items: s.items.map((item, j) =>
+            flags[(i * 5 + j) % 50] ? { ...item, standing: true as const } : item,
+          ),
+        })),
+      ),
+    );
+    const turnOnly = (s: DossierSection) =>
+      s.items.some((i) => i.standing === true) ? s.items.filter((i) => i.standing !== true) : [];
+    fc.assert(
+      fc.property(standingArb, sectionsArb, (a, b) => {
+        // b's items stand in for what the turn ranked (in split sections) and the moment.
+        const mixed = a.map((s, i) =>
+          moment.has(s.name)
+            ? b[i]!
+            : s.items.some((x) => x.standing === true)
+              ? {
+                  ...s,
+                  items: [
+                    ...s.items.filter((x) => x.standing === true),
+                    ...b[i]!.items.filter((x) => !s.items.some((y) => y.id === x.id)),
+                  ],
+                }
+              : s,
+        );
+        const stays = dossierOf(
+          a
+            .filter((s) => !moment.has(s.name))
+            .map((s) => ({ ...s, items: s.items.filter((x) => !turnOnly(s).includes(x)) })),
+        );
+        const shared = renderDossierForPrompt(stays);
+        expect(renderDossierForPrompt(dossierOf(a)).startsWith(shared)).toBe(true);
+        expect(renderDossierForPrompt(dossierOf(mixed)).startsWith(shared)).toBe(true);
+      }),
+      runs(100),
+    );
+  });
+
   it("appends an item that entered the world later after those already listed", () => {
     fc.assert(
       fc.property(

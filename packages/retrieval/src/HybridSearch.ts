@@ -45,6 +45,12 @@ export interface SearchContext {
   readonly queryVector: Float32Array | null;
   /** Query text for keyword candidates (null: none). */
   readonly keywordText: string | null;
+  /**
+   * Rank as of this earlier time: only items recorded by then, aged from it — what the
+   * NPC knows is still what it knows at `t`. A ranking as of the start of a day stays the
+   * same all day, whatever the NPC takes in meanwhile.
+   */
+  readonly asOf?: number;
 }
 
 /** Entity names (interned, lower case) that occur in `text` as 1–4 word phrases. */
@@ -157,7 +163,7 @@ const score = (
   const parts = tab.participants[local]!;
   const ents = tab.entities[local]!;
   const ownerFaction = owner >= 0 ? (ctx.view.npcFaction.get(owner) ?? -1) : -1;
-  const age = c === "lore" ? o.recentMinutes + 1 : ctx.t - tab.t[local]!;
+  const age = c === "lore" ? o.recentMinutes + 1 : (ctx.asOf ?? ctx.t) - tab.t[local]!;
   return scoreCandidate(
     {
       sameNpc: (owner >= 0 && owner === ctx.npc) || parts.includes(ctx.npc),
@@ -278,6 +284,7 @@ export const searchCollection = (
   const open: Array<{ local: number; cand: Cand; bound: number }> = [];
   const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
+    if (ctx.asOf !== undefined && tab.t[local]! > ctx.asOf) continue;
     if (store && q && Number.isNaN(cand.similarity))
       open.push({ local, cand, bound: score(ctx, c, local, cand, scoring) + lift });
     else top.offer(hit(local, cand));

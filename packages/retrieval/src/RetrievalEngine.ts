@@ -205,6 +205,7 @@ export class RetrievalEngine {
       readonly queryVector: Float32Array | null;
       readonly location: string | null;
       readonly activeTaskIds: ReadonlyArray<string>;
+      readonly asOf?: number;
     },
   ): SearchContext {
     const npc = view.npcs.find(r.npcId);
@@ -234,6 +235,7 @@ export class RetrievalEngine {
       activeTasks,
       queryVector: r.queryVector,
       keywordText: r.ftsText,
+      ...(r.asOf === undefined ? {} : { asOf: r.asOf }),
     };
   }
 

@@ -19,10 +19,12 @@ import {
   deferDossier,
   formatGameTime,
   type GameTime,
+  MINUTES_PER_DAY,
   type NpcId,
   type SaveId,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
+import { cutStandingSection } from "./cutStandingSection.ts";
 import type { DossierSource } from "./DossierSource.ts";
 import type { SearchHit } from "./HybridSearch.ts";
 import { requestTime } from "./requestTime.ts";
@@ -83,6 +85,8 @@ export interface DossierSearchAsk {
   readonly queryVector: Float32Array | null | undefined;
   readonly location: string;
   readonly activeTaskIds: ReadonlyArray<string>;
+  /** Rank as of this earlier time, items recorded by then only (`SearchContext.asOf`). */
+  readonly asOf?: number;
 }
 
 /** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
@@ -225,6 +229,7 @@ export const deferredDossier = (
     ftsText: string | null,
     queryVector: Float32Array | null | undefined,
     company = true,
+    asOf?: number,
   ): SectionSearch => {
     let opened: SectionSearch | undefined;
     return (c, limit) => {
@@ -237,6 +242,7 @@ export const deferredDossier = (
         queryVector,
         location: frame.location,
         activeTaskIds: frame.tasks.map((k) => k.task_id),
+        ...(asOf === undefined ? {} : { asOf }),
       });
       return opened(c, limit);
     };
@@ -251,13 +257,9 @@ export const deferredDossier = (
   // NPC to the next; its place and tasks do not. A question put to the NPC by the player
   // or a tool still calls up its lore.
   const stable = (req.rules ?? "stable") === "stable";
+  const standingText = [frame.location, ...frame.tasks.map((k) => k.title)].join(" ");
   const standing = stable
-    ? lazySearch(
-        [frame.location, ...frame.tasks.map((k) => k.title)].join(" "),
-        null,
-        undefined,
-        false,
-      )
+    ? lazySearch(standingText, null, undefined, false)
     : req.query == null
       ? search
       : lazySearch(frame.sceneQuery, null, undefined);
@@ -272,6 +274,42 @@ export const deferredDossier = (
       order: h.rowid,
     }));
 
+  /** Memories and conversation summaries as one ranking, best first. */
+  const memoriesBy = (by: SectionSearch): Array<SectionCandidate> =>
+    fromHits(
+      [...by("memories", 8), ...by("conversation_summaries", 3)].sort(
+        (a, b) => b.score - a.score || a.id.localeCompare(b.id),
+      ),
+    );
+  // Under the stable rules a turn among NPCs splits its memories and world events: those
+  // its standing selects, then what the turn ranks now (the memories its query brings to
+  // mind, the day's news). An NPC forms memories and hears news about as often as it
+  // takes turns, so the standing part is ranked as of the start of the day (what was
+  // there by then, aged from then): it changes when the NPC moves, takes up a task or a
+  // day begins; what the day brings is for the turn's part.
+  const split = stable && req.npcTurn === true;
+  const standingToday = lazySearch(
+    standingText,
+    null,
+    undefined,
+    false,
+    dayOf(frame.t) * MINUTES_PER_DAY,
+  );
+
+  /** The NPC's edges, strongest first; those to whoever is present first when `company`. */
+  const relationships = (company: boolean): Array<SectionCandidate> =>
+    reads.rows
+      .edges(saveId, npcId, frame.t)
+      .map((e) => ({
+        kind: "relationship" as const,
+        id: `${npcId}->${e.to_id}`,
+        score:
+          (company && frame.present.includes(e.to_id) ? 100 : 0) +
+          10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
+        text: `${frame.nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
+      }))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+
   const candidates = (name: DossierSectionName): Array<SectionCandidate> => {
     switch (name) {
       case "profile":
@@ -284,25 +322,11 @@ export const deferredDossier = (
           },
         ];
       case "relationships":
-        return reads.rows
-          .edges(saveId, npcId, frame.t)
-          .map((e) => ({
-            kind: "relationship" as const,
-            id: `${npcId}->${e.to_id}`,
-            score:
-              (frame.present.includes(e.to_id) ? 100 : 0) +
-              10 * (Math.abs(e.trust) + Math.abs(e.respect) + Math.abs(e.suspicion)),
-            text: `${frame.nameOf(e.to_id)}: trust ${signed(e.trust)}, respect ${signed(e.respect)}, suspicion ${signed(e.suspicion)}. ${e.summary}`,
-          }))
-          .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+        return relationships(true);
       case "lore":
         return fromHits(loreSearch("lore", 5));
       case "memories":
-        return fromHits(
-          [...search("memories", 8), ...search("conversation_summaries", 3)].sort(
-            (a, b) => b.score - a.score || a.id.localeCompare(b.id),
-          ),
-        );
+        return memoriesBy(search);
       case "world_events":
         return fromHits(standing("world_events", 5));
       case "debates":
@@ -323,7 +347,9 @@ export const deferredDossier = (
             id: frame.location,
             score: 100,
             text: [
-              `It is ${formatGameTime(frame.t)}. You are at ${frame.location}${frame.activity ? `, ${frame.activity.activity}` : ""}.`,
+              // A turn among NPCs under the stable rules is told the time after its
+              // dossier, by the prompt: in the scene it would change every turn's text.
+              `${split ? "" : `It is ${formatGameTime(frame.t)}. `}You are at ${frame.location}${frame.activity ? `, ${frame.activity.activity}` : ""}.`,
               frame.activity?.note ? frame.activity.note : "",
               frame.presentNames.length > 0
                 ? `With you: ${frame.presentNames.join(", ")}.`
@@ -355,6 +381,33 @@ export const deferredDossier = (
     },
     budgets,
     (name) => {
+      if (split && name === "memories")
+        return cutStandingSection(
+          name,
+          budgets[name],
+          memoriesBy(standingToday),
+          memoriesBy(search),
+          { min: 2, max: 6 },
+          0.75,
+        );
+      if (split && name === "relationships")
+        return cutStandingSection(
+          name,
+          budgets[name],
+          relationships(false),
+          relationships(true),
+          { min: 1, max: 4 },
+          0.6,
+        );
+      if (split && name === "world_events")
+        return cutStandingSection(
+          name,
+          budgets[name],
+          fromHits(standingToday("world_events", 5)),
+          fromHits(standing("world_events", 5)),
+          { min: 1, max: 3 },
+          0.6,
+        );
       const cut = cutSection(name, budgets[name], candidates(name));
       // Dialogue is chosen newest-first but read oldest-first.
       return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;

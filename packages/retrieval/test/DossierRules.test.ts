@@ -56,6 +56,19 @@ beforeAll(() => {
           entities: [topic, who],
           lapsesAt: null,
         }),
+        // Ada's own memories, more than her memories section holds: some of the place
+        // she stands in, some of elsewhere, each of one topic and one person.
+        ev("MemoryRecorded", 300 + i, {
+          memoryId: `m-${topic}`,
+          ownerNpcId: "ada",
+          text: `${who} told me about the ${topic} by the ${i % 2 === 0 ? "square" : "mill"}.`,
+          category: "observation",
+          importance: 0.3 + 0.05 * i,
+          expiresAt: null,
+          locationId: i % 2 === 0 ? "square" : "mill",
+          entities: [topic, who],
+          about: null,
+        }),
         ev("KnowledgeGained", 100 + i, {
           npcId: "ada",
           itemKind: "world_event",
@@ -99,14 +112,24 @@ const dossierOf = (
 const ids = (d: Dossier, name: string) =>
   d.sections.find((s) => s.name === name)!.items.map((i) => i.id);
 
-/** The prompt's dossier text before the sections ranked by the moment. */
-const standingText = (d: Dossier): string => {
-  const text = renderDossierForPrompt(d);
-  const cut = ["## What you remember", "## Where you are now"]
-    .map((h) => text.indexOf(h))
-    .filter((i) => i >= 0);
-  return text.slice(0, Math.min(...cut));
-};
+/**
+ * The prompt's dossier text before what the moment picks: every section up to the
+ * memories, of a split section (memories, world events, relationships) only the part
+ * chosen by what the NPC stands in.
+ */
+const standingText = (d: Dossier): string =>
+  renderDossierForPrompt({
+    ...d,
+    sections: d.sections
+      .filter((s) => s.name !== "scene" && s.name !== "dialogue")
+      .map((s) =>
+        s.items.some((i) => i.standing === true)
+          ? { ...s, items: s.items.filter((i) => i.standing === true) }
+          : s,
+      ),
+  });
+
+const memories = (d: Dossier) => d.sections.find((s) => s.name === "memories")!;
 
 const arbTurn = fc.record({
   query: fc.constantFrom(...topics).map((t) => `what about the ${t}?`),
@@ -122,6 +145,8 @@ describe("the stable dossier rules", () => {
         for (const name of ["lore", "world_events", "debates"])
           expect(ids(da, name)).toEqual(ids(db, name));
         expect(standingText(da)).toBe(standingText(db));
+        // ... and the prompt starts with it: the turn's own memories come after.
+        expect(renderDossierForPrompt(da).startsWith(standingText(da))).toBe(true);
       }),
       { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
     );
@@ -129,6 +154,42 @@ describe("the stable dossier rules", () => {
     const d = dossierOf("stable", "salt", [], true);
     expect(ids(d, "lore").length).toBeGreaterThanOrEqual(2);
     expect(ids(d, "world_events")).toHaveLength(5);
+  });
+
+  it("split a turn's memories: a standing part whatever its query or company, then what its query brings to mind", () => {
+    fc.assert(
+      fc.property(arbTurn, arbTurn, (a, b) => {
+        const ma = memories(dossierOf("stable", a.query, a.present, true));
+        const mb = memories(dossierOf("stable", b.query, b.present, true));
+        const standingIds = (m: typeof ma) =>
+          m.items.filter((i) => i.standing === true).map((i) => i.id);
+        expect(standingIds(ma)).toEqual(standingIds(mb));
+        // The standing part comes first, no memory is listed twice, the budget holds.
+        const kinds = ma.items.map((i) => i.standing === true);
+        expect(kinds).toEqual([...kinds].sort((x, y) => Number(y) - Number(x)));
+        expect(new Set(ma.items.map((i) => i.id)).size).toBe(ma.items.length);
+        expect(ma.tokens).toBeLessThanOrEqual(ma.budget);
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 400 : 40 },
+    );
+    // Both parts hold memories, and the turn's part follows its query: every topic's
+    // memory is in the section when the turn is about it.
+    for (const topic of topics) {
+      const m = memories(dossierOf("stable", `what about the ${topic}?`, [], true));
+      expect(m.items.some((i) => i.standing === true)).toBe(true);
+      expect(m.items.some((i) => i.standing !== true)).toBe(true);
+      expect(m.items.map((i) => i.id)).toContain(`m-${topic}`);
+    }
+  });
+
+  it("rank the memories of a question put by the player or a tool as the moment rules do", () => {
+    for (const topic of topics)
+      for (const present of [[], ["bram"]]) {
+        const ask = `what about the ${topic}?`;
+        const stable = memories(dossierOf("stable", ask, present, false));
+        expect(stable.items.some((i) => i.standing === true)).toBe(false);
+        expect(stable.items).toEqual(memories(dossierOf("moment", ask, present, false)).items);
+      }
   });
 
   it("still rank lore by the question, when the player or a tool puts one to the NPC", () => {

@@ -149,6 +149,9 @@ describe("knowledge-filtered retrieval (property)", () => {
                         present: world.npcs.slice(0, 2).map((n) => n.id),
                       },
                       budget,
+                      // Every other NPC's as a turn among NPCs, whose memories and world
+                      // events are ranked as of the start of its day (the stable rules).
+                      ...((i + t) % 2 === 0 ? { npcTurn: true } : {}),
                     });
                     if (d) {
                       issues.push(...budgetProblems(d));
