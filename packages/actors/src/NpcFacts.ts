@@ -31,6 +31,7 @@ import type {
 } from "@hearsay/core";
 import { reviseProfile } from "@hearsay/core";
 import type { Fading } from "./MemoryDecay.ts";
+import type { NewsItem } from "./newsMatters.ts";
 
 /** Identity memories are who the NPC is: no cap ever drops them. */
 export const isPinned = (category: MemoryCategory): boolean => category === "identity";
@@ -151,11 +152,11 @@ export interface NpcFacts {
   /** Things learnt since it last changed activity: what makes a wake-up significant. */
   concerns: number;
   /**
-   * Of those, what it did not take part in (learnt by any way but `participant`): news
-   * that makes it set its agenda aside and ask again. What it took part in, it knew of
-   * when it planned.
+   * Of those, what it did not take part in (learnt by any way but `participant`): news,
+   * which sets its agenda aside when it matters to it (`newsMatters`). What it took part
+   * in, it knew of when it planned.
    */
-  news: number;
+  readonly news: Array<NewsItem>;
   /** Its regard for others, by whom it regards. */
   readonly regard: Map<string, Regard>;
   /** Tasks it holds (open or ended), by id. */
@@ -173,7 +174,7 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   memories: new Map(),
   rumours: new Map(),
   concerns: 0,
-  news: 0,
+  news: [],
   regard: new Map(),
   tasks: new Map(),
   workingOn: null,
@@ -306,7 +307,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     case "NpcActivityChanged": {
       const p = event.payload;
       facts.concerns = 0;
-      facts.news = 0;
+      facts.news.length = 0;
       // A work session ends whenever a working NPC changes activity; it counts on the
       // task it worked on (always its own: it is offered only tasks assigned to it).
       if (facts.workingOn !== null) {
@@ -341,7 +342,13 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     case "KnowledgeGained": {
       const p = event.payload;
       facts.concerns += 1;
-      if (p.via !== "participant") facts.news += 1;
+      if (p.via !== "participant")
+        facts.news.push({
+          itemKind: p.itemKind,
+          itemId: p.itemId,
+          via: p.via,
+          confidence: p.confidence,
+        });
       if (p.itemKind === "world_event") {
         const id = p.itemId as WorldEventId;
         if (p.confidence > (facts.rumours.get(id) ?? 0)) facts.rumours.set(id, p.confidence);

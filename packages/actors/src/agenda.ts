@@ -2,17 +2,30 @@
  * An NPC's agenda: the few steps one `act` answer planned after the action it took. At a
  * wake-up the dice call significant (company, an open task), the NPC takes its next step
  * instead of asking the brain again — so one answer covers a stretch of its time — and
- * asks only when there is no step to take: the agenda is done or stale (planned before the
- * NPC last woke for a new day), the tasks it is a party to changed since it was planned, or the next step no longer holds here and now.
- * News (something it learnt) asks the brain without consulting the agenda at all.
+ * asks only when there is no step to take: the agenda is done or stale (planned a day or
+ * more ago), the tasks it is a party to changed since it was planned, or the next step no
+ * longer holds here and now.
+ * News that matters to it (`newsMatters`) asks the brain without consulting the agenda at all.
  * Pure functions of the actor's facts and what it sees at the wake-up.
  */
-import type { AgendaStep, GameTime, LocationId, NpcId, TaskId } from "@hearsay/core";
+import {
+  type AgendaStep,
+  type GameTime,
+  type LocationId,
+  MINUTES_PER_DAY,
+  type NpcId,
+  type TaskId,
+} from "@hearsay/core";
 import type { Agenda } from "./NpcFacts.ts";
-import { nextHourAt } from "./routine.ts";
 
 /** At most this many steps are kept from one answer. */
 export const AGENDA_MAX_STEPS = 3;
+
+/**
+ * How long a plan holds: a day, a night included. A plan made in the evening carries into
+ * the next morning (it was made for it); one older than a day was made for a day now past.
+ */
+export const AGENDA_LIFETIME = MINUTES_PER_DAY;
 
 /** What a step is judged against: where the NPC is, what it can reach, see and work on, now. */
 export interface StepScene {
@@ -57,28 +70,20 @@ export type AgendaTurn =
 export const agendaTurn = (
   agenda: Agenda | null,
   t: GameTime,
-  wakeHour: number,
   tasks: () => string,
   scene: StepScene,
 ): AgendaTurn => {
   if (agenda === null || agenda.steps.length === 0) return { kind: "ask", why: "none" };
-  if (liveSteps(agenda, t, wakeHour).length === 0) return { kind: "ask", why: "stale" };
+  if (liveSteps(agenda, t).length === 0) return { kind: "ask", why: "stale" };
   if (tasks() !== agenda.tasks) return { kind: "ask", why: "tasks" };
   const [step, ...rest] = agenda.steps;
   if (!stepHolds(step!, scene)) return { kind: "ask", why: "invalid" };
   return { kind: "step", step: step!, rest };
 };
 
-/**
- * The steps still planned at `t`: a plan is the day's, so none once the NPC's next
- * waking hour after it was planned has come (a new day, a new plan).
- */
-export const liveSteps = (
-  agenda: Agenda | null,
-  t: GameTime,
-  wakeHour: number,
-): ReadonlyArray<AgendaStep> =>
-  agenda === null || nextHourAt(agenda.plannedAt, wakeHour) <= t ? [] : agenda.steps;
+/** The steps still planned at `t`: none once the plan is `AGENDA_LIFETIME` old. */
+export const liveSteps = (agenda: Agenda | null, t: GameTime): ReadonlyArray<AgendaStep> =>
+  agenda === null || agenda.plannedAt + AGENDA_LIFETIME <= t ? [] : agenda.steps;
 
 /** The steps an answer planned, as the agenda keeps them (at most `AGENDA_MAX_STEPS`). */
 export const plannedSteps = (

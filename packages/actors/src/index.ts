@@ -85,6 +85,14 @@ export {
   taskHolder,
 } from "./NpcFacts.ts";
 export {
+  type Happening,
+  IMPORTANT,
+  type NewsItem,
+  type NewsReader,
+  newsMatters,
+  STRONG_REGARD,
+} from "./newsMatters.ts";
+export {
   type NpcActivityState,
   type NpcEmitted,
   type NpcEvent,

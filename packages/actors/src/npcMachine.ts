@@ -15,8 +15,8 @@
  * Significance gating lives here: only a wake-up with company, a concern or an open task
  * asks the brain; the rest of a day is routine (sleep, go to work, work, go home). An
  * answer may plan a few steps beyond its action (its agenda, kept in its facts): a wake-up
- * the dice call significant takes the next step instead of asking again, and only news
- * (something it learnt) or an agenda with no step to take asks the brain (`agenda.ts`).
+ * the dice call significant takes the next step instead of asking again, and only news that
+ * matters to it (`newsMatters`) or an agenda with no step to take asks the brain (`agenda.ts`).
  *
  * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
@@ -43,6 +43,7 @@ import {
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import { isOpen, type NpcFacts, openTasksOf, partyTaskKey } from "./NpcFacts.ts";
+import { type Happening, type NewsReader, newsMatters } from "./newsMatters.ts";
 import {
   type Plan,
   planFor,
@@ -118,6 +119,11 @@ export type NpcEvent =
       readonly roll: number;
       /** Whether another NPC is here and awake (absent: nobody is), for a planned step. */
       readonly sees?: ((npc: NpcId) => boolean) | undefined;
+      /**
+       * The world event it heard of, as the engine can describe it (absent: none can be,
+       * and every piece of news counts), for whether its news matters (`newsMatters`).
+       */
+      readonly happening?: ((id: string) => Happening | null) | undefined;
     }
   /** A plan that came with an answer given outside a turn of its own (a reply in a talk). */
   | { readonly type: "PLAN"; readonly t: GameTime; readonly steps: ReadonlyArray<AgendaStep> }
@@ -260,6 +266,18 @@ const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepS
   },
 });
 
+/** What its news is judged against at a wake-up (`ctx` is the woken context). */
+const newsReaderAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): NewsReader => ({
+  self: ctx.npcId,
+  regardFor: (other) => {
+    const r = ctx.facts.regard.get(other);
+    return r === undefined
+      ? 0
+      : Math.max(Math.abs(r.trust), Math.abs(r.respect), Math.abs(r.suspicion));
+  },
+  happening: e.happening ?? (() => null),
+});
+
 /**
  * What a wake-up leads to: the woken context, and a decision, a planned step (`step`) or
  * the routine's next activity.
@@ -273,13 +291,16 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   const next = woken(ctx, e, ctx.activity === "travelling");
   const why = significant(next);
   if (why === null) return { next, plan: routine(next), step: null };
-  // News asks the brain; a wake-up the dice chose, or one with nothing learnt but what it
-  // took part in, takes the next planned step if it can.
-  if (why === "concern" && next.facts.news > 0) return { next, plan: "decide", step: null };
+  // News that matters to it asks the brain; a wake-up the dice chose, or one with nothing
+  // learnt that matters, takes the next planned step if it can.
+  if (why === "concern" && next.facts.news.length > 0) {
+    const reader = newsReaderAt(next, e);
+    if (next.facts.news.some((item) => newsMatters(item, reader)))
+      return { next, plan: "decide", step: null };
+  }
   const turn = agendaTurn(
     next.facts.agenda,
     next.t,
-    next.schedule.wakeHour,
     () => partyTaskKey(next.facts),
     sceneAt(next, e),
   );

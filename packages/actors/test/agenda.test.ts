@@ -1,6 +1,6 @@
 /**
  * The agenda's pure rules: a significant wake-up takes the next planned step only while
- * the plan is the day's, the NPC's tasks are as they were when it was planned and the
+ * the plan is under a day old, the NPC's tasks are as they were when it was planned and the
  * step still holds where it is; steps are taken in order, each once, and an invalid one
  * is never taken.
  */
@@ -76,7 +76,7 @@ describe("agenda", () => {
     fc.assert(
       fc.property(fc.array(arbStep, { minLength: 1, maxLength: 3 }), arbScene, (steps, scene) => {
         const at = gameTime(2, 9);
-        const turn = agendaTurn(planned(steps, at), gameTime(2, 11), WAKE_HOUR, () => "t1", scene);
+        const turn = agendaTurn(planned(steps, at), gameTime(2, 11), () => "t1", scene);
         if (stepHolds(steps[0]!, scene))
           expect(turn).toEqual({ kind: "step", step: steps[0], rest: steps.slice(1) });
         else expect(turn).toEqual({ kind: "ask", why: "invalid" });
@@ -105,7 +105,7 @@ describe("agenda", () => {
           const taken: Array<AgendaStep> = [];
           for (const gap of gaps) {
             t += gap;
-            const turn = agendaTurn(agenda, t as GameTime, WAKE_HOUR, () => "t1", open);
+            const turn = agendaTurn(agenda, t as GameTime, () => "t1", open);
             if (turn.kind === "ask") {
               expect(turn.why).toBe("none");
               break;
@@ -119,29 +119,30 @@ describe("agenda", () => {
     );
   });
 
-  it("property: a plan is the day's — stale from the NPC's next waking hour, live until then", () => {
+  it("a plan made in the evening carries into the next morning, and is stale by the next evening", () => {
+    const evening = planned([{ action: "rest", hours: 1 }], gameTime(3, 20));
+    expect(liveSteps(evening, gameTime(4, WAKE_HOUR))).toHaveLength(1);
+    expect(liveSteps(evening, gameTime(4, 20))).toEqual([]);
+  });
+
+  it("property: a plan holds for a day, a night included — stale from 24 hours after it was made", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 29 * 24 * 60 }),
         fc.integer({ min: 0, max: 48 * 60 }),
-        fc.integer({ min: 0, max: 23 }),
-        (plannedAt, after, wakeHour) => {
+        (plannedAt, after) => {
           const agenda = planned([{ action: "rest", hours: 1 }], plannedAt as GameTime);
           const t = (plannedAt + after) as GameTime;
-          // The first time after `plannedAt` whose clock reads wakeHour:00.
-          const dayStart = plannedAt - (plannedAt % 1440);
-          let morning = dayStart + wakeHour * 60;
-          if (morning <= plannedAt) morning += 1440;
-          const live = liveSteps(agenda, t, wakeHour);
-          expect(live.length === 0).toBe(t >= morning);
-          const turn = agendaTurn(agenda, t, wakeHour, () => "t1", {
+          const live = liveSteps(agenda, t);
+          expect(live.length === 0).toBe(after >= 24 * 60);
+          const turn = agendaTurn(agenda, t, () => "t1", {
             self,
             locationId: places[0]!,
             canReach: () => true,
             sees: () => true,
             holds: () => true,
           });
-          expect(turn.kind === "ask" && turn.why === "stale").toBe(t >= morning);
+          expect(turn.kind === "ask" && turn.why === "stale").toBe(after >= 24 * 60);
         },
       ),
     );
@@ -157,12 +158,12 @@ describe("agenda", () => {
       holds: () => true,
     };
     const agenda = planned([{ action: "rest", hours: 1 }], at, "t1");
-    expect(agendaTurn(agenda, gameTime(1, 9), WAKE_HOUR, () => "t1 t2", scene)).toEqual({
+    expect(agendaTurn(agenda, gameTime(1, 9), () => "t1 t2", scene)).toEqual({
       kind: "ask",
       why: "tasks",
     });
-    expect(agendaTurn(agenda, gameTime(1, 9), WAKE_HOUR, () => "t1", scene).kind).toBe("step");
-    expect(agendaTurn(null, gameTime(1, 9), WAKE_HOUR, () => "", scene)).toEqual({
+    expect(agendaTurn(agenda, gameTime(1, 9), () => "t1", scene).kind).toBe("step");
+    expect(agendaTurn(null, gameTime(1, 9), () => "", scene)).toEqual({
       kind: "ask",
       why: "none",
     });

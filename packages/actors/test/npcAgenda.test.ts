@@ -1,8 +1,8 @@
 /**
  * The npc machine with an agenda: an answer's plan is emitted for the log (and folded
  * back into the actor's facts, as the engine does); a wake-up the dice call significant
- * takes the next step instead of asking the brain; news, a step that no longer holds or
- * a spent plan asks again; and an NPC that never plans emits nothing new.
+ * takes the next step instead of asking the brain; news that matters to it, a step that
+ * no longer holds or a spent plan asks again; and an NPC that never plans emits nothing new.
  */
 import {
   emptyNpcFacts,
@@ -152,6 +152,61 @@ describe("npc machine agenda", () => {
     expect(send({ type: "WAKE", t: gameTime(1, 12), company: 0, roll: 0.99 })).toEqual([
       { type: "decide", reason: "concern" },
     ]);
+  });
+
+  it("news that does not matter to it waits: the plan goes on; news of someone it regards strongly, or important news, asks", () => {
+    const { facts, send } = start();
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(
+        gameTime(1, 10),
+        [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
+      ),
+    );
+    const happenings = new Map([
+      ["done", { importance: 0.5, participants: [ids.npc("stranger")] }],
+      ["friend", { importance: 0.5, participants: [baker] }],
+      ["fire", { importance: 0.9, participants: [] }],
+    ]);
+    const hear = (itemId: string, t: GameTime) => {
+      foldNpcFacts(
+        facts,
+        event("KnowledgeGained", t, {
+          npcId: smith,
+          itemKind: "world_event",
+          itemId,
+          via: "witnessed",
+          fromNpcId: null,
+          confidence: 1,
+        }),
+      );
+      return send({
+        type: "WAKE",
+        t,
+        company: 0,
+        roll: 0.99,
+        happening: (id) => happenings.get(id) ?? null,
+      });
+    };
+    foldNpcFacts(
+      facts,
+      event("RelationshipChanged", gameTime(1, 10), {
+        fromId: smith,
+        toId: baker,
+        trust: 0.9,
+        respect: 0.5,
+        suspicion: 0,
+        summary: "An old friend.",
+        reason: "seeded",
+      }),
+    );
+    // A stranger finished a task where it stood: the next planned step, no call.
+    expect(hear("done", gameTime(1, 11)).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    // The same of its friend: it asks.
+    expect(hear("friend", gameTime(1, 12))).toEqual([{ type: "decide", reason: "concern" }]);
+    send({ type: "DECLINED", t: gameTime(1, 12) });
+    // Back to its routine (off to the forge), then word of a fire: it asks on arriving.
+    expect(hear("fire", gameTime(1, 14))).toContainEqual({ type: "decide", reason: "concern" });
   });
 
   it("asks when the next step no longer holds: the one it meant to speak to is gone", () => {

@@ -52,6 +52,8 @@ export interface WorldEventRuntime {
   readonly importance: number;
   readonly visibility: string;
   readonly locationId: LocationId | null;
+  /** Who took part in it: whether news of it matters to an NPC depends on them. */
+  readonly participants: ReadonlyArray<NpcId>;
 }
 
 export class EngineState {
@@ -145,6 +147,7 @@ export class EngineState {
           importance: p.importance,
           visibility: p.visibility,
           locationId: p.locationId,
+          participants: p.participants,
         });
         return;
       }

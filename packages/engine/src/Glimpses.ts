@@ -100,7 +100,7 @@ export const actInputOf = (
     };
   });
   // What it had planned and not yet taken: the answer keeps or changes it.
-  const planned = liveSteps(ctx.actors.facts(id)?.agenda ?? null, ctx.t, def?.wakeHour ?? 0);
+  const planned = liveSteps(ctx.actors.facts(id)?.agenda ?? null, ctx.t);
   return {
     self: selfOf(ctx, id),
     location: place(npc.locationId),

@@ -9,7 +9,7 @@
  * nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
-import { type LocationId, type NpcId, Prng } from "@hearsay/core";
+import { type LocationId, type NpcId, Prng, type WorldEventId } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import {
@@ -40,6 +40,7 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
       company: companyCount(ctx, id, npc.locationId),
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
       sees: (other) => other !== id && sees(ctx, other, here),
+      happening: (event) => ctx.state.worldEvents.get(event as WorldEventId) ?? null,
     });
     react(ctx, id, emitted, into);
   }

@@ -174,7 +174,7 @@ describe("profile revisions", () => {
       memories: new Map(),
       rumours: new Map(),
       concerns: 0,
-      news: 0,
+      news: [],
       regard: new Map(),
       tasks: new Map(),
       workingOn: null,
