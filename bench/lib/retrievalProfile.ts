@@ -11,9 +11,10 @@
  * counts around them, so the wall/CPU gap can be read off directly.
  */
 import { writeFileSync } from "node:fs";
-import { Session } from "node:inspector";
-import { GCProfiler } from "node:v8";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Prng } from "@hearsay/core";
+import { inclusiveTimes, printGcs, selfTimes, shareLine, startProfiling } from "./cpuProfile.ts";
 import { pct, timed } from "./retrievalBaseline.ts";
 import { openBenchWorld } from "./retrievalOpen.ts";
 import { NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
@@ -29,18 +30,6 @@ const tiers = new Set(arg(1, "large,medium").split(","));
 const QUERIES = Number(arg(2, "3"));
 const exact = process.env.PROFILE_EXACT === "1";
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  hitCount?: number;
-  children?: Array<number>;
-}
-
-const post = <T>(s: Session, method: string, params?: object) =>
-  new Promise<T>((res, rej) => {
-    s.post(method, params ?? {}, (err, r) => (err ? rej(err) : res(r as T)));
-  });
-
 const main = async () => {
   const { built, db, saveId, w, engine } = openBenchWorld(n, exact);
   const load = timed(() => engine.view(saveId));
@@ -52,14 +41,8 @@ const main = async () => {
       engine.dossier({ saveId, npcId: npc.id, t: T_QUERY, query: sentence(qp, w, 0) });
   });
   console.error(`warm-up of ${chosen.length} NPCs: ${Math.round(warm.wall)} ms`);
-  const session = new Session();
-  session.connect();
-  await post(session, "Profiler.enable");
-  await post(session, "Profiler.setSamplingInterval", { interval: 100 });
-  await post(session, "Profiler.start");
+  const profiling = await startProfiling();
   const byTier = new Map<string, { cpu: Array<number>; wall: Array<number> }>();
-  const gc = new GCProfiler();
-  gc.start();
   const ru0 = process.resourceUsage();
   for (const { npc, i } of chosen) {
     const s = byTier.get(npc.tier) ?? { cpu: [], wall: [] };
@@ -80,18 +63,9 @@ const main = async () => {
     }
   }
   const ru1 = process.resourceUsage();
-  const gcs = new Map<string, { count: number; ms: number; max: number }>();
-  for (const e of gc.stop()?.statistics ?? []) {
-    const g = gcs.get(e.gcType) ?? { count: 0, ms: 0, max: 0 };
-    g.count++;
-    g.ms += e.cost / 1000;
-    g.max = Math.max(g.max, e.cost / 1000);
-    gcs.set(e.gcType, g);
-  }
-  for (const [kind, g] of gcs)
-    console.log(`gc ${kind}: ${g.count}×, ${g.ms.toFixed(1)} ms, longest ${g.max.toFixed(1)} ms`);
-  const { profile } = await post<{ profile: { nodes: Array<Node> } }>(session, "Profiler.stop");
-  writeFileSync("/tmp/p3ret/last.cpuprofile", JSON.stringify(profile));
+  const { profile, nodes, gcs } = await profiling.stop();
+  printGcs(gcs);
+  writeFileSync(join(tmpdir(), "retrieval.cpuprofile"), JSON.stringify(profile));
   for (const [tier, s] of byTier) {
     console.log(
       `${tier}: ${s.cpu.length} dossiers, cpu p50 ${pct(s.cpu, 0.5).toFixed(2)} p90 ${pct(s.cpu, 0.9).toFixed(2)} p99 ${pct(s.cpu, 0.99).toFixed(2)} max ${Math.max(...s.cpu).toFixed(2)}; wall p50 ${pct(s.wall, 0.5).toFixed(2)} p99 ${pct(s.wall, 0.99).toFixed(2)}`,
@@ -100,30 +74,10 @@ const main = async () => {
   console.log(
     `page faults major ${ru1.majorPageFault - ru0.majorPageFault}, minor ${ru1.minorPageFault - ru0.minorPageFault}; vol ctx ${ru1.voluntaryContextSwitches - ru0.voluntaryContextSwitches}, invol ${ru1.involuntaryContextSwitches - ru0.involuntaryContextSwitches}; rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
   );
-  const self = new Map<string, number>();
-  let total = 0;
-  for (const node of profile.nodes) {
-    const f = node.callFrame;
-    const file = f.url.split("/").slice(-1)[0] ?? "";
-    // tsx emits a module on one line: the column tells functions apart.
-    const key = `${f.functionName || "(anon)"} ${file}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + (node.hitCount ?? 0));
-    total += node.hitCount ?? 0;
-  }
-  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 45);
-  for (const [k, v] of top) console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  const { rows, total } = selfTimes(nodes);
+  for (const [k, v] of rows.slice(0, 45)) console.log(shareLine(v, total, k));
   // Inclusive time of a few entry points.
-  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
-  const inclusive = new Map<string, number>();
-  // Count a node's hits once for every distinct named frame on its stack.
-  const stackWalk = (node: Node, stack: Array<string>) => {
-    const name = node.callFrame.functionName;
-    const next = name ? [...stack, name] : stack;
-    const h = node.hitCount ?? 0;
-    if (h > 0) for (const nm of new Set(next)) inclusive.set(nm, (inclusive.get(nm) ?? 0) + h);
-    for (const c of node.children ?? []) stackWalk(byId.get(c)!, next);
-  };
-  stackWalk(profile.nodes[0]!, []);
+  const inclusive = inclusiveTimes(nodes);
   console.log("inclusive:");
   for (const name of [
     "dossier",
@@ -160,7 +114,7 @@ const main = async () => {
     "mentionedEntities",
     "(garbage collector)",
   ])
-    console.log(`${((100 * (inclusive.get(name) ?? 0)) / total).toFixed(1).padStart(5)}%  ${name}`);
+    console.log(shareLine(inclusive.get(name) ?? 0, total, name));
   db.close();
 };
 
