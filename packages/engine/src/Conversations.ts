@@ -31,7 +31,7 @@ import {
   validateAnswer,
 } from "@hearsay/mind";
 import { Result } from "effect";
-import { actInputOf, companyOf } from "./Glimpses.ts";
+import { actInputOf, awakeAt, companyOf } from "./Glimpses.ts";
 import { capMemories, rememberKept } from "./Memories.ts";
 import { noReactions, react, type Spoken } from "./Reactions.ts";
 import { moveRegard } from "./Regard.ts";
@@ -57,14 +57,7 @@ const OVERHEARD_LIMIT = 4;
 
 const listening = (ctx: TickContext, speaker: NpcId, to: NpcId): boolean => {
   const a = ctx.state.npcs.get(speaker);
-  const b = ctx.state.npcs.get(to);
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.locationId === b.locationId &&
-    b.activity !== "asleep" &&
-    b.activity !== "travelling"
-  );
+  return a !== undefined && awakeAt(ctx, to, a.locationId);
 };
 
 export const runConversations = async (

@@ -22,6 +22,12 @@ import type { TickContext } from "./TickContext.ts";
 
 const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
 
+/** Whether `npc` is at `place` and awake: someone who can be spoken to there. */
+export const awakeAt = (ctx: TickContext, npc: NpcId, place: LocationId): boolean => {
+  const other = ctx.state.npcs.get(npc);
+  return other !== undefined && other.locationId === place && awake(other.activity);
+};
+
 /**
  * Awake NPCs at a location other than `self`, in id order. Filtered before it is sorted:
  * at night, or in a crowded square, most of those present are asleep or on their way.

@@ -9,11 +9,12 @@
  * nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
-import { type LocationId, type NpcId, Prng, type WorldEventId } from "@hearsay/core";
+import { type NpcId, Prng, type WorldEventId } from "@hearsay/core";
 import { type BrainRequest, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import {
   actInputOf,
+  awakeAt,
   companyCount,
   companyOf,
   profileInputOf,
@@ -39,7 +40,7 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
       t: ctx.t,
       company: companyCount(ctx, id, npc.locationId),
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
-      sees: (other) => other !== id && sees(ctx, other, here),
+      sees: (other) => other !== id && awakeAt(ctx, other, here),
       happening: (event) => ctx.state.worldEvents.get(event as WorldEventId) ?? null,
     });
     react(ctx, id, emitted, into);
@@ -134,17 +135,6 @@ export const decide = async (
       react(ctx, id, ctx.actors.send(id, { type: "DECLINED", t: ctx.t }), into);
     }
   }
-};
-
-/** Whether `npc` is at `place` and awake: someone a planned step may speak to. */
-const sees = (ctx: TickContext, npc: NpcId, place: LocationId): boolean => {
-  const other = ctx.state.npcs.get(npc);
-  return (
-    other !== undefined &&
-    other.locationId === place &&
-    other.activity !== "asleep" &&
-    other.activity !== "travelling"
-  );
 };
 
 export const warn = (
