@@ -76,6 +76,23 @@ beforeAll(() => {
   view = SaveView.load(world.db, world.saveId);
 });
 
+/**
+ * `count` world events known by all (`w0`…, at t 100 + i, each lapsing when `lapsesAt`
+ * says), each witnessed by npc-0 as it happened.
+ */
+const witnessedRumours = (p: Prng, count: number, lapsesAt: (i: number) => number | null) =>
+  Array.from({ length: count }, (_, i) => [
+    globalRumour(`w${i}`, 100 + i, sentence(p, i), lapsesAt(i)),
+    ev("KnowledgeGained", 100 + i, {
+      npcId: "npc-0",
+      itemKind: "world_event",
+      itemId: `w${i}`,
+      via: "witnessed",
+      fromNpcId: null,
+      confidence: 1,
+    }),
+  ]).flat();
+
 const exactTuning = { ...defaultNearestTuning, exactMax: 1_000_000 };
 // graphCost 0: the graph is tried whatever its probe costs, so these tests reach it.
 const graphTuning = { ...defaultNearestTuning, exactMax: 100, graphCost: 0 };
@@ -234,18 +251,7 @@ describe("knownNearest on a collection known by many", () => {
   const shared = openWorld();
   const p = Prng.derive(11, "shared");
   const count = 300;
-  const events = Array.from({ length: count }, (_, i) => [
-    globalRumour(`w${i}`, 100 + i, sentence(p, i)),
-    ev("KnowledgeGained", 100 + i, {
-      npcId: "npc-0",
-      itemKind: "world_event",
-      itemId: `w${i}`,
-      via: "witnessed",
-      fromNpcId: null,
-      confidence: 1,
-    }),
-  ]);
-  shared.append([...npcEvents(2), ...events.flat()]);
+  shared.append([...npcEvents(2), ...witnessedRumours(p, count, () => null)]);
   const ix = Effect.runSync(VectorIndexes.open(shared.db, embedder)).index;
   const sharedView = SaveView.load(shared.db, shared.saveId);
   const store = ix.store("world_events")!;
@@ -329,17 +335,7 @@ describe("knownNearest over lapsed world events", () => {
     const t = 100 + count + 10;
     w.append([
       ...npcEvents(2),
-      ...Array.from({ length: count }, (_, i) => [
-        globalRumour(`w${i}`, 100 + i, sentence(p, i), i % 2 === 0 ? 100 + count : null),
-        ev("KnowledgeGained", 100 + i, {
-          npcId: "npc-0",
-          itemKind: "world_event",
-          itemId: `w${i}`,
-          via: "witnessed",
-          fromNpcId: null,
-          confidence: 1,
-        }),
-      ]).flat(),
+      ...witnessedRumours(p, count, (i) => (i % 2 === 0 ? 100 + count : null)),
     ]);
     const ix = Effect.runSync(
       VectorIndexes.open(w.db, embedder, { store: { graph: false } }),
