@@ -24,6 +24,7 @@ import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { bareLog, decodeOnly, storeLogOnly, storeWithoutDigest } from "./lib/bareLog.ts";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
+import { startGcTally } from "./lib/gcTally.ts";
 import { printTable } from "./lib/printTable.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
@@ -90,6 +91,13 @@ interface Row {
   readonly yearSecondsAtThisRate: number;
   /** The same at this row's CPU µs per NPC-day (what an unloaded machine would approach). */
   readonly yearCpuSecondsAtThisRate: number;
+  /**
+   * Garbage collections during the run, by kind (count, pauses in all and the longest, ms),
+   * and their pauses as a share of its wall time. A pause is wall time: on a loaded
+   * machine it grows with the load.
+   */
+  readonly gc: Readonly<Record<string, { count: number; ms: number; max: number }>>;
+  readonly gcShareOfWall: number;
 }
 
 /** NPC-days in the target year. */
@@ -124,6 +132,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
       jobCpu.set(job, (jobCpu.get(job) ?? 0) + cpuNow() - c0);
     }
   };
+  const gcTally = startGcTally();
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   const summary = await runSimulation({
@@ -146,6 +155,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const gcs = gcTally.stop();
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   peak = Math.max(peak, process.memoryUsage().rss);
 
@@ -213,6 +223,8 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     runCpuOverBareLogCpu: cpuSeconds / Math.max(1e-9, bare.cpuSeconds),
     yearSecondsAtThisRate: (usPerNpcDay * TARGET_NPC_DAYS) / 1e6,
     yearCpuSecondsAtThisRate: (cpuSeconds * TARGET_NPC_DAYS) / (npcs * days),
+    gc: Object.fromEntries(gcs),
+    gcShareOfWall: [...gcs.values()].reduce((a, g) => a + g.ms, 0) / 1000 / seconds,
   };
 };
 
@@ -306,6 +318,16 @@ export default async (): Promise<void> => {
           .map(([k, n]) => `${k} ${n}`)
           .join(", ") || "none"
       })`,
+    );
+    console.log(
+      `  garbage collection during the run: ${
+        Object.entries(r.gc)
+          .map(
+            ([kind, g]) =>
+              `${kind} ${g.count}× ${g.ms.toFixed(0)} ms (longest ${g.max.toFixed(1)})`,
+          )
+          .join(", ") || "none"
+      } — ${(100 * r.gcShareOfWall).toFixed(1)}% of its wall time (pauses are wall time; load ${r.loadAverage.toFixed(1)})`,
     );
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +

@@ -5,7 +5,7 @@
  * time per named frame.
  */
 import { Session } from "node:inspector";
-import { GCProfiler } from "node:v8";
+import { type GcTally, startGcTally } from "./gcTally.ts";
 
 export interface ProfileNode {
   readonly id: number;
@@ -30,7 +30,7 @@ export const startProfiling = async (): Promise<{
     /** The whole profile, as a `.cpuprofile` file holds it. */
     readonly profile: { readonly nodes: ReadonlyArray<ProfileNode> };
     readonly nodes: ReadonlyArray<ProfileNode>;
-    readonly gcs: Map<string, { count: number; ms: number; max: number }>;
+    readonly gcs: GcTally;
   }>;
 }> => {
   const session = new Session();
@@ -38,18 +38,10 @@ export const startProfiling = async (): Promise<{
   await post(session, "Profiler.enable");
   await post(session, "Profiler.setSamplingInterval", { interval: 100 });
   await post(session, "Profiler.start");
-  const gc = new GCProfiler();
-  gc.start();
+  const gc = startGcTally();
   return {
     stop: async () => {
-      const gcs = new Map<string, { count: number; ms: number; max: number }>();
-      for (const e of gc.stop()?.statistics ?? []) {
-        const g = gcs.get(e.gcType) ?? { count: 0, ms: 0, max: 0 };
-        g.count++;
-        g.ms += e.cost / 1000;
-        g.max = Math.max(g.max, e.cost / 1000);
-        gcs.set(e.gcType, g);
-      }
+      const gcs = gc.stop();
       const { profile } = await post<{ profile: { nodes: Array<ProfileNode> } }>(
         session,
         "Profiler.stop",
@@ -60,7 +52,7 @@ export const startProfiling = async (): Promise<{
   };
 };
 
-export const printGcs = (gcs: Map<string, { count: number; ms: number; max: number }>): void => {
+export const printGcs = (gcs: GcTally): void => {
   for (const [kind, g] of gcs)
     console.log(`gc ${kind}: ${g.count}×, ${g.ms.toFixed(1)} ms, longest ${g.max.toFixed(1)} ms`);
 };

@@ -11,6 +11,7 @@
  * an NPC's rows the first time in a tick (`before`, called by the tick's writer), its rows
  * as they stood are kept, and read until the tick is appended (`settled`).
  */
+import type { Regard } from "@hearsay/actors";
 import type { Event, NpcId, TaskId } from "@hearsay/core";
 import type { DossierSource } from "@hearsay/retrieval";
 import type { EngineState } from "./EngineState.ts";
@@ -45,7 +46,6 @@ interface Rows {
 const ALL_ROWS: ReadonlyArray<keyof Rows> = ["character", "profile", "activity", "edges", "tasks"];
 const PLACE_ROWS: ReadonlyArray<keyof Rows> = ["character", "activity"];
 const PROFILE_ROWS: ReadonlyArray<keyof Rows> = ["profile"];
-const EDGE_ROWS: ReadonlyArray<keyof Rows> = ["edges"];
 const TASK_ROWS: ReadonlyArray<keyof Rows> = ["tasks"];
 
 /**
@@ -64,9 +64,24 @@ const traitsJson = (traits: ReadonlyArray<string>): string => {
 
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** An outgoing edge as the read model's row holds it. */
+const edgeRow = (to: string, r: Regard): EdgeRow => ({
+  to_id: to,
+  trust: r.trust,
+  respect: r.respect,
+  suspicion: r.suspicion,
+  summary: r.summary,
+});
+
 export class ActorDossierReads implements OwnDossierRows {
   /** The rows changed this tick, of each NPC, as they stood at its start. */
   private readonly kept = new Map<string, Partial<Rows>>();
+  /**
+   * The edges changed this tick, of each NPC, as they stood at its start (null: none to
+   * that NPC then). An edge changes with every line spoken or overheard, and an NPC's
+   * edges grow with the run: each change keeps the one edge it changes, not all of them.
+   */
+  private readonly keptEdges = new Map<string, Map<string, EdgeRow | null>>();
 
   constructor(
     private readonly actors: NpcActors,
@@ -93,7 +108,7 @@ export class ActorDossierReads implements OwnDossierRows {
         this.keep(event.payload.npcId, PROFILE_ROWS);
         return;
       case "RelationshipChanged":
-        this.keep(event.payload.fromId, EDGE_ROWS);
+        this.keepEdge(event.payload.fromId, event.payload.toId);
         return;
       case "TaskProposed":
         this.keepParties(event.payload.assignee, event.payload.proposedBy);
@@ -112,6 +127,7 @@ export class ActorDossierReads implements OwnDossierRows {
   /** The tick was appended: the actors' rows are the read models' again. */
   settled(): void {
     this.kept.clear();
+    this.keptEdges.clear();
   }
 
   character(_saveId: string, npcId: string): CharacterRow | undefined {
@@ -139,7 +155,34 @@ export class ActorDossierReads implements OwnDossierRows {
   private rows<K extends keyof Rows>(npcId: string, key: K): Rows[K] {
     const kept = this.kept.get(npcId);
     if (kept !== undefined && key in kept) return kept[key] as Rows[K];
+    if (key === "edges") {
+      const edges = this.keptEdges.get(npcId);
+      if (edges !== undefined) return this.edgesBefore(npcId as NpcId, edges) as Rows[K];
+    }
     return this.read(npcId as NpcId, key);
+  }
+
+  private keepEdge(npcId: NpcId, to: string): void {
+    let edges = this.keptEdges.get(npcId);
+    if (edges === undefined) {
+      edges = new Map();
+      this.keptEdges.set(npcId, edges);
+    }
+    if (edges.has(to)) return;
+    const r = this.actors.facts(npcId)?.regard.get(to);
+    edges.set(to, r === undefined ? null : edgeRow(to, r));
+  }
+
+  /** Its edges as they stood at the tick's start: those unchanged since, and those kept. */
+  private edgesBefore(npcId: NpcId, kept: ReadonlyMap<string, EdgeRow | null>): Array<EdgeRow> {
+    const out: Array<EdgeRow> = [];
+    this.actors.facts(npcId)?.regard.forEach((r, to) => {
+      if (!kept.has(to)) out.push(edgeRow(to, r));
+    });
+    kept.forEach((row) => {
+      if (row !== null) out.push(row);
+    });
+    return out.sort((a, b) => byId(a.to_id, b.to_id));
   }
 
   private keepParties(assignee: NpcId | null, proposedBy: NpcId | null): void {
@@ -205,14 +248,9 @@ export class ActorDossierReads implements OwnDossierRows {
     const regard = this.actors.facts(npcId)?.regard;
     if (regard === undefined || regard.size === 0) return [];
     const out: Array<EdgeRow> = [];
-    for (const [to, r] of regard)
-      out.push({
-        to_id: to,
-        trust: r.trust,
-        respect: r.respect,
-        suspicion: r.suspicion,
-        summary: r.summary,
-      });
+    regard.forEach((r, to) => {
+      out.push(edgeRow(to, r));
+    });
     return out.sort((a, b) => byId(a.to_id, b.to_id));
   }
 

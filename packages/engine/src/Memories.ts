@@ -101,9 +101,11 @@ const recallTalk = (ctx: TickContext, reads: DossierReads): void => {
       const facts = ctx.actors.facts(self as NpcId);
       if (facts === undefined) continue;
       const about: Array<MemoryId> = [];
-      for (const [id, m] of facts.memories)
+      // Every memory of everyone in every turn: `forEach` makes no entry pair per memory.
+      facts.memories.forEach((m, id) => {
         if (m.about?.kind === "npc" && m.about.id !== self && people.includes(m.about.id as NpcId))
           about.push(id);
+      });
       reads.recall(self as NpcId, about);
     }
   }

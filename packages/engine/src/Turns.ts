@@ -29,6 +29,8 @@ import { turnQuery } from "./turnQuery.ts";
 
 /** Wakes every NPC the clock says is due now; returns who asked to decide and who spoke. */
 export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: Reactions): void => {
+  // The world's events as the engine can describe them: the same for every NPC it wakes.
+  const happening = (event: string) => ctx.state.worldEvents.get(event as WorldEventId) ?? null;
   for (const id of due) {
     const npc = ctx.state.npcs.get(id);
     if (!npc) continue;
@@ -41,7 +43,7 @@ export const wakeDue = (ctx: TickContext, due: ReadonlyArray<NpcId>, into: React
       company: companyCount(ctx, id, npc.locationId),
       roll: Prng.derive(ctx.seed, "wake", ctx.t, id).float(),
       sees: (other) => other !== id && awakeAt(ctx, other, here),
-      happening: (event) => ctx.state.worldEvents.get(event as WorldEventId) ?? null,
+      happening,
     });
     react(ctx, id, emitted, into);
   }

@@ -21,16 +21,25 @@ const latestNews = (ctx: TickContext, id: NpcId): string | null => {
   return last === null ? null : (ctx.state.worldEvents.get(last)?.text ?? null);
 };
 
+/**
+ * The first `MAX_WORDS` words of the place's name, the names of those present, the titles
+ * of its tasks and its latest news, in that order. Words are taken part by part and the
+ * taking stops at the limit: a crowded square names far more people than a query keeps.
+ */
 export const turnQuery = (ctx: TickContext, id: NpcId, input: ActInput): string | null => {
-  const parts = [
-    input.location.name,
-    ...input.present.map((p) => p.name),
-    ...input.tasks.map((t) => t.title),
-    latestNews(ctx, id) ?? "",
-  ];
-  const words = parts
-    .join(" ")
-    .split(/\s+/)
-    .filter((w) => w.length > 0);
-  return words.length === 0 ? null : words.slice(0, MAX_WORDS).join(" ");
+  const words: Array<string> = [];
+  const take = (part: string): boolean => {
+    for (const w of part.split(/\s+/)) {
+      if (w.length === 0) continue;
+      words.push(w);
+      if (words.length === MAX_WORDS) return false;
+    }
+    return true;
+  };
+  const more =
+    take(input.location.name) &&
+    input.present.every((p) => take(p.name)) &&
+    input.tasks.every((t) => take(t.title));
+  if (more) take(latestNews(ctx, id) ?? "");
+  return words.length === 0 ? null : words.join(" ");
 };

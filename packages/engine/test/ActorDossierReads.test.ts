@@ -5,15 +5,16 @@
  * is for whenever the turn first reads it — mid-tick, after the tick's earlier steps
  * changed the actors but not yet the read models.
  */
-import type { NpcId } from "@hearsay/core";
+import { type Event, type GameTime, ids, makeEvent, type NpcId } from "@hearsay/core";
 import {
   ActorDossierReads,
   EngineState,
-  type NpcActors,
+  NpcActors,
   type OwnDossierRows,
   retrievalDossiers,
 } from "@hearsay/engine";
 import { DossierSource } from "@hearsay/retrieval";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, ofType, run } from "./harness.ts";
 
@@ -128,5 +129,72 @@ describe("actor-backed dossier rows", () => {
     expect(ofType(log, "RelationshipChanged").length).toBeGreaterThan(0);
     expect(ofType(log, "ProfileGenerated").length).toBeGreaterThan(0);
     expect(ofType(log, "TaskProposed").length).toBeGreaterThan(0);
+  });
+});
+
+describe("an NPC's edges within a tick", () => {
+  const people = ["a", "b", "c", "d"].map((n) => ids.npc(n));
+  let seq = 0;
+  const event = (type: string, t: number, payload: object): Event =>
+    makeEvent(type as never, { id: ids.event(`e${++seq}`), t: t as GameTime, payload } as never);
+
+  it("read as they stood at the tick's start, however often they change in it, and as they are once it is appended", () => {
+    // Ticks of regard changes among four NPCs: who regards whom, and how much.
+    const change = fc.record({
+      from: fc.nat(3),
+      to: fc.nat(3),
+      trust: fc.integer({ min: -10, max: 10 }),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { maxLength: 8 }), { maxLength: 6 }), (ticks) => {
+        const state = new EngineState();
+        const actors = new NpcActors();
+        const reads = new ActorDossierReads(actors, state);
+        const emit = (e: Event) => {
+          reads.before(e);
+          state.apply(e);
+          actors.apply(e);
+        };
+        for (const id of people)
+          emit(
+            event("NpcRegistered", 0, {
+              npcId: id,
+              name: id,
+              role: "smith",
+              factionId: null,
+              locationId: ids.location("square"),
+              traits: [],
+            }),
+          );
+        reads.settled();
+        for (const [k, tick] of ticks.entries()) {
+          const atStart = people.map((id) => reads.edges(MAIN, id, k));
+          for (const c of tick) {
+            if (c.from === c.to) continue;
+            emit(
+              event("RelationshipChanged", k, {
+                fromId: people[c.from]!,
+                toId: people[c.to]!,
+                trust: c.trust / 10,
+                respect: 0,
+                suspicion: 0,
+                summary: `tick ${k}`,
+                reason: "spoke",
+              }),
+            );
+            expect(people.map((id) => reads.edges(MAIN, id, k))).toEqual(atStart);
+          }
+          reads.settled();
+          // Appended: the actors' edges, each NPC's sorted by whom it regards.
+          for (const id of people) {
+            const now = [...(actors.facts(id)?.regard ?? new Map())]
+              .map(([to, r]) => ({ to_id: to, ...r }))
+              .sort((x, y) => (x.to_id < y.to_id ? -1 : 1));
+            expect(reads.edges(MAIN, id, k)).toEqual(now);
+          }
+        }
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 1000 : 100 },
+    );
   });
 });

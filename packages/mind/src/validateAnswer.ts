@@ -101,6 +101,9 @@ const checkAct = (input: ActInput, output: ActOutput): UnknownId | null => {
  * checked again when its time comes.
  */
 const checkAgenda = (input: ActInput, output: ActOutput): UnknownId | null => {
+  // Most answers plan nothing: the lists of what a step may name are built only for a plan.
+  const agenda = output.agenda ?? [];
+  if (agenda.length === 0) return null;
   const places = [
     input.location.id,
     ...input.reachable.map((p) => p.id),
@@ -110,7 +113,8 @@ const checkAgenda = (input: ActInput, output: ActOutput): UnknownId | null => {
   ];
   const present = input.present.map((p) => p.id);
   const held = input.tasks.filter((x) => x.assignee === input.self.id).map((x) => x.id);
-  for (const [i, step] of (output.agenda ?? []).entries()) {
+  for (let i = 0; i < agenda.length; i++) {
+    const step = agenda[i]!;
     const field = `agenda.${i}`;
     const problem =
       step.action === "speak"

@@ -127,9 +127,18 @@ const matchesFilter = (ctx: SearchContext, c: CollectionName, local: number): bo
   if (ctx.faction >= 0 && tab.faction[local] === ctx.faction) return true;
   if (tab.aboutTask[local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[local]!)) return true;
   if (ctx.related.has(owner)) return true;
-  for (const p of tab.participants[local]!) if (p === ctx.npc || ctx.related.has(p)) return true;
-  for (const e of tab.entities[local]!)
+  // Indexed loops: this runs for every item an NPC knows, and an array iterator there
+  // allocated a result object per element.
+  const parts = tab.participants[local]!;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p === ctx.npc || ctx.related.has(p)) return true;
+  }
+  const ents = tab.entities[local]!;
+  for (let i = 0; i < ents.length; i++) {
+    const e = ents[i]!;
     if (ctx.mentioned.has(e) || ctx.relatedNames.has(e)) return true;
+  }
   return false;
 };
 

@@ -4,8 +4,38 @@
  * inside a quotation: a quote is always one sentence that itself quotes nothing.
  */
 
-/** First sentence of a text, cut at a word boundary to at most `max` characters. */
-export const snippet = (text: string, max = 160): string => {
+/**
+ * A pure `(text, n) => result` remembered per text and `n`, every cache dropped whole once
+ * `limit` results are held. The scripted brain quotes the same dossier texts turn after
+ * turn (a lore chunk, the day's news, a task's title), and each rule here is a pure
+ * function of its arguments, so a remembered answer is the one computing it would give.
+ */
+export const remembered = <R>(
+  f: (text: string, n: number) => R,
+  limit = 4096,
+): ((text: string, n: number) => R) => {
+  const byN = new Map<number, Map<string, R>>();
+  let held = 0;
+  return (text, n) => {
+    let known = byN.get(n);
+    if (known?.has(text)) return known.get(text) as R;
+    const result = f(text, n);
+    if (held >= limit) {
+      byN.clear();
+      held = 0;
+      known = undefined;
+    }
+    if (known === undefined) {
+      known = new Map();
+      byN.set(n, known);
+    }
+    known.set(text, result);
+    held += 1;
+    return result;
+  };
+};
+
+const snippetOf = (text: string, max: number): string => {
   const clean = text.replace(/\s+/g, " ").trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
   if (sentence.length <= max) return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
@@ -13,6 +43,10 @@ export const snippet = (text: string, max = 160): string => {
   const space = cut.lastIndexOf(" ");
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:—–-]\s*$/, "")}…`;
 };
+const snippets = remembered(snippetOf);
+
+/** First sentence of a text, cut at a word boundary to at most `max` characters. */
+export const snippet = (text: string, max = 160): string => snippets(text, max);
 
 const DOUBLE_QUOTE = /["\u201c\u201d\u201e\u00ab\u00bb]/;
 
@@ -24,19 +58,27 @@ export const sentencesOf = (text: string): ReadonlyArray<string> =>
     .split(/(?<=[.!?…]["\u201d]?)\s+/)
     .filter((s) => s.length > 0);
 
-/** `text` with every double quote in it made a single one, for text quoted whole. */
-export const unquotedText = (text: string): string =>
+const unquotedTexts = remembered((text: string, _: number): string =>
   text
     .replace(/["\u201c\u201d\u201e\u00ab\u00bb]/g, "'")
     .replace(/\s+/g, " ")
-    .trim();
+    .trim(),
+);
+
+/** `text` with every double quote in it made a single one, for text quoted whole. */
+export const unquotedText = (text: string): string => unquotedTexts(text, 0);
 
 /**
  * What a quotation of `text` says: its first sentence that quotes nothing (or the first
  * that `prefer` matches, when one does); else its first sentence, with what that sentence
  * quotes (a title, mostly) in single quotes; cut to `max` characters. Null when empty.
  */
-export const quotable = (text: string, max = 160, prefer?: RegExp): string | null => {
+export const quotable = (text: string, max = 160, prefer?: RegExp): string | null =>
+  // A preference is a pattern of the caller's (it may carry state, as a global one does):
+  // only a quotation without one is remembered.
+  prefer === undefined ? quotables(text, max) : quotableOf(text, max, prefer);
+
+const quotableOf = (text: string, max: number, prefer?: RegExp): string | null => {
   const all = sentencesOf(text);
   const clean = all.filter((s) => !DOUBLE_QUOTE.test(s));
   const pick =
@@ -45,6 +87,7 @@ export const quotable = (text: string, max = 160, prefer?: RegExp): string | nul
     (all[0] === undefined ? undefined : unquotedText(all[0]));
   return pick === undefined || !/\w/.test(pick) ? null : snippet(pick, max);
 };
+const quotables = remembered((text: string, max: number) => quotableOf(text, max));
 
 /** `text` quoted as one sentence in double quotes: `"Well met."`; `"…"` if nothing is left. */
 export const quoted = (text: string, max = 160, prefer?: RegExp): string =>
