@@ -55,8 +55,11 @@ export const stepHolds = (step: AgendaStep, scene: StepScene): boolean => {
   }
 };
 
-/** Why the brain is asked rather than a step taken. */
+/** Why the agenda asks the brain rather than take a step. */
 export type AskWhy = "none" | "stale" | "tasks" | "invalid";
+
+/** Why an own turn asks the brain: news that matters to it (`newsMatters`), or its agenda's why. */
+export type TurnAsk = "news" | AskWhy;
 
 export type AgendaTurn =
   | { readonly kind: "step"; readonly step: AgendaStep; readonly rest: ReadonlyArray<AgendaStep> }

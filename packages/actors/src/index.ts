@@ -8,6 +8,7 @@ export {
   plannedSteps,
   type StepScene,
   stepHolds,
+  type TurnAsk,
 } from "./agenda.ts";
 export {
   type ClockSchedule,

@@ -39,6 +39,7 @@ import {
   agendaTurn,
   plannedSteps,
   type StepScene,
+  type TurnAsk,
 } from "./agenda.ts";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
@@ -148,7 +149,12 @@ export type NpcEvent =
 export type NpcEmitted =
   | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
   | { readonly type: "moved"; readonly from: LocationId; readonly to: LocationId }
-  | { readonly type: "decide"; readonly reason: "company" | "concern" | "task" }
+  | {
+      readonly type: "decide";
+      readonly reason: "company" | "concern" | "task";
+      /** Why it asks rather than take a planned step. */
+      readonly why: TurnAsk;
+    }
   | {
       readonly type: "speak";
       readonly to: NpcId;
@@ -279,24 +285,25 @@ const newsReaderAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): 
 });
 
 /**
- * What a wake-up leads to: the woken context, and a decision, a planned step (`step`) or
- * the routine's next activity.
+ * What a wake-up leads to: the woken context, and a decision (`ask` says why), a planned
+ * step (`step`) or the routine's next activity.
  */
 interface Waking {
   readonly next: NpcContext;
   readonly plan: Plan | "decide";
   readonly step: Extract<AgendaTurn, { kind: "step" }> | null;
+  readonly ask: TurnAsk | null;
 }
 const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
   const next = woken(ctx, e, ctx.activity === "travelling");
   const why = significant(next);
-  if (why === null) return { next, plan: routine(next), step: null };
+  if (why === null) return { next, plan: routine(next), step: null, ask: null };
   // News that matters to it asks the brain; a wake-up the dice chose, or one with nothing
   // learnt that matters, takes the next planned step if it can.
   if (why === "concern" && next.facts.news.length > 0) {
     const reader = newsReaderAt(next, e);
     if (next.facts.news.some((item) => newsMatters(item, reader)))
-      return { next, plan: "decide", step: null };
+      return { next, plan: "decide", step: null, ask: "news" };
   }
   const turn = agendaTurn(
     next.facts.agenda,
@@ -304,8 +311,8 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
     () => partyTaskKey(next.facts),
     sceneAt(next, e),
   );
-  if (turn.kind === "ask") return { next, plan: "decide", step: null };
-  return { next, plan: planFor(next, turn.step), step: turn };
+  if (turn.kind === "ask") return { next, plan: "decide", step: null, ask: turn.why };
+  return { next, plan: planFor(next, turn.step), step: turn, ask: null };
 });
 const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
   e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
@@ -383,7 +390,8 @@ const onWake = (before: ReadonlyArray<string>): never =>
     {
       guard: "wakeWantsDecision",
       target: "deciding",
-      actions: [...before, "takeWake", "askBrain"],
+      // Asked before the wake-up is taken in: why it asks is the wake-up's, not the context's after.
+      actions: [...before, "askBrain", "takeWake"],
     },
     ...routineActivities.map((activity) => ({
       guard: { type: "wakePlanIs" as const, params: { activity } },
@@ -434,10 +442,15 @@ export const npcMachine = setup({
       const { next, plan } = waking(context, event);
       return plan === "decide" ? next : withPlan(next, plan);
     }),
-    askBrain: emit(({ context }) => ({
-      type: "decide" as const,
-      reason: significant(context) ?? ("company" as const),
-    })),
+    askBrain: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== "WAKE") return;
+      const { next, ask } = waking(context, event);
+      enqueue.emit({
+        type: "decide",
+        reason: significant(next) ?? "company",
+        why: ask ?? "none",
+      });
+    }),
     applyDecisionPlan: assign(({ context, event }) => {
       const at = { ...context, t: event.t };
       return withPlan(at, decisionPlan(context, event));

@@ -113,7 +113,9 @@ const decided = (t: GameTime, agenda?: ReadonlyArray<AgendaStep>): NpcEvent => (
 describe("npc machine agenda", () => {
   it("emits an answer's plan and takes its steps at later significant wake-ups, asking only when it is spent", () => {
     const { actor, facts, send } = start();
-    expect(send(diceWake(gameTime(1, 10)))).toEqual([{ type: "decide", reason: "company" }]);
+    expect(send(diceWake(gameTime(1, 10)))).toEqual([
+      { type: "decide", reason: "company", why: "none" },
+    ]);
     const out = send(decided(gameTime(1, 10), plan));
     expect(out).toContainEqual({ type: "agenda", steps: plan, plannedAt: gameTime(1, 10) });
     expect(facts.agenda?.steps).toEqual(plan);
@@ -131,7 +133,9 @@ describe("npc machine agenda", () => {
     send(diceWake(gameTime(1, 12, 30)));
     expect(actor.getSnapshot().value).toBe("idle");
     expect(facts.agenda).toBeNull();
-    expect(send(diceWake(gameTime(1, 14)))).toEqual([{ type: "decide", reason: "company" }]);
+    expect(send(diceWake(gameTime(1, 14)))).toEqual([
+      { type: "decide", reason: "company", why: "none" },
+    ]);
   });
 
   it("asks again on news, but not for what it took part in", () => {
@@ -150,7 +154,7 @@ describe("npc machine agenda", () => {
     ).toEqual(["agenda", "activity"]);
     learn(facts, "witnessed");
     expect(send({ type: "WAKE", t: gameTime(1, 12), company: 0, roll: 0.99 })).toEqual([
-      { type: "decide", reason: "concern" },
+      { type: "decide", reason: "concern", why: "news" },
     ]);
   });
 
@@ -203,10 +207,16 @@ describe("npc machine agenda", () => {
     // A stranger finished a task where it stood: the next planned step, no call.
     expect(hear("done", gameTime(1, 11)).map((e) => e.type)).toEqual(["agenda", "activity"]);
     // The same of its friend: it asks.
-    expect(hear("friend", gameTime(1, 12))).toEqual([{ type: "decide", reason: "concern" }]);
+    expect(hear("friend", gameTime(1, 12))).toEqual([
+      { type: "decide", reason: "concern", why: "news" },
+    ]);
     send({ type: "DECLINED", t: gameTime(1, 12) });
     // Back to its routine (off to the forge), then word of a fire: it asks on arriving.
-    expect(hear("fire", gameTime(1, 14))).toContainEqual({ type: "decide", reason: "concern" });
+    expect(hear("fire", gameTime(1, 14))).toContainEqual({
+      type: "decide",
+      reason: "concern",
+      why: "news",
+    });
   });
 
   it("asks when the next step no longer holds: the one it meant to speak to is gone", () => {
@@ -214,7 +224,7 @@ describe("npc machine agenda", () => {
     send(diceWake(gameTime(1, 10)));
     send(decided(gameTime(1, 10), plan));
     expect(send(diceWake(gameTime(1, 11), () => false))).toEqual([
-      { type: "decide", reason: "company" },
+      { type: "decide", reason: "company", why: "invalid" },
     ]);
   });
 
