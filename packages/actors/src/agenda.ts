@@ -3,8 +3,10 @@
  * wake-up the dice call significant (company, an open task), the NPC takes its next step
  * instead of asking the brain again — so one answer covers a stretch of its time — and
  * asks only when there is no step to take: the agenda is done or stale (planned a day or
- * more ago), the tasks it is a party to changed since it was planned, or the next step no
- * longer holds here and now.
+ * more ago), a task the plan names is no longer one it can work on, or the next step no
+ * longer holds here and now. Any other change to its tasks (one proposed to it, one it
+ * proposed ended) only updates its facts: the plan does not rest on it, and its next
+ * call's dossier holds it.
  * News that matters to it (`newsMatters`) asks the brain without consulting the agenda at all.
  * Pure functions of the actor's facts and what it sees at the wake-up.
  */
@@ -66,19 +68,17 @@ export type AgendaTurn =
   | { readonly kind: "ask"; readonly why: AskWhy };
 
 /**
- * What a significant wake-up at `t` does with the agenda: take its next step, or ask.
- * `tasks` is the key of the open tasks the NPC is a party to now (`partyTaskKey`), read
- * only when there is a live agenda to compare it with.
+ * Whether the tasks a plan rests on still stand: every task one of its steps works on is
+ * open and its own. A change to any other task leaves the plan as it was.
  */
-export const agendaTurn = (
-  agenda: Agenda | null,
-  t: GameTime,
-  tasks: () => string,
-  scene: StepScene,
-): AgendaTurn => {
+export const tasksStand = (steps: ReadonlyArray<AgendaStep>, scene: StepScene): boolean =>
+  steps.every((step) => step.action !== "work" || scene.holds(step.taskId));
+
+/** What a significant wake-up at `t` does with the agenda: take its next step, or ask. */
+export const agendaTurn = (agenda: Agenda | null, t: GameTime, scene: StepScene): AgendaTurn => {
   if (agenda === null || agenda.steps.length === 0) return { kind: "ask", why: "none" };
   if (liveSteps(agenda, t).length === 0) return { kind: "ask", why: "stale" };
-  if (tasks() !== agenda.tasks) return { kind: "ask", why: "tasks" };
+  if (!tasksStand(agenda.steps, scene)) return { kind: "ask", why: "tasks" };
   const [step, ...rest] = agenda.steps;
   if (!stepHolds(step!, scene)) return { kind: "ask", why: "invalid" };
   return { kind: "step", step: step!, rest };

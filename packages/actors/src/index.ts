@@ -9,6 +9,7 @@ export {
   type StepScene,
   stepHolds,
   type TurnAsk,
+  tasksStand,
 } from "./agenda.ts";
 export {
   type ClockSchedule,
@@ -78,7 +79,6 @@ export {
   type LiveMemory,
   type NpcFacts,
   openTasksOf,
-  partyTaskKey,
   partyTasksOf,
   type Regard,
   type SinceProfile,

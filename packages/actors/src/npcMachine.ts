@@ -43,7 +43,7 @@ import {
 } from "./agenda.ts";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import { isOpen, type NpcFacts, openTasksOf, partyTaskKey } from "./NpcFacts.ts";
+import { isOpen, type NpcFacts, openTasksOf } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters } from "./newsMatters.ts";
 import {
   type Plan,
@@ -305,12 +305,7 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
     if (next.facts.news.some((item) => newsMatters(item, reader)))
       return { next, plan: "decide", step: null, ask: "news" };
   }
-  const turn = agendaTurn(
-    next.facts.agenda,
-    next.t,
-    () => partyTaskKey(next.facts),
-    sceneAt(next, e),
-  );
+  const turn = agendaTurn(next.facts.agenda, next.t, sceneAt(next, e));
   if (turn.kind === "ask") return { next, plan: "decide", step: null, ask: turn.why };
   return { next, plan: planFor(next, turn.step), step: turn, ask: null };
 });

@@ -228,6 +228,50 @@ describe("npc machine agenda", () => {
     ]);
   });
 
+  it("a task proposed to it only updates its facts; a task its plan works on ending asks again", () => {
+    const { facts, send } = start();
+    const propose = (taskId: string, t: GameTime) =>
+      foldNpcFacts(
+        facts,
+        event("TaskProposed", t, {
+          taskId: ids.task(taskId),
+          title: taskId,
+          description: "",
+          proposedBy: baker,
+          assignee: smith,
+          locationId: null,
+          factionId: null,
+          deadline: null,
+        }),
+      );
+    propose("t1", gameTime(1, 9));
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(gameTime(1, 10), [
+        { action: "rest", hours: 1 },
+        { action: "work", taskId: ids.task("t1"), note: "At it." },
+        { action: "rest", hours: 1 },
+      ]),
+    );
+    // The baker sets it another chore: the plan goes on, no call.
+    propose("t2", gameTime(1, 10, 30));
+    expect(send(diceWake(gameTime(1, 11))).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    // The chore its next step works on is cancelled: it asks.
+    foldNpcFacts(
+      facts,
+      event("TaskStatusChanged", gameTime(1, 11, 30), {
+        taskId: ids.task("t1"),
+        from: "proposed",
+        to: "cancelled",
+        reason: "withdrawn",
+        by: baker,
+      }),
+    );
+    expect(send(diceWake(gameTime(1, 13)))).toEqual([
+      { type: "decide", reason: "task", why: "tasks" },
+    ]);
+  });
+
   it("a reply's plan replaces the agenda; an answer with none clears it; one that never plans emits nothing", () => {
     const { facts, send } = start();
     send(diceWake(gameTime(1, 10)));
