@@ -270,6 +270,7 @@ const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepS
     const task = ctx.facts.tasks.get(id);
     return task !== undefined && task.assignee === ctx.npcId && isOpen(task.status);
   },
+  done: (id) => ctx.facts.tasks.get(id)?.status === "completed",
 });
 
 /** What its news is judged against at a wake-up (`ctx` is the woken context). */

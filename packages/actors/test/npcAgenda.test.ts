@@ -219,11 +219,21 @@ describe("npc machine agenda", () => {
     });
   });
 
-  it("asks when the next step no longer holds: the one it meant to speak to is gone", () => {
-    const { send } = start();
+  it("passes over a step that no longer holds for the next that does; asks when none is left that holds", () => {
+    const { actor, facts, send } = start();
     send(diceWake(gameTime(1, 10)));
     send(decided(gameTime(1, 10), plan));
-    expect(send(diceWake(gameTime(1, 11), () => false))).toEqual([
+    // The baker is gone: off to the forge instead, no call; the rest stays planned.
+    expect(send(diceWake(gameTime(1, 11), () => false)).map((e) => e.type)).toEqual([
+      "agenda",
+      "activity",
+    ]);
+    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(facts.agenda?.steps).toEqual(plan.slice(2));
+    // A plan of one line to the baker, who is gone: nothing to take, it asks on arriving.
+    send({ type: "PLAN", t: gameTime(1, 12), steps: plan.slice(0, 1) });
+    expect(send(diceWake(gameTime(1, 13), () => false))).toEqual([
+      { type: "moved", from: square, to: forge },
       { type: "decide", reason: "company", why: "invalid" },
     ]);
   });
