@@ -88,9 +88,11 @@ export {
 export {
   type Happening,
   IMPORTANT,
+  NEWS_QUIET,
   type NewsItem,
   type NewsReader,
   newsMatters,
+  newsMayInterrupt,
   STRONG_REGARD,
 } from "./newsMatters.ts";
 export {

@@ -44,7 +44,7 @@ import {
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import { isOpen, type NpcFacts, openTasksOf } from "./NpcFacts.ts";
-import { type Happening, type NewsReader, newsMatters } from "./newsMatters.ts";
+import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
   type Plan,
   planFor,
@@ -301,7 +301,11 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   if (why === null) return { next, plan: routine(next), step: null, ask: null };
   // News that matters to it asks the brain; a wake-up the dice chose, or one with nothing
   // learnt that matters, takes the next planned step if it can.
-  if (why === "concern" && next.facts.news.length > 0) {
+  if (
+    why === "concern" &&
+    next.facts.news.length > 0 &&
+    newsMayInterrupt(next.facts.agenda?.plannedAt ?? null, next.t)
+  ) {
     const reader = newsReaderAt(next, e);
     if (next.facts.news.some((item) => newsMatters(item, reader)))
       return { next, plan: "decide", step: null, ask: "news" };

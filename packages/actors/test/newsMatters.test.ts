@@ -6,12 +6,14 @@
 import {
   type Happening,
   IMPORTANT,
+  NEWS_QUIET,
   type NewsItem,
   type NewsReader,
   newsMatters,
+  newsMayInterrupt,
   STRONG_REGARD,
 } from "@hearsay/actors";
-import { ids, type NpcId } from "@hearsay/core";
+import { type GameTime, ids, type NpcId } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -106,6 +108,20 @@ describe("newsMatters", () => {
           expect(newsMatters(surer, readerOf(h, regard))).toBe(true);
           const warmer = Object.fromEntries(people.map((p) => [p, Math.max(regard[p] ?? 0, warm)]));
           expect(newsMatters(news, readerOf(h, warmer))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("property: news sets a plan aside only once it is NEWS_QUIET old, and always when there is none", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30 * 24 * 60 }),
+        fc.integer({ min: 0, max: 6 * 60 }),
+        (plannedAt, after) => {
+          const t = (plannedAt + after) as GameTime;
+          expect(newsMayInterrupt(plannedAt as GameTime, t)).toBe(after >= NEWS_QUIET);
+          expect(newsMayInterrupt(null, t)).toBe(true);
         },
       ),
     );

@@ -7,6 +7,7 @@
 import {
   emptyNpcFacts,
   foldNpcFacts,
+  NEWS_QUIET,
   type NpcAction,
   type NpcEmitted,
   type NpcEvent,
@@ -153,7 +154,26 @@ describe("npc machine agenda", () => {
       send({ type: "WAKE", t: gameTime(1, 11), company: 0, roll: 0.99 }).map((e) => e.type),
     ).toEqual(["agenda", "activity"]);
     learn(facts, "witnessed");
-    expect(send({ type: "WAKE", t: gameTime(1, 12), company: 0, roll: 0.99 })).toEqual([
+    expect(send({ type: "WAKE", t: gameTime(1, 13), company: 0, roll: 0.99 })).toEqual([
+      { type: "decide", reason: "concern", why: "news" },
+    ]);
+  });
+
+  it("news while a plan is under NEWS_QUIET old waits: the plan goes on; news once it is that old asks", () => {
+    const { facts, send } = start();
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(
+        gameTime(1, 10),
+        [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
+      ),
+    );
+    const quiet = { type: "WAKE" as const, company: 0, roll: 0.99 };
+    learn(facts, "witnessed");
+    const young = (gameTime(1, 10) + NEWS_QUIET - 1) as GameTime;
+    expect(send({ ...quiet, t: young }).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    learn(facts, "witnessed");
+    expect(send({ ...quiet, t: (young + 1) as GameTime })).toEqual([
       { type: "decide", reason: "concern", why: "news" },
     ]);
   });
@@ -204,15 +224,16 @@ describe("npc machine agenda", () => {
         reason: "seeded",
       }),
     );
-    // A stranger finished a task where it stood: the next planned step, no call.
-    expect(hear("done", gameTime(1, 11)).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    // (Hours after it planned: news may set the plan aside.) A stranger finished a task
+    // where it stood: the next planned step, no call.
+    expect(hear("done", gameTime(1, 13)).map((e) => e.type)).toEqual(["agenda", "activity"]);
     // The same of its friend: it asks.
-    expect(hear("friend", gameTime(1, 12))).toEqual([
+    expect(hear("friend", gameTime(1, 14))).toEqual([
       { type: "decide", reason: "concern", why: "news" },
     ]);
-    send({ type: "DECLINED", t: gameTime(1, 12) });
+    send({ type: "DECLINED", t: gameTime(1, 14) });
     // Back to its routine (off to the forge), then word of a fire: it asks on arriving.
-    expect(hear("fire", gameTime(1, 14))).toContainEqual({
+    expect(hear("fire", gameTime(1, 16))).toContainEqual({
       type: "decide",
       reason: "concern",
       why: "news",
