@@ -13,6 +13,7 @@
  * Pure functions of the actor's facts and what it sees at the wake-up.
  */
 import {
+  AGENDA_MAX_STEPS,
   type AgendaStep,
   type GameTime,
   type LocationId,
@@ -22,8 +23,8 @@ import {
 } from "@hearsay/core";
 import type { Agenda } from "./NpcFacts.ts";
 
-/** At most this many steps are kept from one answer. */
-export const AGENDA_MAX_STEPS = 3;
+/** At most this many steps are kept from one answer (the `act` schema's own bound). */
+export { AGENDA_MAX_STEPS };
 
 /**
  * How long a plan holds: a day, a night included. A plan made in the evening carries into
