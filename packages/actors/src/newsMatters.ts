@@ -39,8 +39,13 @@ export interface Happening {
 /** A world event's weight (importance × confidence) from which it matters to anyone. */
 export const IMPORTANT = 0.6;
 
-/** A trust, respect or suspicion from which another NPC's doings matter to it. */
-export const STRONG_REGARD = 0.7;
+/**
+ * A trust, respect or suspicion from which another NPC's doings — routine ones too, a chore
+ * finished where it stands — matter to it. Regard grows with every friendly talk, so the
+ * bar is near the top of the scale: a close friend or a sworn rival, not every neighbour
+ * it has chatted with.
+ */
+export const STRONG_REGARD = 0.85;
 
 /** What a piece of news is judged against: the NPC, its regard, and the world's events. */
 export interface NewsReader {

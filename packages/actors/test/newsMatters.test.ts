@@ -52,6 +52,8 @@ describe("newsMatters", () => {
     const routine = { importance: 0.5, participants: [people[0]!] };
     expect(newsMatters(worldEvent(1), readerOf(routine, {}))).toBe(false);
     expect(newsMatters(worldEvent(1), readerOf(routine, { ana: 0.9 }))).toBe(true);
+    // A neighbour it has chatted with warmly, but no close friend: its chores wait.
+    expect(newsMatters(worldEvent(1), readerOf(routine, { ana: 0.8 }))).toBe(false);
     expect(
       newsMatters(worldEvent(1), readerOf({ importance: 0.5, participants: [self] }, {})),
     ).toBe(true);
