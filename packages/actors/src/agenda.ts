@@ -9,7 +9,8 @@
  * the plan still stands. Any other change to its tasks (one proposed to it, one it
  * proposed ended) only updates its facts: the plan does not rest on it, and its next
  * call's dossier holds it.
- * News that matters to it (`newsMatters`) asks the brain without consulting the agenda at all.
+ * News that matters to it (`newsMatters`), once the plan is `NEWS_QUIET` old, asks the brain
+ * without consulting the agenda at all.
  * Pure functions of the actor's facts and what it sees at the wake-up.
  */
 import {

@@ -15,8 +15,9 @@
  * Significance gating lives here: only a wake-up with company, a concern or an open task
  * asks the brain; the rest of a day is routine (sleep, go to work, work, go home). An
  * answer may plan a few steps beyond its action (its agenda, kept in its facts): a wake-up
- * the dice call significant takes the next step instead of asking again, and only news that
- * matters to it (`newsMatters`) or an agenda with no step to take asks the brain (`agenda.ts`).
+ * the dice call significant takes a step instead of asking again, and only news that
+ * matters to it once the plan is a few hours old (`newsMatters`) or an agenda with no step
+ * to take asks the brain (`agenda.ts`).
  *
  * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
@@ -299,8 +300,9 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   const next = woken(ctx, e, ctx.activity === "travelling");
   const why = significant(next);
   if (why === null) return { next, plan: routine(next), step: null, ask: null };
-  // News that matters to it asks the brain; a wake-up the dice chose, or one with nothing
-  // learnt that matters, takes the next planned step if it can.
+  // News that matters to it asks the brain once its plan is a few hours old; a wake-up the
+  // dice chose, or one with nothing learnt that may set the plan aside, takes a planned
+  // step if one holds.
   if (
     why === "concern" &&
     next.facts.news.length > 0 &&
