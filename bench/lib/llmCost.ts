@@ -132,6 +132,8 @@ const byRule = (c: Call): boolean => c.policy?.priority === "scripted";
 
 const runWorld = async (brain: BrainShape, days: number) => {
   const log = new SqliteEventLog(openDatabase(":memory:"));
+  /** Own turns that asked the brain, by why (news, no plan, a stale plan, tasks, a step that fails). */
+  const asks = new Map<string, number>();
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   await runSimulation({
@@ -146,6 +148,15 @@ const runWorld = async (brain: BrainShape, days: number) => {
     recordBrain: true,
     dossiers: retrievalDossiers,
     resume: false,
+    // What each actor emits is returned by `send`: read why each own turn asked there.
+    onActors: (actors) => {
+      const send = actors.send.bind(actors);
+      actors.send = (id, event) => {
+        const out = send(id, event);
+        for (const e of out) if (e.type === "decide") asks.set(e.why, (asks.get(e.why) ?? 0) + 1);
+        return out;
+      };
+    },
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuMs(process.cpuUsage(cpu0));
@@ -170,7 +181,7 @@ const runWorld = async (brain: BrainShape, days: number) => {
     memories: count("MemoryRecorded"),
   };
   log.db.close();
-  return { calls, lastDay, worldEvents, lively, seconds, cpuMs: cpu };
+  return { calls, lastDay, worldEvents, lively, asks, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -243,6 +254,13 @@ export const llmCost = async (): Promise<void> => {
       ...[...actKinds.entries()]
         .sort()
         .map(([k, n]) => [`  ${k}`, n, Math.round((n / npcDays) * 1000) / 1000]),
+      ...[...costRun.asks.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([why, n]) => [
+          `  own turn asked: ${why}`,
+          n,
+          Math.round((n / npcDays) * 1000) / 1000,
+        ]),
       ["all", modelCalls, Math.round(perNpcDay * 1000) / 1000],
       ...[...ruled.entries()]
         .sort()
@@ -374,6 +392,9 @@ export const llmCost = async (): Promise<void> => {
           Object.entries(costRun.lively).map(([k, n]) => [k, n / npcDays]),
         ),
         callsPerNpcDay: perNpcDay,
+        ownTurnAsksPerNpcDay: Object.fromEntries(
+          [...costRun.asks].map(([why, n]) => [why, n / npcDays]),
+        ),
         callsPerNpcDayLastDay: costRun.lastDay / npcs,
         sections: Object.fromEntries(turns.sections),
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),

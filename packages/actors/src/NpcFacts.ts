@@ -135,8 +135,6 @@ export interface Agenda {
   readonly steps: ReadonlyArray<AgendaStep>;
   /** When the answer that planned them was given. */
   readonly plannedAt: GameTime;
-  /** The open tasks it was a party to when the agenda last changed (`partyTaskKey`). */
-  readonly tasks: string;
 }
 
 export interface NpcFacts {
@@ -202,14 +200,6 @@ export const partyTasksOf = (facts: NpcFacts): Array<HeldTask> => {
       out.push(task);
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 };
-
-/** The open tasks the NPC is a party to, as one key: an agenda holds while it stays the same. */
-export const partyTaskKey = (facts: NpcFacts): string =>
-  facts.tasks.size === 0
-    ? ""
-    : partyTasksOf(facts)
-        .map((task) => task.id)
-        .join(" ");
 
 /**
  * Who holds a proposed task: its assignee when that is an NPC, else its proposer when
@@ -319,8 +309,7 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
     }
     case "NpcAgendaChanged": {
       const { steps, plannedAt } = event.payload;
-      // The tasks it is a party to as they stand once what the answer did is folded.
-      facts.agenda = steps.length === 0 ? null : { steps, plannedAt, tasks: partyTaskKey(facts) };
+      facts.agenda = steps.length === 0 ? null : { steps, plannedAt };
       return;
     }
     case "TaskProposed":

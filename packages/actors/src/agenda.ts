@@ -3,12 +3,18 @@
  * wake-up the dice call significant (company, an open task), the NPC takes its next step
  * instead of asking the brain again — so one answer covers a stretch of its time — and
  * asks only when there is no step to take: the agenda is done or stale (planned a day or
- * more ago), the tasks it is a party to changed since it was planned, or the next step no
- * longer holds here and now.
- * News that matters to it (`newsMatters`) asks the brain without consulting the agenda at all.
+ * more ago), a task the plan works on ended other than completed, or no step left holds
+ * here and now. A step that no longer holds (the one it meant to speak to is gone, it is
+ * already where it meant to go) is passed over for the next one that does: the rest of
+ * the plan still stands. Any other change to its tasks (one proposed to it, one it
+ * proposed ended) only updates its facts: the plan does not rest on it, and its next
+ * call's dossier holds it.
+ * News that matters to it (`newsMatters`), once the plan is `NEWS_QUIET` old, asks the brain
+ * without consulting the agenda at all.
  * Pure functions of the actor's facts and what it sees at the wake-up.
  */
 import {
+  AGENDA_MAX_STEPS,
   type AgendaStep,
   type GameTime,
   type LocationId,
@@ -18,8 +24,8 @@ import {
 } from "@hearsay/core";
 import type { Agenda } from "./NpcFacts.ts";
 
-/** At most this many steps are kept from one answer. */
-export const AGENDA_MAX_STEPS = 3;
+/** At most this many steps are kept from one answer (the `act` schema's own bound). */
+export { AGENDA_MAX_STEPS };
 
 /**
  * How long a plan holds: a day, a night included. A plan made in the evening carries into
@@ -37,6 +43,8 @@ export interface StepScene {
   sees(npc: NpcId): boolean;
   /** Whether `task` is open and assigned to it. */
   holds(task: TaskId): boolean;
+  /** Whether `task` was completed: the end its work was for. */
+  done(task: TaskId): boolean;
 }
 
 /** Whether a planned step can be taken in `scene`: every id it names is still there for it. */
@@ -55,30 +63,38 @@ export const stepHolds = (step: AgendaStep, scene: StepScene): boolean => {
   }
 };
 
-/** Why the brain is asked rather than a step taken. */
+/** Why the agenda asks the brain rather than take a step. */
 export type AskWhy = "none" | "stale" | "tasks" | "invalid";
+
+/** Why an own turn asks the brain: news that matters to it (`newsMatters`), or its agenda's why. */
+export type TurnAsk = "news" | AskWhy;
 
 export type AgendaTurn =
   | { readonly kind: "step"; readonly step: AgendaStep; readonly rest: ReadonlyArray<AgendaStep> }
   | { readonly kind: "ask"; readonly why: AskWhy };
 
 /**
- * What a significant wake-up at `t` does with the agenda: take its next step, or ask.
- * `tasks` is the key of the open tasks the NPC is a party to now (`partyTaskKey`), read
- * only when there is a live agenda to compare it with.
+ * Whether the tasks a plan rests on still stand: every task one of its steps works on is
+ * open and its own, or completed — the end the plan worked towards, which leaves only its
+ * work steps moot. One that failed, lapsed, was cancelled or given to another changes what
+ * the plan was for. A change to any other task leaves the plan as it was.
  */
-export const agendaTurn = (
-  agenda: Agenda | null,
-  t: GameTime,
-  tasks: () => string,
-  scene: StepScene,
-): AgendaTurn => {
+export const tasksStand = (steps: ReadonlyArray<AgendaStep>, scene: StepScene): boolean =>
+  steps.every(
+    (step) => step.action !== "work" || scene.holds(step.taskId) || scene.done(step.taskId),
+  );
+
+/**
+ * What a significant wake-up at `t` does with the agenda: take the first step that holds,
+ * those before it passed over (`rest`: the steps after it), or ask.
+ */
+export const agendaTurn = (agenda: Agenda | null, t: GameTime, scene: StepScene): AgendaTurn => {
   if (agenda === null || agenda.steps.length === 0) return { kind: "ask", why: "none" };
   if (liveSteps(agenda, t).length === 0) return { kind: "ask", why: "stale" };
-  if (tasks() !== agenda.tasks) return { kind: "ask", why: "tasks" };
-  const [step, ...rest] = agenda.steps;
-  if (!stepHolds(step!, scene)) return { kind: "ask", why: "invalid" };
-  return { kind: "step", step: step!, rest };
+  if (!tasksStand(agenda.steps, scene)) return { kind: "ask", why: "tasks" };
+  const next = agenda.steps.findIndex((step) => stepHolds(step, scene));
+  if (next < 0) return { kind: "ask", why: "invalid" };
+  return { kind: "step", step: agenda.steps[next]!, rest: agenda.steps.slice(next + 1) };
 };
 
 /** The steps still planned at `t`: none once the plan is `AGENDA_LIFETIME` old. */

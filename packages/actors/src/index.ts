@@ -8,6 +8,8 @@ export {
   plannedSteps,
   type StepScene,
   stepHolds,
+  type TurnAsk,
+  tasksStand,
 } from "./agenda.ts";
 export {
   type ClockSchedule,
@@ -77,7 +79,6 @@ export {
   type LiveMemory,
   type NpcFacts,
   openTasksOf,
-  partyTaskKey,
   partyTasksOf,
   type Regard,
   type SinceProfile,
@@ -87,9 +88,11 @@ export {
 export {
   type Happening,
   IMPORTANT,
+  NEWS_QUIET,
   type NewsItem,
   type NewsReader,
   newsMatters,
+  newsMayInterrupt,
   STRONG_REGARD,
 } from "./newsMatters.ts";
 export {

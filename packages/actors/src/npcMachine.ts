@@ -15,8 +15,9 @@
  * Significance gating lives here: only a wake-up with company, a concern or an open task
  * asks the brain; the rest of a day is routine (sleep, go to work, work, go home). An
  * answer may plan a few steps beyond its action (its agenda, kept in its facts): a wake-up
- * the dice call significant takes the next step instead of asking again, and only news that
- * matters to it (`newsMatters`) or an agenda with no step to take asks the brain (`agenda.ts`).
+ * the dice call significant takes a step instead of asking again, and only news that
+ * matters to it once the plan is a few hours old (`newsMatters`) or an agenda with no step
+ * to take asks the brain (`agenda.ts`).
  *
  * Its context owns what the NPC knows of itself (`NpcFacts`: profile, memories, rumours,
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
@@ -39,11 +40,12 @@ import {
   agendaTurn,
   plannedSteps,
   type StepScene,
+  type TurnAsk,
 } from "./agenda.ts";
 import { type ForgetAsk, type Forgetting, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import { isOpen, type NpcFacts, openTasksOf, partyTaskKey } from "./NpcFacts.ts";
-import { type Happening, type NewsReader, newsMatters } from "./newsMatters.ts";
+import { isOpen, type NpcFacts, openTasksOf } from "./NpcFacts.ts";
+import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
   type Plan,
   planFor,
@@ -148,7 +150,12 @@ export type NpcEvent =
 export type NpcEmitted =
   | ({ readonly type: "activity"; readonly note: string } & NpcActivityState)
   | { readonly type: "moved"; readonly from: LocationId; readonly to: LocationId }
-  | { readonly type: "decide"; readonly reason: "company" | "concern" | "task" }
+  | {
+      readonly type: "decide";
+      readonly reason: "company" | "concern" | "task";
+      /** Why it asks rather than take a planned step. */
+      readonly why: TurnAsk;
+    }
   | {
       readonly type: "speak";
       readonly to: NpcId;
@@ -264,6 +271,7 @@ const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepS
     const task = ctx.facts.tasks.get(id);
     return task !== undefined && task.assignee === ctx.npcId && isOpen(task.status);
   },
+  done: (id) => ctx.facts.tasks.get(id)?.status === "completed",
 });
 
 /** What its news is judged against at a wake-up (`ctx` is the woken context). */
@@ -279,33 +287,34 @@ const newsReaderAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): 
 });
 
 /**
- * What a wake-up leads to: the woken context, and a decision, a planned step (`step`) or
- * the routine's next activity.
+ * What a wake-up leads to: the woken context, and a decision (`ask` says why), a planned
+ * step (`step`) or the routine's next activity.
  */
 interface Waking {
   readonly next: NpcContext;
   readonly plan: Plan | "decide";
   readonly step: Extract<AgendaTurn, { kind: "step" }> | null;
+  readonly ask: TurnAsk | null;
 }
 const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
   const next = woken(ctx, e, ctx.activity === "travelling");
   const why = significant(next);
-  if (why === null) return { next, plan: routine(next), step: null };
-  // News that matters to it asks the brain; a wake-up the dice chose, or one with nothing
-  // learnt that matters, takes the next planned step if it can.
-  if (why === "concern" && next.facts.news.length > 0) {
+  if (why === null) return { next, plan: routine(next), step: null, ask: null };
+  // News that matters to it asks the brain once its plan is a few hours old; a wake-up the
+  // dice chose, or one with nothing learnt that may set the plan aside, takes a planned
+  // step if one holds.
+  if (
+    why === "concern" &&
+    next.facts.news.length > 0 &&
+    newsMayInterrupt(next.facts.agenda?.plannedAt ?? null, next.t)
+  ) {
     const reader = newsReaderAt(next, e);
     if (next.facts.news.some((item) => newsMatters(item, reader)))
-      return { next, plan: "decide", step: null };
+      return { next, plan: "decide", step: null, ask: "news" };
   }
-  const turn = agendaTurn(
-    next.facts.agenda,
-    next.t,
-    () => partyTaskKey(next.facts),
-    sceneAt(next, e),
-  );
-  if (turn.kind === "ask") return { next, plan: "decide", step: null };
-  return { next, plan: planFor(next, turn.step), step: turn };
+  const turn = agendaTurn(next.facts.agenda, next.t, sceneAt(next, e));
+  if (turn.kind === "ask") return { next, plan: "decide", step: null, ask: turn.why };
+  return { next, plan: planFor(next, turn.step), step: turn, ask: null };
 });
 const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
   e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
@@ -383,7 +392,8 @@ const onWake = (before: ReadonlyArray<string>): never =>
     {
       guard: "wakeWantsDecision",
       target: "deciding",
-      actions: [...before, "takeWake", "askBrain"],
+      // Asked before the wake-up is taken in: why it asks is the wake-up's, not the context's after.
+      actions: [...before, "askBrain", "takeWake"],
     },
     ...routineActivities.map((activity) => ({
       guard: { type: "wakePlanIs" as const, params: { activity } },
@@ -434,10 +444,15 @@ export const npcMachine = setup({
       const { next, plan } = waking(context, event);
       return plan === "decide" ? next : withPlan(next, plan);
     }),
-    askBrain: emit(({ context }) => ({
-      type: "decide" as const,
-      reason: significant(context) ?? ("company" as const),
-    })),
+    askBrain: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== "WAKE") return;
+      const { next, ask } = waking(context, event);
+      enqueue.emit({
+        type: "decide",
+        reason: significant(next) ?? "company",
+        why: ask ?? "none",
+      });
+    }),
     applyDecisionPlan: assign(({ context, event }) => {
       const at = { ...context, t: event.t };
       return withPlan(at, decisionPlan(context, event));

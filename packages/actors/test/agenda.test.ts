@@ -1,6 +1,6 @@
 /**
  * The agenda's pure rules: a significant wake-up takes the next planned step only while
- * the plan is under a day old, the NPC's tasks are as they were when it was planned and the
+ * the plan is under a day old, every task it works on is still the NPC's to work on and the
  * step still holds where it is; steps are taken in order, each once, and an invalid one
  * is never taken.
  */
@@ -13,6 +13,7 @@ import {
   plannedSteps,
   type StepScene,
   stepHolds,
+  tasksStand,
 } from "@hearsay/actors";
 import { type AgendaStep, type GameTime, gameTime, ids } from "@hearsay/core";
 import fc from "fast-check";
@@ -49,37 +50,58 @@ const arbStep: fc.Arbitrary<AgendaStep> = fc.oneof(
   }),
 );
 
-/** Who it sees, where it can go and what it holds: subsets drawn for each case. */
+/** Who it sees, where it can go, and each task held, completed or gone: drawn for each case. */
 const arbScene: fc.Arbitrary<StepScene> = fc
   .record({
     seen: fc.subarray(people),
     reach: fc.subarray(places),
-    held: fc.subarray(tasks),
+    tasks: fc.array(fc.constantFrom("held", "done", "gone"), {
+      minLength: tasks.length,
+      maxLength: tasks.length,
+    }),
   })
-  .map(({ seen, reach, held }) => ({
+  .map(({ seen, reach, tasks: states }) => ({
     self,
     locationId: places[0]!,
     canReach: (to) => reach.includes(to),
     sees: (npc) => seen.includes(npc),
-    holds: (task) => held.includes(task),
+    holds: (task) => states[tasks.indexOf(task)] === "held",
+    done: (task) => states[tasks.indexOf(task)] === "done",
   }));
 
 const WAKE_HOUR = 6;
-const planned = (steps: ReadonlyArray<AgendaStep>, at: GameTime, key = "t1"): Agenda => ({
+const planned = (steps: ReadonlyArray<AgendaStep>, at: GameTime): Agenda => ({
   steps,
   plannedAt: at,
-  tasks: key,
 });
 
 describe("agenda", () => {
-  it("property: a step is taken only if it holds, and then it is the first, the rest kept in order", () => {
+  it("property: the step taken is the first that holds, those before it passed over, the rest kept in order; none holding asks", () => {
     fc.assert(
-      fc.property(fc.array(arbStep, { minLength: 1, maxLength: 3 }), arbScene, (steps, scene) => {
+      fc.property(fc.array(arbStep, { minLength: 1, maxLength: 5 }), arbScene, (steps, scene) => {
         const at = gameTime(2, 9);
-        const turn = agendaTurn(planned(steps, at), gameTime(2, 11), () => "t1", scene);
-        if (stepHolds(steps[0]!, scene))
-          expect(turn).toEqual({ kind: "step", step: steps[0], rest: steps.slice(1) });
-        else expect(turn).toEqual({ kind: "ask", why: "invalid" });
+        const turn = agendaTurn(planned(steps, at), gameTime(2, 11), scene);
+        const first = steps.findIndex((step) => stepHolds(step, scene));
+        if (!tasksStand(steps, scene)) expect(turn).toEqual({ kind: "ask", why: "tasks" });
+        else if (first < 0) expect(turn).toEqual({ kind: "ask", why: "invalid" });
+        else {
+          expect(turn).toEqual({ kind: "step", step: steps[first], rest: steps.slice(first + 1) });
+          // Nothing before it held: a step that holds is never passed over.
+          expect(steps.slice(0, first).some((step) => stepHolds(step, scene))).toBe(false);
+        }
+      }),
+    );
+  });
+
+  it("property: a plan's tasks stand exactly while every task a step of it works on is held or completed — whatever else it holds", () => {
+    fc.assert(
+      fc.property(fc.array(arbStep, { maxLength: 5 }), arbScene, (steps, scene) => {
+        const named = steps.flatMap((s) => (s.action === "work" ? [s.taskId] : []));
+        expect(tasksStand(steps, scene)).toBe(
+          named.every((task) => scene.holds(task) || scene.done(task)),
+        );
+        // Holding more tasks (a new one proposed to it) never sets a plan aside.
+        expect(tasksStand(steps, { ...scene, holds: () => true })).toBe(true);
       }),
     );
   });
@@ -91,6 +113,7 @@ describe("agenda", () => {
       canReach: () => true,
       sees: () => true,
       holds: () => true,
+      done: () => false,
     };
     fc.assert(
       fc.property(
@@ -105,7 +128,7 @@ describe("agenda", () => {
           const taken: Array<AgendaStep> = [];
           for (const gap of gaps) {
             t += gap;
-            const turn = agendaTurn(agenda, t as GameTime, () => "t1", open);
+            const turn = agendaTurn(agenda, t as GameTime, open);
             if (turn.kind === "ask") {
               expect(turn.why).toBe("none");
               break;
@@ -135,12 +158,13 @@ describe("agenda", () => {
           const t = (plannedAt + after) as GameTime;
           const live = liveSteps(agenda, t);
           expect(live.length === 0).toBe(after >= 24 * 60);
-          const turn = agendaTurn(agenda, t, () => "t1", {
+          const turn = agendaTurn(agenda, t, {
             self,
             locationId: places[0]!,
             canReach: () => true,
             sees: () => true,
             holds: () => true,
+            done: () => false,
           });
           expect(turn.kind === "ask" && turn.why === "stale").toBe(after >= 24 * 60);
         },
@@ -148,25 +172,29 @@ describe("agenda", () => {
     );
   });
 
-  it("asks when the tasks it is a party to changed since it planned, whatever the step", () => {
+  it("asks when a task a later step works on ended other than completed, though the next step holds", () => {
     const at = gameTime(1, 8);
-    const scene: StepScene = {
+    const scene = (held: ReadonlyArray<string>, done: ReadonlyArray<string> = []): StepScene => ({
       self,
       locationId: places[0]!,
       canReach: () => true,
       sees: () => true,
-      holds: () => true,
-    };
-    const agenda = planned([{ action: "rest", hours: 1 }], at, "t1");
-    expect(agendaTurn(agenda, gameTime(1, 9), () => "t1 t2", scene)).toEqual({
-      kind: "ask",
-      why: "tasks",
+      holds: (task) => held.includes(task),
+      done: (task) => done.includes(task),
     });
-    expect(agendaTurn(agenda, gameTime(1, 9), () => "t1", scene).kind).toBe("step");
-    expect(agendaTurn(null, gameTime(1, 9), () => "", scene)).toEqual({
-      kind: "ask",
-      why: "none",
-    });
+    const agenda = planned(
+      [
+        { action: "rest", hours: 1 },
+        { action: "work", taskId: tasks[0]!, note: "n" },
+      ],
+      at,
+    );
+    expect(agendaTurn(agenda, gameTime(1, 9), scene([]))).toEqual({ kind: "ask", why: "tasks" });
+    expect(agendaTurn(agenda, gameTime(1, 9), scene([tasks[0]!])).kind).toBe("step");
+    expect(agendaTurn(agenda, gameTime(1, 9), scene([tasks[0]!, tasks[1]!])).kind).toBe("step");
+    // Completed by its own work: the plan goes on.
+    expect(agendaTurn(agenda, gameTime(1, 9), scene([], [tasks[0]!])).kind).toBe("step");
+    expect(agendaTurn(null, gameTime(1, 9), scene([]))).toEqual({ kind: "ask", why: "none" });
   });
 
   it("judges each kind of step by what it names", () => {
@@ -176,6 +204,7 @@ describe("agenda", () => {
       canReach: (to) => to === places[1],
       sees: (npc) => npc === people[0],
       holds: (task) => task === tasks[0],
+      done: () => false,
     };
     const holds = (step: AgendaStep) => stepHolds(step, scene);
     expect(holds({ action: "speak", to: people[0]!, text: "hi" })).toBe(true);

@@ -6,12 +6,14 @@
 import {
   type Happening,
   IMPORTANT,
+  NEWS_QUIET,
   type NewsItem,
   type NewsReader,
   newsMatters,
+  newsMayInterrupt,
   STRONG_REGARD,
 } from "@hearsay/actors";
-import { ids, type NpcId } from "@hearsay/core";
+import { type GameTime, ids, type NpcId } from "@hearsay/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -50,6 +52,8 @@ describe("newsMatters", () => {
     const routine = { importance: 0.5, participants: [people[0]!] };
     expect(newsMatters(worldEvent(1), readerOf(routine, {}))).toBe(false);
     expect(newsMatters(worldEvent(1), readerOf(routine, { ana: 0.9 }))).toBe(true);
+    // A neighbour it has chatted with warmly, but no close friend: its chores wait.
+    expect(newsMatters(worldEvent(1), readerOf(routine, { ana: 0.8 }))).toBe(false);
     expect(
       newsMatters(worldEvent(1), readerOf({ importance: 0.5, participants: [self] }, {})),
     ).toBe(true);
@@ -106,6 +110,20 @@ describe("newsMatters", () => {
           expect(newsMatters(surer, readerOf(h, regard))).toBe(true);
           const warmer = Object.fromEntries(people.map((p) => [p, Math.max(regard[p] ?? 0, warm)]));
           expect(newsMatters(news, readerOf(h, warmer))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("property: news sets a plan aside only once it is NEWS_QUIET old, and always when there is none", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30 * 24 * 60 }),
+        fc.integer({ min: 0, max: 6 * 60 }),
+        (plannedAt, after) => {
+          const t = (plannedAt + after) as GameTime;
+          expect(newsMayInterrupt(plannedAt as GameTime, t)).toBe(after >= NEWS_QUIET);
+          expect(newsMayInterrupt(null, t)).toBe(true);
         },
       ),
     );

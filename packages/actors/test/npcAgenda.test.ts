@@ -7,6 +7,7 @@
 import {
   emptyNpcFacts,
   foldNpcFacts,
+  NEWS_QUIET,
   type NpcAction,
   type NpcEmitted,
   type NpcEvent,
@@ -113,7 +114,9 @@ const decided = (t: GameTime, agenda?: ReadonlyArray<AgendaStep>): NpcEvent => (
 describe("npc machine agenda", () => {
   it("emits an answer's plan and takes its steps at later significant wake-ups, asking only when it is spent", () => {
     const { actor, facts, send } = start();
-    expect(send(diceWake(gameTime(1, 10)))).toEqual([{ type: "decide", reason: "company" }]);
+    expect(send(diceWake(gameTime(1, 10)))).toEqual([
+      { type: "decide", reason: "company", why: "none" },
+    ]);
     const out = send(decided(gameTime(1, 10), plan));
     expect(out).toContainEqual({ type: "agenda", steps: plan, plannedAt: gameTime(1, 10) });
     expect(facts.agenda?.steps).toEqual(plan);
@@ -131,7 +134,9 @@ describe("npc machine agenda", () => {
     send(diceWake(gameTime(1, 12, 30)));
     expect(actor.getSnapshot().value).toBe("idle");
     expect(facts.agenda).toBeNull();
-    expect(send(diceWake(gameTime(1, 14)))).toEqual([{ type: "decide", reason: "company" }]);
+    expect(send(diceWake(gameTime(1, 14)))).toEqual([
+      { type: "decide", reason: "company", why: "none" },
+    ]);
   });
 
   it("asks again on news, but not for what it took part in", () => {
@@ -149,8 +154,27 @@ describe("npc machine agenda", () => {
       send({ type: "WAKE", t: gameTime(1, 11), company: 0, roll: 0.99 }).map((e) => e.type),
     ).toEqual(["agenda", "activity"]);
     learn(facts, "witnessed");
-    expect(send({ type: "WAKE", t: gameTime(1, 12), company: 0, roll: 0.99 })).toEqual([
-      { type: "decide", reason: "concern" },
+    expect(send({ type: "WAKE", t: gameTime(1, 13), company: 0, roll: 0.99 })).toEqual([
+      { type: "decide", reason: "concern", why: "news" },
+    ]);
+  });
+
+  it("news while a plan is under NEWS_QUIET old waits: the plan goes on; news once it is that old asks", () => {
+    const { facts, send } = start();
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(
+        gameTime(1, 10),
+        [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
+      ),
+    );
+    const quiet = { type: "WAKE" as const, company: 0, roll: 0.99 };
+    learn(facts, "witnessed");
+    const young = (gameTime(1, 10) + NEWS_QUIET - 1) as GameTime;
+    expect(send({ ...quiet, t: young }).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    learn(facts, "witnessed");
+    expect(send({ ...quiet, t: (young + 1) as GameTime })).toEqual([
+      { type: "decide", reason: "concern", why: "news" },
     ]);
   });
 
@@ -200,21 +224,82 @@ describe("npc machine agenda", () => {
         reason: "seeded",
       }),
     );
-    // A stranger finished a task where it stood: the next planned step, no call.
-    expect(hear("done", gameTime(1, 11)).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    // (Hours after it planned: news may set the plan aside.) A stranger finished a task
+    // where it stood: the next planned step, no call.
+    expect(hear("done", gameTime(1, 13)).map((e) => e.type)).toEqual(["agenda", "activity"]);
     // The same of its friend: it asks.
-    expect(hear("friend", gameTime(1, 12))).toEqual([{ type: "decide", reason: "concern" }]);
-    send({ type: "DECLINED", t: gameTime(1, 12) });
+    expect(hear("friend", gameTime(1, 14))).toEqual([
+      { type: "decide", reason: "concern", why: "news" },
+    ]);
+    send({ type: "DECLINED", t: gameTime(1, 14) });
     // Back to its routine (off to the forge), then word of a fire: it asks on arriving.
-    expect(hear("fire", gameTime(1, 14))).toContainEqual({ type: "decide", reason: "concern" });
+    expect(hear("fire", gameTime(1, 16))).toContainEqual({
+      type: "decide",
+      reason: "concern",
+      why: "news",
+    });
   });
 
-  it("asks when the next step no longer holds: the one it meant to speak to is gone", () => {
-    const { send } = start();
+  it("passes over a step that no longer holds for the next that does; asks when none is left that holds", () => {
+    const { actor, facts, send } = start();
     send(diceWake(gameTime(1, 10)));
     send(decided(gameTime(1, 10), plan));
-    expect(send(diceWake(gameTime(1, 11), () => false))).toEqual([
-      { type: "decide", reason: "company" },
+    // The baker is gone: off to the forge instead, no call; the rest stays planned.
+    expect(send(diceWake(gameTime(1, 11), () => false)).map((e) => e.type)).toEqual([
+      "agenda",
+      "activity",
+    ]);
+    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(facts.agenda?.steps).toEqual(plan.slice(2));
+    // A plan of one line to the baker, who is gone: nothing to take, it asks on arriving.
+    send({ type: "PLAN", t: gameTime(1, 12), steps: plan.slice(0, 1) });
+    expect(send(diceWake(gameTime(1, 13), () => false))).toEqual([
+      { type: "moved", from: square, to: forge },
+      { type: "decide", reason: "company", why: "invalid" },
+    ]);
+  });
+
+  it("a task proposed to it only updates its facts; a task its plan works on ending asks again", () => {
+    const { facts, send } = start();
+    const propose = (taskId: string, t: GameTime) =>
+      foldNpcFacts(
+        facts,
+        event("TaskProposed", t, {
+          taskId: ids.task(taskId),
+          title: taskId,
+          description: "",
+          proposedBy: baker,
+          assignee: smith,
+          locationId: null,
+          factionId: null,
+          deadline: null,
+        }),
+      );
+    propose("t1", gameTime(1, 9));
+    send(diceWake(gameTime(1, 10)));
+    send(
+      decided(gameTime(1, 10), [
+        { action: "rest", hours: 1 },
+        { action: "work", taskId: ids.task("t1"), note: "At it." },
+        { action: "rest", hours: 1 },
+      ]),
+    );
+    // The baker sets it another chore: the plan goes on, no call.
+    propose("t2", gameTime(1, 10, 30));
+    expect(send(diceWake(gameTime(1, 11))).map((e) => e.type)).toEqual(["agenda", "activity"]);
+    // The chore its next step works on is cancelled: it asks.
+    foldNpcFacts(
+      facts,
+      event("TaskStatusChanged", gameTime(1, 11, 30), {
+        taskId: ids.task("t1"),
+        from: "proposed",
+        to: "cancelled",
+        reason: "withdrawn",
+        by: baker,
+      }),
+    );
+    expect(send(diceWake(gameTime(1, 13)))).toEqual([
+      { type: "decide", reason: "task", why: "tasks" },
     ]);
   });
 

@@ -150,7 +150,7 @@ describe("npc machine", () => {
     );
     actor.send(wake(gameTime(0, 10)));
     expect(actor.getSnapshot().value).toBe("deciding");
-    expect(seen).toEqual([{ type: "decide", reason: "concern" }]);
+    expect(seen).toEqual([{ type: "decide", reason: "concern", why: "news" }]);
     actor.send({
       type: "DECIDED",
       t: gameTime(0, 10),
@@ -190,6 +190,7 @@ describe("npc machine", () => {
     expect(reasonFor(task(idle(), "t1", "smith", "active"))).toEqual({
       type: "decide",
       reason: "task",
+      why: "none",
     });
     expect(reasonFor(task(idle(), "t1", "baker", "active"))).toBeNull();
     expect(reasonFor(task(idle(), "t1", "smith", "completed"))).toBeNull();

@@ -36,6 +36,7 @@ export {
   upcastEvent,
 } from "./Event.ts";
 export {
+  AGENDA_MAX_STEPS,
   AgendaStep,
   NpcAgendaChanged,
   SpokenMemory,

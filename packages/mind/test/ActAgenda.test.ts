@@ -4,7 +4,7 @@
  * the input offered, or the whole answer is refused; and the scripted brain plans its
  * steps by its own rules, deterministically, naming only what the input offers.
  */
-import { ids } from "@hearsay/core";
+import { AGENDA_MAX_STEPS, ids } from "@hearsay/core";
 import {
   type ActInput,
   type ActOutput,
@@ -50,14 +50,13 @@ describe("act agenda", () => {
       ],
     };
     expect(Result.isSuccess(decodeOutput("act", planned))).toBe(true);
-    // At most three steps, and a step carries no plan of its own.
+    // At most AGENDA_MAX_STEPS steps (the bound the actor keeps), and a step carries no plan of its own.
+    const rests = (n: number) => Array.from({ length: n }, () => ({ action: "rest", hours: 1 }));
     expect(
-      Result.isSuccess(
-        decodeOutput("act", {
-          ...planned,
-          agenda: [...planned.agenda, { action: "rest", hours: 1 }],
-        }),
-      ),
+      Result.isSuccess(decodeOutput("act", { ...planned, agenda: rests(AGENDA_MAX_STEPS) })),
+    ).toBe(true);
+    expect(
+      Result.isSuccess(decodeOutput("act", { ...planned, agenda: rests(AGENDA_MAX_STEPS + 1) })),
     ).toBe(false);
   });
 
@@ -85,7 +84,7 @@ describe("act agenda", () => {
     ).toBe(true);
   });
 
-  it("property: the scripted brain's plans are deterministic, at most three steps, and pass validation", () => {
+  it("property: the scripted brain's plans are deterministic, at most three steps (its tuning), and pass validation", () => {
     const brain = ScriptedBrain.make();
     fc.assert(
       fc.property(

@@ -4,6 +4,7 @@
  * its own line when there is none), and those memories decode as the purpose's output.
  * Its good answers plan a few steps too (an agenda), naming only what the input offers.
  */
+import { AGENDA_MAX_STEPS } from "@hearsay/core";
 import { type ActInput, decodeOutput, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
@@ -70,7 +71,7 @@ describe("the fixture model's act answers", () => {
         if (!Result.isSuccess(decoded)) continue;
         const steps = decoded.success.agenda ?? [];
         if (steps.length > 0) planned++;
-        expect(steps.length).toBeLessThanOrEqual(3);
+        expect(steps.length).toBeLessThanOrEqual(AGENDA_MAX_STEPS);
         expect(
           Result.isSuccess(validateAnswer("act", given as unknown as ActInput, decoded.success)),
         ).toBe(true);

@@ -20,6 +20,13 @@ export type SpokenMemory = typeof SpokenMemory.Type;
 
 const Shift = Schema.Number.check(Schema.isBetween({ minimum: -1, maximum: 1 }));
 
+/**
+ * At most this many steps one answer plans: the `act` schema's bound and what an agenda
+ * keeps, one number so the two cannot drift apart. Enough for the hours to the day's end,
+ * a step an hour or so, so that one answer covers a stretch of the day.
+ */
+export const AGENDA_MAX_STEPS = 5;
+
 /** One planned step: an action as an `act` answer names it, without a plan of its own. */
 export const AgendaStep = Schema.Union([
   Schema.Struct({

@@ -111,9 +111,12 @@ const exportIds = (events: ReadonlyArray<StoredEvent>): Record<string, Set<strin
 
 describe("dossierAt", () => {
   it("gives the very dossier the engine built at that moment", () => {
-    expect(seen.length).toBeGreaterThan(50);
-    // Dossiers at whole hours on later days: one per NPC and hour, spread over the run.
-    const picks = seen.filter((s, i) => s.t % 60 === 0 && s.t > 24 * 60 && i % 7 === 0).slice(0, 8);
+    // Enough turns over the three days to pick from (agendas leave a few dozen).
+    expect(seen.length).toBeGreaterThan(40);
+    // Dossiers at whole hours on later days: one per NPC and hour, eight spread evenly over the run.
+    const later = seen.filter((s) => s.t % 60 === 0 && s.t > 24 * 60);
+    const every = Math.max(1, Math.floor(later.length / 8));
+    const picks = later.filter((_, i) => i % every === 0).slice(0, 8);
     expect(picks.length).toBeGreaterThan(3);
     for (const s of picks) {
       const got = dossierAt({

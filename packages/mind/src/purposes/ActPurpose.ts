@@ -5,7 +5,15 @@
  * tasks — so an answer naming anything else is rejected by `validateAnswer`, never acted
  * on; a planned step is checked again when its time comes.
  */
-import { ConversationId, GameTime, LocationId, NpcId, TaskId, TaskStatus } from "@hearsay/core";
+import {
+  AGENDA_MAX_STEPS,
+  ConversationId,
+  GameTime,
+  LocationId,
+  NpcId,
+  TaskId,
+  TaskStatus,
+} from "@hearsay/core";
 import { Schema } from "effect";
 import { DialogueLine, MemoryDraft } from "./ExtractMemoriesPurpose.ts";
 import { BoundedText, LineText, NpcGlimpse, NpcSelf, Participant, RegardChange } from "./Fields.ts";
@@ -97,8 +105,8 @@ export type ActInput = typeof ActInput.Type;
  */
 const remembers = {
   memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
-  /** The next steps it means to take, in order (at most 3); none, no plan. */
-  agenda: Schema.optional(Schema.Array(AgendaStep).check(Schema.isMaxLength(3))),
+  /** The next steps it means to take, in order (at most `AGENDA_MAX_STEPS`); none, no plan. */
+  agenda: Schema.optional(Schema.Array(AgendaStep).check(Schema.isMaxLength(AGENDA_MAX_STEPS))),
 };
 
 export const Speak = Schema.Struct({
@@ -190,7 +198,7 @@ export const actInstruction = [
   "self-contained first-person fact; small talk fades in a day, promises and tasks last a",
   'week or more ("1d", "3d", "7d", "30d" or "permanent"). With no `conversation`, when you',
   "speak, give `memories` of that: what you will remember of having said it, and to whom.",
-  "Also give `agenda`: the next 1-3 steps you mean to take after this one, in order, each an",
+  `Also give \`agenda\`: the next 1-${AGENDA_MAX_STEPS} steps you mean to take after this one, up to the day's end, in order, each an`,
   'object of the same form ("speak" with `to`, `text` and optional `memories`, "move", "work",',
   '"rest" or "propose_task"). You take them in the hours ahead without being asked again,',
   "until something new happens; a step naming someone who is not there then is dropped.",
