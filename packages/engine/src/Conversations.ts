@@ -91,20 +91,18 @@ export const runConversations = async (
       closed: s.ends === true,
     };
     say(ctx, talk, s.speaker, s.to, s.text, s.regard, talk.closed);
-    // A line that closes its talk is a passing word: its listener hears it and goes on
-    // with what it was doing, not held in a conversation nobody will continue.
-    if (!talk.closed)
-      react(
-        ctx,
-        s.to,
-        ctx.actors.send(s.to, {
-          type: "CONVERSE",
-          t: ctx.t,
-          with: [s.speaker],
-          until: (ctx.t + ctx.config.conversationMinutes) as never,
-        }),
-        noReactions(),
-      );
+    const drawn = noReactions();
+    react(
+      ctx,
+      s.to,
+      ctx.actors.send(s.to, {
+        type: "CONVERSE",
+        t: ctx.t,
+        with: [s.speaker],
+        until: (ctx.t + ctx.config.conversationMinutes) as never,
+      }),
+      drawn,
+    );
     talks.push(talk);
   }
   const answered = await replies(ctx, talks);
