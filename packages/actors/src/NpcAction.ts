@@ -20,6 +20,8 @@ type NpcActionBody =
       readonly regard?: RegardShift | undefined;
       /** What the speaker will remember of saying it (kept if the line goes unanswered). */
       readonly memories?: ReadonlyArray<SpokenMemory> | undefined;
+      /** The line closes the talk: its listener is not asked to answer it. */
+      readonly ends?: boolean | undefined;
     }
   | { readonly action: "move"; readonly to: LocationId; readonly reason: string }
   | { readonly action: "work"; readonly taskId: TaskId; readonly note: string }

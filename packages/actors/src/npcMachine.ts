@@ -163,6 +163,8 @@ export type NpcEmitted =
       readonly regard: RegardShift | undefined;
       /** What it will remember of saying it, if its answer said (kept if unanswered). */
       readonly memories: ReadonlyArray<SpokenMemory> | undefined;
+      /** The line closes the talk: its listener is not asked to answer it. */
+      readonly ends: boolean | undefined;
     }
   /** Its agenda changed: the steps left (none: no plan), planned at `plannedAt`. */
   | {
@@ -329,7 +331,14 @@ const voiced = (
   const out: Array<NpcEmitted> = [];
   const a = action;
   if (a.action === "speak")
-    out.push({ type: "speak", to: a.to, text: a.text, regard: a.regard, memories: a.memories });
+    out.push({
+      type: "speak",
+      to: a.to,
+      text: a.text,
+      regard: a.regard,
+      memories: a.memories,
+      ends: a.ends,
+    });
   if (a.action === "propose_task")
     out.push({
       type: "proposeTask",

@@ -2,10 +2,11 @@
  * Conversations between NPCs, within one tick. A speaker's line is a ConversationTurn;
  * the listener, if it is there and awake, is drawn in and may answer (its own `act` call,
  * batched with every other listener's, which also says what the listener will remember
- * of the talk). The speaker's own answer may have said what it will remember of its
+ * of the talk) — unless the line closed the talk (its answer said `ends`: nothing left to
+ * say), for a talk's last line needs no answering call. The speaker's own answer may have said what it will remember of its
  * line: kept when the listener did not answer, for the talk is then that line alone.
  * Whoever is still without memories — the speaker of an answered talk or one whose
- * answer gave none, a listener whose answer brought none — extracts what it will
+ * answer gave none, a listener not asked or whose answer brought none — extracts what it will
  * remember (its own memories, in its own words), and the speaker may pass on something
  * it heard — a rumour loses confidence with each hop.
  *
@@ -48,6 +49,8 @@ interface Talk {
   readonly shifts: Array<{ from: NpcId; to: NpcId; shift: RegardShift }>;
   /** What the speaker's own answer said it will remember of its line, if anything. */
   readonly saying: ReadonlyArray<MemoryDraft> | undefined;
+  /** Its opening line closed it: the listener hears it and is not asked to answer. */
+  readonly closed: boolean;
 }
 
 /** A witness's share of the regard a line it overheard expresses. */
@@ -85,8 +88,9 @@ export const runConversations = async (
       lines: [],
       shifts: [],
       saying: s.memories,
+      closed: s.ends === true,
     };
-    say(ctx, talk, s.speaker, s.to, s.text, s.regard);
+    say(ctx, talk, s.speaker, s.to, s.text, s.regard, talk.closed);
     const drawn = noReactions();
     react(
       ctx,
@@ -120,6 +124,7 @@ const say = (
   listener: NpcId,
   text: string,
   shift: RegardShift | undefined,
+  closes = false,
 ): void => {
   openScene(ctx, ctx.state.npcs.get(speaker)!.locationId, [speaker, listener], "conversation");
   ctx.writer.emit("ConversationTurn", {
@@ -129,6 +134,7 @@ const say = (
     listenerIds: [listener],
     locationId: ctx.state.npcs.get(speaker)!.locationId,
     text,
+    ...(closes ? { ends: true } : {}),
   });
   talk.lines.push({ speakerId: speaker, speakerName: ctx.names.npcName(speaker), text });
   if (shift !== undefined && !isStill(shift))
@@ -146,9 +152,11 @@ const talkOf = (ctx: TickContext, talk: Talk, self: NpcId) => ({
 /**
  * Each listener may answer its speaker: one batched round of `act` calls, each carrying
  * the talk so the answer also says what the listener remembers of it (and what it plans
- * next: its agenda). Returns the talks whose listener's memories came with its answer.
+ * next: its agenda). A talk whose opening line closed it is not answered: nobody is asked.
+ * Returns the talks whose listener's memories came with its answer.
  */
-const replies = async (ctx: TickContext, talks: ReadonlyArray<Talk>): Promise<Set<Talk>> => {
+const replies = async (ctx: TickContext, all: ReadonlyArray<Talk>): Promise<Set<Talk>> => {
+  const talks = all.filter((talk) => !talk.closed);
   const requests = talks.map((talk): BrainRequest<"act"> => {
     const locationId = ctx.state.npcs.get(talk.b)!.locationId;
     const query = talk.lines[0]!.text;

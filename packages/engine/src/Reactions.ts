@@ -17,6 +17,8 @@ export interface Spoken {
   readonly regard: RegardShift | undefined;
   /** What the speaker will remember of saying it, if its answer said (kept if unanswered). */
   readonly memories?: ReadonlyArray<SpokenMemory> | undefined;
+  /** The line closes the talk: its listener hears it and is not asked to answer. */
+  readonly ends?: boolean | undefined;
 }
 
 export interface Reactions {
@@ -63,6 +65,7 @@ export const react = (
           text: e.text,
           regard: e.regard,
           memories: e.memories,
+          ends: e.ends,
         });
         break;
       case "agenda":

@@ -76,7 +76,10 @@ const talksOf = async (drop: Drop) => {
   const log = freshLog();
   await run(log, { days: 2, brain });
   const events = log.read(MAIN);
-  const opened = new Map<string, { speaker: string; listener: string; lines: number }>();
+  const opened = new Map<
+    string,
+    { speaker: string; listener: string; lines: number; closed: boolean }
+  >();
   for (const e of events) {
     if (e.type !== "ConversationTurn") continue;
     const talk = opened.get(e.payload.conversationId);
@@ -86,6 +89,7 @@ const talksOf = async (drop: Drop) => {
         speaker: e.payload.speakerId,
         listener: e.payload.listenerIds[0]!,
         lines: 1,
+        closed: e.payload.ends === true,
       });
   }
   const remembered = new Set(
@@ -101,10 +105,12 @@ const talksOf = async (drop: Drop) => {
 describe("conversation memories", () => {
   it("come with the answers; only the speaker of an answered talk is asked to extract them", async () => {
     const { asked, opened, remembered } = await talksOf("none");
-    const answered = [...opened.values()].filter((t) => t.lines > 1).length;
+    const open = [...opened.values()].filter((t) => !t.closed);
+    const answered = open.filter((t) => t.lines > 1).length;
     expect(answered).toBeGreaterThan(0);
-    expect(opened.size - answered).toBeGreaterThan(0);
-    for (const [conv, { speaker, listener, lines }] of opened) {
+    expect(open.length - answered).toBeGreaterThan(0);
+    for (const [conv, { speaker, listener, lines, closed }] of opened) {
+      if (closed) continue;
       const extracted = asked
         .filter((a) => a.purpose === "extract_memories" && a.conversationId === conv)
         .map((a) => a.npcId);
@@ -113,6 +119,24 @@ describe("conversation memories", () => {
       expect(
         asked.some((a) => a.purpose === "act" && a.npcId === listener && a.conversationId === conv),
       ).toBe(true);
+      expect(remembered.has(`${listener}@${conv}`)).toBe(true);
+    }
+  });
+
+  it("a line that closes its talk is not answered: its listener is asked no reply and still remembers it", async () => {
+    const { asked, opened, remembered } = await talksOf("none");
+    const closed = [...opened].filter(([, t]) => t.closed);
+    expect(closed.length).toBeGreaterThan(0);
+    for (const [conv, { speaker, listener, lines }] of closed) {
+      expect(lines).toBe(1);
+      expect(asked.filter((a) => a.purpose === "act" && a.conversationId === conv)).toEqual([]);
+      // Its memories of the line it was not asked to answer are extracted, as for any listener
+      // whose answer brought none; the speaker's came with the answer that said the line.
+      const extracted = asked
+        .filter((a) => a.purpose === "extract_memories" && a.conversationId === conv)
+        .map((a) => a.npcId);
+      expect(extracted).toEqual([listener]);
+      expect(remembered.has(`${speaker}@${conv}`)).toBe(true);
       expect(remembered.has(`${listener}@${conv}`)).toBe(true);
     }
   });

@@ -260,7 +260,7 @@ describe("a speaker's memories of its one line", () => {
     );
   });
 
-  it("summarises a view of one line and nothing else by rule, never one raised, and only when the policy says so", () => {
+  it("summarises a view of one line and no debate by rule (happenings it knows of or not), never one raised, and only when the policy says so", () => {
     fc.assert(
       fc.property(
         arbPolicy,
@@ -268,25 +268,21 @@ describe("a speaker's memories of its one line", () => {
         fc.oneof(arbRequest("summarize_scene"), arbRequest("summarize_shared_scene")),
         fc.boolean(),
         (policy, nearIds, drawn, cut) => {
-          // Cut to one line with nothing else half the time, so the rule's case is drawn.
+          // Cut to one line and no debate half the time, so the rule's case is drawn (the
+          // drawn happenings are kept: they do not decide it).
           const request = (
             cut
               ? {
                   ...drawn,
-                  input: {
-                    ...drawn.input,
-                    lines: drawn.input.lines.slice(0, 1),
-                    debates: [],
-                    happenings: [],
-                  },
+                  input: { ...drawn.input, lines: drawn.input.lines.slice(0, 1), debates: [] },
                 }
               : drawn
           ) as BrainRequest;
           const near = nearOf(nearIds);
           const route = routeOf(policy, request, near);
           const { asModel, plain: unraised } = plain(policy, request, near);
-          const { lines, debates, happenings } = (request as BrainRequest<"summarize_scene">).input;
-          const one = lines.length === 1 && debates.length === 0 && happenings.length === 0;
+          const { lines, debates } = (request as BrainRequest<"summarize_scene">).input;
+          const one = lines.length === 1 && debates.length === 0;
           if (unraised && one && policy.oneLineScenes === "scripted")
             expect(route).toEqual({
               priority: "scripted",

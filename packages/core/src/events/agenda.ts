@@ -37,6 +37,8 @@ export const AgendaStep = Schema.Union([
       Schema.Struct({ trust: Shift, respect: Shift, suspicion: Shift, reason: Text }),
     ),
     memories: Schema.optional(Schema.Array(SpokenMemory)),
+    /** The line closes the talk: its listener is not asked to answer it. */
+    ends: Schema.optional(Schema.Boolean),
   }),
   Schema.Struct({ action: Schema.tag("move"), to: LocationId, reason: Text }),
   Schema.Struct({ action: Schema.tag("work"), taskId: TaskId, note: Text }),

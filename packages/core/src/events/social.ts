@@ -10,6 +10,8 @@ export const ConversationTurn = defineEvent("ConversationTurn", 1, {
   listenerIds: Schema.Array(NpcId),
   locationId: Schema.NullOr(LocationId),
   text: Text,
+  /** The line closed its talk (its speaker had nothing left to say): nobody was asked to answer it. */
+  ends: Schema.optional(Schema.Boolean),
 });
 
 /** One participant's running summary of a conversation, from its own point of view. */

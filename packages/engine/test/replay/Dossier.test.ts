@@ -56,7 +56,7 @@ beforeAll(async () => {
       return scripted.decideSync(request);
     }) as typeof scripted.decideSync,
   };
-  await runHamlet(log, { days: 4, dossiers, brain });
+  await runHamlet(log, { days: 5, dossiers, brain });
 });
 
 /** Every id the export gives each kind of item. */
@@ -179,7 +179,7 @@ describe("dossierAt", () => {
       /use one of ada, bram, cora/,
     );
     expect(() => dossierAt({ log, saveId: MAIN, npcId: "ada", day: 9 })).toThrow(
-      /choose --day from 0 to 4/,
+      /choose --day from 0 to 5/,
     );
   });
 });

@@ -78,9 +78,11 @@ export const PolicyConfig = Schema.Struct({
    */
   listenerMemories: Schema.Literals(["model", "scripted"]),
   /**
-   * Who summarises a witness's view of a scene that is one line and nothing else
+   * Who summarises a witness's view of a scene that is one line and no debate
    * (`scripted`: the rules, unless raised): its speaker wrote the line and said what it
-   * keeps of it, its listener's answer read it; a summary of one line is that line.
+   * keeps of it, its listener's answer read it; a summary of one line is that line. The
+   * happenings a view holds are ones the witness already knows of (that is why they are
+   * in it), so they add nothing new for a model to read.
    */
   oneLineScenes: Schema.Literals(["model", "scripted"]),
 });
@@ -180,11 +182,8 @@ const restated = (policy: PolicyConfig, request: BrainRequest): string | null =>
     }
     case "summarize_scene":
     case "summarize_shared_scene": {
-      const { lines, debates, happenings } = request.input;
-      return policy.oneLineScenes === "scripted" &&
-        lines.length === 1 &&
-        debates.length === 0 &&
-        happenings.length === 0
+      const { lines, debates } = request.input;
+      return policy.oneLineScenes === "scripted" && lines.length === 1 && debates.length === 0
         ? "scene of one line"
         : null;
     }

@@ -64,6 +64,8 @@ export const AgendaStep = Schema.Union([
     regard: Schema.optional(RegardChange),
     /** What it will remember of having said it. */
     memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
+    /** The line closes the talk: its listener is not asked to answer it. */
+    ends: Schema.optional(Schema.Boolean),
   }),
   Schema.Struct({ action: Schema.tag("move"), to: LocationId, reason: BoundedText(300) }),
   Schema.Struct({ action: Schema.tag("work"), taskId: TaskId, note: BoundedText(300) }),
@@ -116,6 +118,12 @@ export const Speak = Schema.Struct({
   text: LineText(600),
   /** How its regard for `to` moves by saying this, and why; none, no change. */
   regard: Schema.optional(RegardChange),
+  /**
+   * The line closes the talk (nothing is left to say): its listener hears it but is not
+   * asked to answer, so a talk's last line costs no answering call. Absent: the talk
+   * stays open, as every line did before the field existed.
+   */
+  ends: Schema.optional(Schema.Boolean),
 });
 export const Move = Schema.Struct({
   ...remembers,
@@ -183,7 +191,9 @@ export const actInstruction = [
   "Choose your next action as one JSON object. `action` is one of:",
   '- "speak": say `text` (one or two sentences, in your own voice) to `to`, an id from `present`,',
   "  and optionally `regard`: how your trust, respect and suspicion of them move (each -0.2 to",
-  "  0.2) with a short `reason`;",
+  "  0.2) with a short `reason`, and `ends`: true when your line closes the talk — you have",
+  "  nothing left to say and want no answer (a farewell, a last word, a warning); leave it",
+  "  out when you ask something or expect a reply;",
   '- "move": go to `to`, an id from `reachable`, giving a short `reason`;',
   '- "work": work on `taskId`, an id from `tasks` assigned to you, with a short `note` of what you do;',
   '- "propose_task": propose a task (`title`, `description`, `assignee`: your id, an id from `present` or null, `deadlineDays` 1-60);',
@@ -199,7 +209,7 @@ export const actInstruction = [
   'week or more ("1d", "3d", "7d", "30d" or "permanent"). With no `conversation`, when you',
   "speak, give `memories` of that: what you will remember of having said it, and to whom.",
   `Also give \`agenda\`: the next 1-${AGENDA_MAX_STEPS} steps you mean to take after this one, up to the day's end, in order, each an`,
-  'object of the same form ("speak" with `to`, `text` and optional `memories`, "move", "work",',
+  'object of the same form ("speak" with `to`, `text`, optional `memories` and `ends`, "move", "work",',
   '"rest" or "propose_task"). You take them in the hours ahead without being asked again,',
   "until something new happens; a step naming someone who is not there then is dropped.",
   "`planned`, if the input has it, is what you had meant to do next: keep it or change it.",

@@ -63,6 +63,7 @@ const asStep = (action: ActOutput, input: ActInput): AgendaStep | null => {
         text: action.text,
         ...(action.regard === undefined ? {} : { regard: action.regard }),
         ...(memories === undefined ? {} : { memories }),
+        ...(action.ends === true ? { ends: true } : {}),
       };
     }
     case "move":

@@ -107,7 +107,13 @@ export const chooseAction = (ctx: ActContext): ActOutput => {
       taskTitle,
       dossier: ctx.dossier,
     });
-    return { action: "speak", to: partner.id, text: line.text, regard: line.regard };
+    return {
+      action: "speak",
+      to: partner.id,
+      text: line.text,
+      regard: line.regard,
+      ...(line.ends ? { ends: true } : {}),
+    };
   };
 
   if (hour >= NIGHT_START || hour < MORNING) {

@@ -111,11 +111,13 @@ export const composeLine = (ctx: LineContext): Line => {
   const parts: Array<string> = [];
   if (prng.chance(0.6)) parts.push(fill(prng.pick(book.greet), slots));
   parts.push(body);
-  if (prng.chance(0.35)) parts.push(prng.pick(book.close));
+  const closes = prng.chance(0.35);
+  if (closes) parts.push(prng.pick(book.close));
   const line = parts.join(" ");
   return {
     text: line.length <= 600 ? line : `${line.slice(0, 599)}…`,
     regard: regardOf(kind, voice.tone, ctx.partnerName),
+    ends: closes,
   };
 };
 
@@ -126,6 +128,8 @@ type LineKind = "reply" | "share" | "task" | "small";
 export interface Line {
   readonly text: string;
   readonly regard: RegardChange;
+  /** It ends on a sign-off ("Good day.", "Enough talk."): it closes the talk, wanting no answer. */
+  readonly ends: boolean;
 }
 
 /** What each kind of line says of the speaker's regard for the one it talks to. */
