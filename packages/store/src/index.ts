@@ -17,6 +17,7 @@ export {
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { type FallbackKind, fallbackKindOf, fallbackKinds } from "./fallbackKind.ts";
 export { findDamage } from "./findDamage.ts";
+export { ITEM_KEY_SPACE } from "./ItemKeys.ts";
 export type {
   CheckpointEvent,
   CheckpointProbe,
