@@ -12,6 +12,10 @@
  *   re-import gives its number back only when it was the last.
  *
  * Keys stay below 2^53 (exact in a JS number): at most `KEY_SPACES` saves per file.
+ * They are the implicit rowids of the tables, set explicitly on insert, not an INTEGER
+ * PRIMARY KEY column (which would mean rebuilding six tables): nothing may VACUUM a
+ * hearsay file, which is free to renumber such rowids (FTS5's external content relies on
+ * them as well).
  * Structures indexed by key keep one dense array per space (`KeySlots` in retrieval), so
  * they stay as long as the save has items.
  */
