@@ -13,7 +13,7 @@ export const pct = (xs: ReadonlyArray<number>, q: number): number => {
 };
 
 /** The same vectors as one flat f32 matrix (what a brute-force scan would hold). */
-export const flatMatrix = (store: VectorStore, rowids: Int32Array): Float32Array => {
+export const flatMatrix = (store: VectorStore, rowids: Float64Array): Float32Array => {
   const d = store.dimensions;
   const m = new Float32Array(rowids.length * d);
   for (let i = 0; i < rowids.length; i++) m.set(store.vector(rowids[i]!)!, i * d);
@@ -23,7 +23,7 @@ export const flatMatrix = (store: VectorStore, rowids: Int32Array): Float32Array
 /** The baseline: cosine against every vector of the matrix, best 10 the NPC knows. */
 export const bruteForce = (
   matrix: Float32Array,
-  rowids: Int32Array,
+  rowids: Float64Array,
   known: (rowid: number) => boolean,
   q: Float32Array,
 ): Array<number> => {

@@ -18,7 +18,7 @@ export interface PeerQuery {
 
 export const hnswlibPeer = (
   store: VectorStore,
-  rowids: Int32Array,
+  rowids: Float64Array,
   queries: ReadonlyArray<PeerQuery>,
   opts: { readonly m: number; readonly efConstruction: number; readonly ef: number },
 ) => {

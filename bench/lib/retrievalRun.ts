@@ -158,9 +158,9 @@ export const runSize = (n: number, o: RunOptions) => {
     const all = store.entries().rowids;
     const matrix = flatMatrix(store, all);
     // Each rowid's row in `matrix` (the truth is scored from it: f16 decoded, as the store's).
-    const slotOf = new Int32Array(all.length > 0 ? all[all.length - 1]! + 1 : 0);
+    const slotOf = new Map<number, number>();
     all.forEach((r, i) => {
-      slotOf[r] = i;
+      slotOf.set(r, i);
     });
     const allQ8 = new Int8Array(all.length * store.dimensions);
     all.forEach((r, i) => {
@@ -316,7 +316,7 @@ export const runSize = (n: number, o: RunOptions) => {
           cpu.scan.push(scan.cpu);
         }
         // Recall against an exact scan of the NPC's known vectors, counting ties.
-        const truth = exactTop((r) => dotRow(matrix, slotOf[r]!, q), known.rowids);
+        const truth = exactTop((r) => dotRow(matrix, slotOf.get(r)!, q), known.rowids);
         const tenth = truth.length === 10 ? truth[9]! : -Infinity;
         const got = near.filter((h) => h.similarity >= tenth - 1e-6).length;
         const want = truth.length;

@@ -14,12 +14,12 @@ const entries = fc
       .map(([r, f]) => [Number(r), f] as const)
       .sort((a, b) => a[0] - b[0]);
     return {
-      rowids: Int32Array.from(rows.map(([r]) => r)),
+      rowids: Float64Array.from(rows.map(([r]) => r)),
       fingerprints: Uint32Array.from(rows.map(([, f]) => f)),
     };
   });
 
-const asMap = (e: { rowids: Int32Array; fingerprints: Uint32Array }): Map<number, number> =>
+const asMap = (e: { rowids: Float64Array; fingerprints: Uint32Array }): Map<number, number> =>
   new Map([...e.rowids].map((r, i) => [r, e.fingerprints[i]!]));
 
 describe("rowsApart", () => {

@@ -12,6 +12,7 @@
  * item: lists choose what is scanned, the NPC's knowledge still filters every hit.
  */
 import usearch, { type BatchMatches, type Matches } from "usearch";
+import { KeySlots } from "./KeySlots.ts";
 import type { VectorStore } from "./VectorStore.ts";
 
 /** Sample rows per list used to train the centroids. */
@@ -21,7 +22,8 @@ const BATCH = 2048;
 
 export class CoarseLists {
   /** by rowid: list + 1 (0: not assigned yet). */
-  private listOf = new Int16Array(0);
+  /** rowid → list + 1 (0: not assigned yet). */
+  private readonly listOf = new KeySlots();
   private readonly centroidsQ: Int8Array;
 
   private constructor(
@@ -103,17 +105,10 @@ export class CoarseLists {
   /** The list of each rowid (assigned on first ask; -1 for a row without a vector). */
   listsOf(rowids: ArrayLike<number>): Int32Array {
     const d = this.store.dimensions;
-    let max = -1;
-    for (let i = 0; i < rowids.length; i++) max = Math.max(max, rowids[i]!);
-    if (max >= this.listOf.length) {
-      const grown = new Int16Array(Math.max(max + 1, this.listOf.length * 2));
-      grown.set(this.listOf);
-      this.listOf = grown;
-    }
     const missing: Array<number> = [];
     for (let i = 0; i < rowids.length; i++) {
       const r = rowids[i]!;
-      if (r >= 0 && this.listOf[r] === 0 && this.store.has(r)) missing.push(r);
+      if (this.listOf.get(r) === 0 && this.store.has(r)) missing.push(r);
     }
     if (missing.length > 0) {
       const rows = new Int8Array(missing.length * d);
@@ -122,13 +117,13 @@ export class CoarseLists {
       });
       const lists = this.nearestLists(rows, missing.length);
       missing.forEach((r, i) => {
-        this.listOf[r] = lists[i]! + 1;
+        this.listOf.set(r, lists[i]! + 1);
       });
     }
     const out = new Int32Array(rowids.length);
     for (let i = 0; i < rowids.length; i++) {
       const r = rowids[i]!;
-      out[i] = r >= 0 && r < this.listOf.length ? this.listOf[r]! - 1 : -1;
+      out[i] = this.listOf.get(r) - 1;
     }
     return out;
   }

@@ -3,10 +3,10 @@
  * every row (rowid + fingerprint of its embedding text), drops vectors whose row is gone
  * and embeds rows that are new or whose text changed — a full rebuild is a reconcile of
  * an empty store. `update` does the same for a few rowids plus every row newer than the
- * last one seen, which is what a tick needs. Vectors come from the embedder (hashing:
+ * last one seen in each save's key space (store/src/ItemKeys.ts), which is what a tick needs. Vectors come from the embedder (hashing:
  * recomputed; a live model: through the embeddings cache), in batches.
  */
-import type { SqliteDatabase } from "@hearsay/store";
+import { ITEM_KEY_SPACE, type SqliteDatabase } from "@hearsay/store";
 import { Effect } from "effect";
 import { type CollectionSpec, embeddingText, textFingerprint } from "./collections.ts";
 import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
@@ -69,7 +69,9 @@ export class CollectionIndex {
   private readonly rowStmt: Statement;
   private readonly afterStmt: Statement;
   private readonly maxStmt: Statement;
-  private maxRowid = 0;
+  private readonly spacesStmt: Statement | null;
+  /** Per key space, the largest key seen. */
+  private readonly lastSeen = new Map<number, number>();
 
   constructor(
     db: SqliteDatabase,
@@ -82,8 +84,36 @@ export class CollectionIndex {
     const head = `SELECT rowid, save_id, ${cols} FROM ${spec.table}`;
     this.scanStmt = prepare(db, `${head} ORDER BY rowid`).raw();
     this.rowStmt = prepare(db, `${head} WHERE rowid = ?`).raw();
-    this.afterStmt = prepare(db, `${head} WHERE rowid > ? ORDER BY rowid`).raw();
-    this.maxStmt = prepare(db, `SELECT coalesce(max(rowid), 0) FROM ${spec.table}`).pluck();
+    this.afterStmt = prepare(
+      db,
+      `${head} WHERE rowid > @after AND rowid < @base + ${ITEM_KEY_SPACE} ORDER BY rowid`,
+    ).raw();
+    this.maxStmt = prepare(
+      db,
+      `SELECT coalesce(max(rowid), @base) FROM ${spec.table} WHERE rowid > @base AND rowid < @base + ${ITEM_KEY_SPACE}`,
+    ).pluck();
+    // A file of an older schema (read, never migrated) keeps every row in space 0.
+    const spaced = (db.pragma("table_info(saves)") as Array<{ name: string }>).some(
+      (c) => c.name === "key_space",
+    );
+    this.spacesStmt = spaced
+      ? prepare(db, "SELECT key_space FROM saves WHERE key_space IS NOT NULL").pluck()
+      : null;
+  }
+
+  /** The key spaces the file's saves have. */
+  private spaces(): ReadonlyArray<number> {
+    return this.spacesStmt ? (this.spacesStmt.all() as Array<number>) : [0];
+  }
+
+  /** The largest key seen in the space of `key` (its base when none). */
+  private seenIn(key: number): number {
+    const space = Math.floor(key / ITEM_KEY_SPACE);
+    return this.lastSeen.get(space) ?? space * ITEM_KEY_SPACE;
+  }
+
+  private see(key: number): void {
+    if (key > this.seenIn(key)) this.lastSeen.set(Math.floor(key / ITEM_KEY_SPACE), key);
   }
 
   private pending(row: Array<unknown>): Pending {
@@ -142,7 +172,7 @@ export class CollectionIndex {
         const p = self.pending(row);
         seen.add(p.rowid);
         if (self.store.fingerprint(p.rowid) !== p.fp) todo.push(p);
-        if (p.rowid > self.maxRowid) self.maxRowid = p.rowid;
+        self.see(p.rowid);
         if (++scanned % 50_000 === 0) {
           onProgress?.({
             collection: self.spec.name,
@@ -166,11 +196,10 @@ export class CollectionIndex {
   update(rowids: ReadonlyArray<number> = []): Effect.Effect<IndexChange, EmbedderError> {
     const todo = new Map<number, Pending>();
     const gone: Array<number> = [];
-    // Every row past the last one seen is read by the scan of new rows below (and no
-    // vector is held for such a rowid), so only older touched rows are read one by one.
-    const seen = this.maxRowid;
+    // Every row past the last one seen in its space is read by the scan of new rows below
+    // (and no vector is held for such a rowid), so only older touched rows are read one by one.
     for (const rowid of rowids) {
-      if (rowid > seen) continue;
+      if (rowid > this.seenIn(rowid)) continue;
       const row = this.rowStmt.get(rowid) as Array<unknown> | undefined;
       if (!row) {
         if (this.store.has(rowid)) gone.push(rowid);
@@ -179,10 +208,14 @@ export class CollectionIndex {
       const p = this.pending(row);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
     }
-    for (const row of this.afterStmt.all(seen) as Array<Array<unknown>>) {
-      const p = this.pending(row);
-      if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
-      if (p.rowid > this.maxRowid) this.maxRowid = p.rowid;
+    for (const space of this.spaces()) {
+      const base = space * ITEM_KEY_SPACE;
+      const after = this.lastSeen.get(space) ?? base;
+      for (const row of this.afterStmt.all({ after, base }) as Array<Array<unknown>>) {
+        const p = this.pending(row);
+        if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
+        this.see(p.rowid);
+      }
     }
     this.store.remove(gone);
     const rows = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
@@ -206,8 +239,11 @@ export class CollectionIndex {
     return { added, removed };
   }
 
-  /** True when rows newer than the last seen exist (cheap: one max(rowid)). */
+  /** True when rows newer than the last seen exist (cheap: one max(rowid) per save). */
   hasNewRows(): boolean {
-    return Number(this.maxStmt.get()) > this.maxRowid;
+    return this.spaces().some((space) => {
+      const base = space * ITEM_KEY_SPACE;
+      return Number(this.maxStmt.get({ base })) > (this.lastSeen.get(space) ?? base);
+    });
   }
 }

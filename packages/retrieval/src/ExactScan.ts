@@ -28,7 +28,7 @@ export class ExactScan {
   private readonly dimensions: number;
   private scratch = new Int8Array(0);
   /** The rows an exact scan keeps (those present), reused between scans. */
-  private present = new Int32Array(0);
+  private present = new Float64Array(0);
 
   constructor(private readonly rows: VectorRows) {
     this.dimensions = rows.dimensions;
@@ -62,7 +62,7 @@ export class ExactScan {
     const rows = this.rows;
     if (k <= 0 || rowids.length === 0) return [];
     if (this.present.length < rowids.length) {
-      this.present = new Int32Array(Math.max(rowids.length, this.present.length * 2));
+      this.present = new Float64Array(Math.max(rowids.length, this.present.length * 2));
     }
     const present = this.present;
     const n = rows.presentOf(rowids, present);

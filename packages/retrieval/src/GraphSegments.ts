@@ -54,7 +54,7 @@ export interface Segment {
   /** One past the last rowid of the range. */
   readonly hi: number;
   /** The rows it holds, ascending. */
-  readonly rowids: Int32Array;
+  readonly rowids: Float64Array;
   readonly graph: Index;
 }
 
@@ -69,13 +69,13 @@ export interface SegmentShape {
 /** What the segments need from the vector store. */
 export interface SegmentRows {
   /** Live rowids at or after `from`, ascending. */
-  rowidsFrom(from: number, limit?: number): Int32Array;
+  rowidsFrom(from: number, limit?: number): Float64Array;
   /** Live rowids in [lo, hi), ascending. */
-  rowidsIn(lo: number, hi: number): Int32Array;
+  rowidsIn(lo: number, hi: number): Float64Array;
   /** The rows' vectors, decoded from f16, `dimensions` floats each. */
-  vectorsOf(rowids: Int32Array): Float32Array;
+  vectorsOf(rowids: Float64Array): Float32Array;
   /** The rows' vectors as f16 bits, `dimensions` each (what a building worker decodes). */
-  halvesOf(rowids: Int32Array): Uint16Array;
+  halvesOf(rowids: Float64Array): Uint16Array;
 }
 
 export const segmentName = (s: Pick<SegmentShape, "level" | "lo" | "hi">): string =>
@@ -131,7 +131,7 @@ export class GraphSegments {
     level: number,
     lo: number,
     hi: number,
-    rowids: Int32Array,
+    rowids: Float64Array,
     graph: Index,
   ): Segment {
     for (const r of rowids) this.stale.delete(r);

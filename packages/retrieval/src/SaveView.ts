@@ -9,9 +9,10 @@
  * what is core's `knowledgeStep`: the view answers what the step asks of it (a fact's
  * time, whether a memory was recorded or went) and writes the changes it reports into
  * its known lists and item tables; the agreement test (test/KnowledgeAgreement.test.ts)
- * holds the two to the same answers. Item rows (and their rowids) are read back from the
- * projection, never guessed; the words a dossier quotes of an item are kept from that same
- * read (`ItemTable.quote`), so quoting a hit reads no table.
+ * holds the two to the same answers. A new item's row is made from its event, and its key
+ * (the rowid the store gives it) by the store's own rule (`ItemKeyFold`, store/src/ItemKeys.ts),
+ * so catching up reads no table; the words a dossier quotes of an item are kept with its
+ * facts (`ItemTable.quote`), so quoting a hit reads no table either.
  *
  * SQL per dossier would cost a query's overhead per known item; this makes the knowledge
  * filter a binary search.
@@ -23,8 +24,14 @@ import {
   knowledgeStep,
   type StoredEvent,
 } from "@hearsay/core";
-import type { SqliteDatabase } from "@hearsay/store";
-import { type BatchRows, CatchUpRows } from "./CatchUpRows.ts";
+import {
+  ItemKeyFold,
+  type KeyChange,
+  type KeyedTable,
+  keySpaceBase,
+  pairId,
+  type SqliteDatabase,
+} from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
@@ -44,8 +51,7 @@ import { prepare, type Statement } from "./prepare.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
 
-/** Events whose rows `catchUp` reads at once (bounds the statements' key lists). */
-const CATCH_UP_WINDOW = 4096;
+const json = (v: unknown): string => JSON.stringify(v);
 
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
@@ -95,7 +101,8 @@ export class SaveView implements Names {
     worldEventRecorded: (id) => this.items.world_events.localOfId.has(id),
   };
   private readonly s: Record<string, Statement>;
-  private readonly batch: CatchUpRows;
+  /** The store's key rule, fed every row loaded and every event folded. */
+  private keys = new ItemKeyFold(0);
 
   private constructor(
     db: SqliteDatabase,
@@ -113,30 +120,32 @@ export class SaveView implements Names {
     const debateCols =
       "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants, topic, summary, outcome";
     const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t, summary";
+    // A file of an older schema (read, never migrated) has no key spaces: its one save's
+    // rows were keyed from 1, as space 0's (ItemKeys.ts).
+    const spaced = (db.pragma("table_info(saves)") as Array<{ name: string }>).some(
+      (c) => c.name === "key_space",
+    );
     this.s = {
       head: p("SELECT head_seq FROM saves WHERE save_id = ?"),
+      space: p(
+        spaced ? "SELECT key_space FROM saves WHERE save_id = ?" : "SELECT 0 WHERE ? IS NOT NULL",
+      ).pluck(),
       characters: p(
         "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
       ),
       memories: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? ORDER BY rowid`),
       events: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? ORDER BY rowid`),
-      event: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? AND world_event_id = ?`),
       lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? ORDER BY rowid`),
-      loreOf: p(
-        `SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? AND source_id = ? ORDER BY ord`,
-      ),
       debates: p(`SELECT ${debateCols} FROM background_debates WHERE save_id = ? ORDER BY rowid`),
-      debate: p(`SELECT ${debateCols} FROM background_debates WHERE save_id = ? AND debate_id = ?`),
       summaries: p(
         `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
       ),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
       relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
       turns: p(
-        "SELECT rowid, t, speaker_id, listener_ids FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
+        "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
     };
-    this.batch = new CatchUpRows(db, memoryCols, summaryCols);
   }
 
   /** Loads a save's view from its projections, at its current head. */
@@ -150,13 +159,29 @@ export class SaveView implements Names {
     const save = this.saveId;
     const head = this.s.head!.get(save) as { head_seq: number } | undefined;
     this.seq = head?.head_seq ?? 0;
+    this.keys = new ItemKeyFold(keySpaceBase(Number(this.s.space!.get(save) ?? 0)));
+    const keys = this.keys;
     for (const r of this.s.characters!.iterate(save) as Iterable<Row>) this.setNpc(r);
-    for (const r of this.s.memories!.iterate(save) as Iterable<Row>) this.addMemory(r);
-    for (const r of this.s.events!.iterate(save) as Iterable<Row>) this.addEvent("world_events", r);
-    for (const r of this.s.lore!.iterate(save) as Iterable<Row>) this.addLore(r);
-    for (const r of this.s.debates!.iterate(save) as Iterable<Row>)
+    for (const r of this.s.memories!.iterate(save) as Iterable<Row>) {
+      keys.load("memories", String(r.id), Number(r.rowid));
+      this.addMemory(r);
+    }
+    for (const r of this.s.events!.iterate(save) as Iterable<Row>) {
+      keys.load("world_events", String(r.id), Number(r.rowid));
+      this.addEvent("world_events", r);
+    }
+    for (const r of this.s.lore!.iterate(save) as Iterable<Row>) {
+      keys.load("lore_chunks", String(r.id), Number(r.rowid), String(r.source_id));
+      this.addLore(r);
+    }
+    for (const r of this.s.debates!.iterate(save) as Iterable<Row>) {
+      keys.load("background_debates", String(r.id), Number(r.rowid));
       this.addEvent("background_debates", r);
-    for (const r of this.s.summaries!.iterate(save) as Iterable<Row>) this.addSummary(r);
+    }
+    for (const r of this.s.summaries!.iterate(save) as Iterable<Row>) {
+      keys.load("conversation_summaries", summaryKey(r), Number(r.rowid));
+      this.addSummary(r);
+    }
     const loaded: Array<{ npc: number; kind: FactKind; local: number; t: number }> = [];
     for (const [npcId, kind, itemId, t] of this.s.knowledge!.iterate(save) as Iterable<
       [string, FactKind, string, number]
@@ -172,9 +197,10 @@ export class SaveView implements Names {
     for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
       this.relate(from, to);
     }
-    for (const [rowid, t, speaker, listeners] of this.s.turns!.iterate(save) as Iterable<
-      [number, number, string, string]
-    >) {
+    for (const [rowid, t, speaker, listeners, conversation, index] of this.s.turns!.iterate(
+      save,
+    ) as Iterable<[number, number, string, string, string, number]>) {
+      keys.load("conversation_turns", pairId(conversation, index), rowid);
       this.addTurn(rowid, t, speaker, listeners);
     }
   }
@@ -257,8 +283,8 @@ export class SaveView implements Names {
 
   /**
    * Folds events after `seq` (in log order) into the view. Returns the rowids whose
-   * vectors may need work. Events at or before `seq` are ignored. The rows the events
-   * name are read a window of events at a time (`CatchUpRows`), then folded event by event.
+   * vectors may need work. Events at or before `seq` are ignored. A new item's facts come
+   * from its event and its key from the store's rule (`ItemKeyFold`): nothing is read.
    */
   catchUp(events: ReadonlyArray<StoredEvent>): Touched {
     const touched: Touched = {};
@@ -267,24 +293,14 @@ export class SaveView implements Names {
       if (list) list.push(rowid);
       else touched[c] = [rowid];
     };
-    let from = 0;
-    while (from < events.length && events[from]!.seq <= this.seq) from++;
-    for (let i = from; i < events.length; i += CATCH_UP_WINDOW) {
-      const window = events.slice(i, i + CATCH_UP_WINDOW);
-      const rows = this.batch.read(this.saveId, window);
-      for (const e of window) this.fold(e, rows, touch);
-    }
+    for (const e of events) this.fold(e, touch);
     return touched;
   }
 
-  /** Folds one event (skipped when at or before `seq`), its rows read from `rows`. */
-  private fold(
-    e: StoredEvent,
-    rows: BatchRows,
-    touch: (c: CollectionName, rowid: number) => void,
-  ): void {
-    const save = this.saveId;
+  /** Folds one event (skipped when at or before `seq`). */
+  private fold(e: StoredEvent, touch: (c: CollectionName, rowid: number) => void): void {
     if (e.seq <= this.seq) return;
+    const changes = this.keys.step(e);
     switch (e.type) {
       case "NpcRegistered": {
         const p = e.payload;
@@ -308,48 +324,91 @@ export class SaveView implements Names {
       case "MemoryRecorded":
       case "MemoryExpired":
       case "KnowledgeGained":
-        for (const c of knowledgeStep(this.knowledge, e)) this.foldKnowledge(c, rows, touch);
+        for (const c of knowledgeStep(this.knowledge, e)) this.foldKnowledge(c, e, touch);
         break;
-      case "WorldEventOccurred":
+      case "WorldEventOccurred": {
+        const key = added(changes, "world_events");
+        if (key === undefined) break;
+        const p = e.payload;
+        const local = this.addEvent("world_events", {
+          rowid: key,
+          id: p.worldEventId,
+          t: e.t,
+          location_id: p.locationId,
+          faction_id: p.factionId,
+          importance: p.importance,
+          participants: json(p.participants),
+          entities: json(p.entities),
+          lapses_at: p.lapsesAt ?? null,
+          text: p.text,
+        });
+        this.facts.arrived("world_event", p.worldEventId, local);
+        touch("world_events", key);
+        break;
+      }
       case "DebateHeld": {
-        const c = e.type === "DebateHeld" ? "background_debates" : "world_events";
-        const id = e.type === "DebateHeld" ? e.payload.debateId : e.payload.worldEventId;
-        if (this.items[c].localOfId.has(id)) break;
-        const row = (e.type === "DebateHeld" ? this.s.debate! : this.s.event!).get(save, id) as
-          | Row
-          | undefined;
-        if (!row) break;
-        const local = this.addEvent(c, row);
-        this.facts.arrived(c === "world_events" ? "world_event" : "debate", id, local);
-        touch(c, Number(row.rowid));
+        const key = added(changes, "background_debates");
+        if (key === undefined) break;
+        const p = e.payload;
+        const local = this.addEvent("background_debates", {
+          rowid: key,
+          id: p.debateId,
+          t: e.t,
+          location_id: p.locationId,
+          faction_id: p.factionId,
+          participants: json(p.participants),
+          topic: p.topic,
+          summary: p.summary,
+          outcome: p.outcome,
+        });
+        this.facts.arrived("debate", p.debateId, local);
+        touch("background_debates", key);
         break;
       }
       case "LoreImported": {
         const table = this.items.lore;
-        const source = this.sources.intern(e.payload.sourceId);
-        for (const local of table.bySource.get(source) ?? []) {
-          const rowid = table.kill(local);
-          if (rowid >= 0) touch("lore", rowid);
-        }
-        for (const row of this.s.loreOf!.all(save, e.payload.sourceId) as Array<Row>) {
-          if (table.localOfRowid.has(Number(row.rowid))) continue;
-          this.addLore(row);
-          touch("lore", Number(row.rowid));
+        const p = e.payload;
+        const chunks = new Map<string, (typeof p.chunks)[number]>(
+          p.chunks.map((c) => [c.chunkId, c]),
+        );
+        for (const c of changes) {
+          if (c.type === "removed") {
+            const local = table.localOfRowid.get(c.key);
+            if (local !== undefined && table.kill(local) >= 0) touch("lore", c.key);
+            continue;
+          }
+          const chunk = chunks.get(c.id)!;
+          this.addLore({
+            rowid: c.key,
+            id: c.id,
+            source_id: p.sourceId,
+            entities: json(chunk.entities),
+            heading_path: json(chunk.headingPath),
+            text: chunk.text,
+          });
+          touch("lore", c.key);
         }
         break;
       }
       case "ConversationSummarized": {
         const p = e.payload;
-        const row = rows.summary(p.conversationId, p.npcId);
-        if (!row) break;
-        this.addSummary(row);
-        touch("conversation_summaries", Number(row.rowid));
+        const key = this.keys.keyOf("conversation_summaries", pairId(p.conversationId, p.npcId));
+        if (key === undefined) break;
+        this.addSummary({
+          rowid: key,
+          conversation_id: p.conversationId,
+          npc_id: p.npcId,
+          partner_id: p.partnerId,
+          t: e.t,
+          summary: p.summary,
+        });
+        touch("conversation_summaries", key);
         break;
       }
       case "ConversationTurn": {
+        const key = added(changes, "conversation_turns");
         const p = e.payload;
-        const row = rows.turn(p.conversationId, p.turnIndex);
-        if (row) this.addTurn(row[0], row[1], row[2], row[3]);
+        if (key !== undefined) this.addTurn(key, e.t, p.speakerId, json(p.listenerIds));
         break;
       }
       case "RelationshipChanged":
@@ -364,16 +423,30 @@ export class SaveView implements Names {
   /** Writes one change core's knowledge fold reported into the view's tables and lists. */
   private foldKnowledge(
     c: KnowledgeChange,
-    rows: BatchRows,
+    e: StoredEvent,
     touch: (c: CollectionName, rowid: number) => void,
   ) {
     switch (c.type) {
       case "recorded": {
-        const row = rows.memory(c.memoryId);
-        if (!row) return;
-        const local = this.addMemory(row);
+        const key = this.keys.keyOf("memories", c.memoryId);
+        if (key === undefined || e.type !== "MemoryRecorded") return;
+        const p = e.payload;
+        const local = this.addMemory({
+          rowid: key,
+          id: p.memoryId,
+          owner_npc_id: p.ownerNpcId,
+          recorded_at: e.t,
+          expires_at: p.expiresAt,
+          gone_at: null,
+          location_id: p.locationId,
+          importance: p.importance,
+          entities: json(p.entities),
+          about_kind: p.about?.kind ?? null,
+          about_id: p.about?.id ?? null,
+          text: p.text,
+        });
         this.facts.arrived("memory", c.memoryId, local);
-        touch("memories", Number(row.rowid));
+        touch("memories", key);
         return;
       }
       case "died": {
@@ -446,3 +519,9 @@ export class SaveView implements Names {
     }
   }
 }
+
+/** The key a change list gave a new row of `table`, if it made one. */
+const added = (changes: ReadonlyArray<KeyChange>, table: KeyedTable): number | undefined => {
+  for (const c of changes) if (c.type === "added" && c.table === table) return c.key;
+  return undefined;
+};

@@ -43,7 +43,7 @@ export interface SavedSegment extends SegmentShape {
 
 /** The manifest written beside the vectors. */
 export interface IndexManifest {
-  readonly format: 3;
+  readonly format: 4;
   readonly collection: string;
   readonly model: string;
   readonly dimensions: number;
@@ -96,7 +96,11 @@ export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
 /** Segment files a store already wrote (path → hash), so immutable graphs are written once. */
 const written = new WeakMap<VectorStore, Map<string, string>>();
 
-const MAGIC = "HSYVEC03";
+// Format 4 keeps each row's key as a float64 (item keys reach 2^53: store/src/ItemKeys.ts);
+// older files are reported as a problem and rebuilt.
+const MAGIC = "HSYVEC04";
+/** Bytes per row before the f16 vectors: key (f64), fingerprint (u32), group (i32). */
+const ROW_META = 16;
 const HEADER = 32;
 
 const mix = (x: number): number => {
@@ -117,7 +121,8 @@ export const fingerprintChecksum = (
   let a = 0;
   let b = 0;
   for (let i = 0; i < rowids.length; i++) {
-    const h = mix((rowids[i]! * 0x9e3779b1) ^ fingerprints[i]!);
+    const r = rowids[i]!;
+    const h = mix(mix(r >>> 0) ^ Math.floor(r / 2 ** 32) ^ fingerprints[i]!);
     a = (a + h) >>> 0;
     b = (b + mix(h ^ 0x5bd1e995)) >>> 0;
   }
@@ -211,7 +216,7 @@ export const saveVectorFiles = (
     if (kept >= 0) closeSync(kept);
     throw e;
   }
-  store.adoptHalves(kept, HEADER + used * 12, used);
+  store.adoptHalves(kept, HEADER + used * ROW_META, used);
   const done = written.get(store) ?? new Map<string, string>();
   written.set(store, done);
   const segments: Array<SavedSegment> = store.graphShapes().map(({ at, ...shape }) => {
@@ -231,7 +236,7 @@ export const saveVectorFiles = (
   const graph = segments.length > 0;
   const entries = store.entries();
   const manifest: IndexManifest = {
-    format: 3,
+    format: 4,
     collection: meta.collection,
     model: meta.model,
     dimensions: store.dimensions,
@@ -277,7 +282,7 @@ const readManifest = (path: string): IndexManifest | null => {
       const buf = Buffer.alloc(size);
       if (!readAll(fd, buf, 0)) return null;
       const m = JSON.parse(buf.toString("utf8")) as IndexManifest;
-      return m.format === 3 &&
+      return m.format === 4 &&
         typeof m.checksum === "string" &&
         Array.isArray(m.segments) &&
         Array.isArray(m.saves)
@@ -333,16 +338,16 @@ export const loadVectorFiles = (
     const dims = header.readUInt32LE(8);
     const used = header.readUInt32LE(12);
     const size = statSync(paths.vectors).size;
-    if (dims !== d || size !== HEADER + used * 12 + used * d * 2) {
+    if (dims !== d || size !== HEADER + used * ROW_META + used * d * 2) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} has the wrong size` };
     }
-    const rowids = new Int32Array(used);
+    const rowids = new Float64Array(used);
     const fps = new Uint32Array(used);
     const groups = new Int32Array(used);
     if (
       !readAll(fd, rowids, HEADER) ||
-      !readAll(fd, fps, HEADER + used * 4) ||
-      !readAll(fd, groups, HEADER + used * 8)
+      !readAll(fd, fps, HEADER + used * 8) ||
+      !readAll(fd, groups, HEADER + used * 12)
     ) {
       return { ok: false, problem: "corrupt", detail: `${paths.vectors} is truncated` };
     }
@@ -356,7 +361,7 @@ export const loadVectorFiles = (
       store.restore(
         rowids,
         fps,
-        { fd, base: HEADER + used * 12, onRead: (bits) => data.update(bytesOf(bits)) },
+        { fd, base: HEADER + used * ROW_META, onRead: (bits) => data.update(bytesOf(bits)) },
         groups,
         manifest.saves,
       );

@@ -1,5 +1,6 @@
 /**
- * The rows of one collection's vectors, keyed by SQLite rowid, held twice: an i8 matrix
+ * The rows of one collection's vectors, keyed by item key (the row's rowid, any safe
+ * integer: store/src/ItemKeys.ts; one dense slot array per key space, `KeySlots`), held twice: an i8 matrix
  * in memory (each row scaled to its own largest component) that every search ranks with,
  * and the precise f16 copy (`HalfRows`) that scores the best few exactly — read from the
  * saved vectors file, so that only rows put since the last save hold f16 in memory. Each
@@ -12,6 +13,7 @@ import type { SegmentRows } from "./GraphSegments.ts";
 import { HalfRows } from "./HalfRows.ts";
 import { HALF_TABLE } from "./halfFloat.ts";
 import { Interner } from "./Interner.ts";
+import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
 
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
@@ -19,9 +21,9 @@ const RESTORE_RUN_ROWS = 2048;
 
 export class VectorRows {
   /** rowid → slot + 1 (0: absent). */
-  private slotOf = new Int32Array(1024);
+  private readonly slotOf = new KeySlots();
   /** slot → rowid (-1: free). */
-  private rowidAt = new Int32Array(1024).fill(-1);
+  private rowidAt = new Float64Array(1024).fill(-1);
   /** slot → fingerprint of the text the vector was made from. */
   private fpAt = new Uint32Array(1024);
   /** The f16 rows by slot, in memory only until saved (`HalfRows`). */
@@ -71,51 +73,48 @@ export class VectorRows {
   }
 
   has(rowid: number): boolean {
-    return rowid >= 0 && rowid < this.slotOf.length && this.slotOf[rowid]! > 0;
+    return this.slotOf.get(rowid) > 0;
   }
 
   /** Writes into `out` the rowids of `rowids` that have a vector, in order; returns how many. */
-  presentOf(rowids: ArrayLike<number>, out: Int32Array): number {
+  presentOf(rowids: ArrayLike<number>, out: Float64Array): number {
     const slotOf = this.slotOf;
-    const end = slotOf.length;
     let n = 0;
     for (let i = 0; i < rowids.length; i++) {
       const r = rowids[i]!;
-      if (r >= 0 && r < end && slotOf[r]! > 0) out[n++] = r;
+      if (slotOf.get(r) > 0) out[n++] = r;
     }
     return n;
   }
 
   /** The save a row was put for ("" when none was given). */
   saveOf(rowid: number): string {
-    return this.has(rowid) ? this.groups.value(this.groupAt[this.slotOf[rowid]! - 1]!) : "";
+    return this.has(rowid) ? this.groups.value(this.groupAt[this.slotOf.get(rowid) - 1]!) : "";
   }
 
   /** The fingerprint stored with a rowid's vector, if present. */
   fingerprint(rowid: number): number | undefined {
-    return this.has(rowid) ? this.fpAt[this.slotOf[rowid]! - 1] : undefined;
+    return this.has(rowid) ? this.fpAt[this.slotOf.get(rowid) - 1] : undefined;
   }
 
   /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
   vectorInto(rowid: number, out: Float32Array, at: number): boolean {
     if (!this.has(rowid)) return false;
-    this.halves.decode(this.slotOf[rowid]! - 1, out, at);
+    this.halves.decode(this.slotOf.get(rowid) - 1, out, at);
     return true;
   }
 
   /** Every live rowid with its fingerprint, in rowid order. */
-  entries(): { rowids: Int32Array; fingerprints: Uint32Array } {
-    const rowids = new Int32Array(this.live);
+  entries(): { rowids: Float64Array; fingerprints: Uint32Array } {
+    const rowids = new Float64Array(this.live);
     const fingerprints = new Uint32Array(this.live);
     let n = 0;
-    for (let r = 0; r < this.slotOf.length; r++) {
-      const s = this.slotOf[r]!;
-      if (s > 0) {
-        rowids[n] = r;
-        fingerprints[n] = this.fpAt[s - 1]!;
-        n++;
-      }
-    }
+    this.slotOf.each(0, Number.POSITIVE_INFINITY, (r, s) => {
+      rowids[n] = r;
+      fingerprints[n] = this.fpAt[s - 1]!;
+      n++;
+      return true;
+    });
     return { rowids, fingerprints };
   }
 
@@ -124,7 +123,7 @@ export class VectorRows {
    * f16 bits of `count` slots from `from` on.
    */
   slots(): {
-    rowids: Int32Array;
+    rowids: Float64Array;
     fingerprints: Uint32Array;
     groups: Int32Array;
     saves: ReadonlyArray<string>;
@@ -191,7 +190,7 @@ export class VectorRows {
     for (let i = 0; i < rowids.length && this.sharedUsed < cap; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
-      const slot = this.slotOf[rowid]! - 1;
+      const slot = this.slotOf.get(rowid) - 1;
       if (slot < this.sharedAt.length && this.sharedAt[slot]! > 0) continue;
       if (this.sharedAt.length < this.rowidAt.length) {
         const grown = new Int32Array(this.rowidAt.length);
@@ -217,15 +216,6 @@ export class VectorRows {
     this.sharedUsed = 0;
   }
 
-  private grow(rowid: number): void {
-    if (rowid < this.slotOf.length) return;
-    let n = this.slotOf.length;
-    while (n <= rowid) n *= 2;
-    const next = new Int32Array(n);
-    next.set(this.slotOf);
-    this.slotOf = next;
-  }
-
   private allocSlot(): number {
     const reused = this.freeSlots.pop();
     if (reused !== undefined) return reused;
@@ -234,7 +224,7 @@ export class VectorRows {
       // sized to its rows, and a run's first add must not double it).
       const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
       const d = this.dimensions;
-      const r = new Int32Array(n).fill(-1);
+      const r = new Float64Array(n).fill(-1);
       r.set(this.rowidAt);
       this.rowidAt = r;
       const f = new Uint32Array(n);
@@ -258,12 +248,11 @@ export class VectorRows {
    */
   put(rowid: number, fingerprint: number, vector: Float32Array, save: string, sameAs = -1): number {
     const d = this.dimensions;
-    this.grow(rowid);
-    let slot = this.slotOf[rowid]! - 1;
+    let slot = this.slotOf.get(rowid) - 1;
     let was = -1;
     if (slot < 0) {
       slot = this.allocSlot();
-      this.slotOf[rowid] = slot + 1;
+      this.slotOf.set(rowid, slot + 1);
       this.rowidAt[slot] = rowid;
       this.live++;
     } else {
@@ -271,7 +260,7 @@ export class VectorRows {
     }
     this.groupAt[slot] = this.group(save);
     this.fpAt[slot] = fingerprint >>> 0;
-    const source = sameAs >= 0 && this.has(sameAs) ? this.slotOf[sameAs]! - 1 : -1;
+    const source = sameAs >= 0 && this.has(sameAs) ? this.slotOf.get(sameAs) - 1 : -1;
     if (source >= 0 && source !== slot) {
       this.halves.copy(source, slot);
       this.q8.copyWithin(slot * d, source * d, source * d + d);
@@ -289,8 +278,8 @@ export class VectorRows {
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
-      const slot = this.slotOf[rowid]! - 1;
-      this.slotOf[rowid] = 0;
+      const slot = this.slotOf.get(rowid) - 1;
+      this.slotOf.set(rowid, 0);
       this.rowidAt[slot] = -1;
       // The copy is void; the slot's next row is not shared until it is asked to be.
       if (slot < this.sharedAt.length) this.sharedAt[slot] = 0;
@@ -306,7 +295,7 @@ export class VectorRows {
    * rows read is shown to `file.onRead` (the caller hashes them) and quantised into i8.
    */
   restore(
-    rowids: Int32Array,
+    rowids: Float64Array,
     fingerprints: Uint32Array,
     file: { readonly fd: number; readonly base: number; onRead?(bits: Uint16Array): void },
     groups?: Int32Array,
@@ -315,8 +304,8 @@ export class VectorRows {
     this.halves.adopt(file.fd, file.base, rowids.length);
     const d = this.dimensions;
     const cap = Math.max(1024, rowids.length);
-    this.slotOf = new Int32Array(1024);
-    this.rowidAt = new Int32Array(cap).fill(-1);
+    this.slotOf.clear();
+    this.rowidAt = new Float64Array(cap).fill(-1);
     this.fpAt = new Uint32Array(cap);
     this.groupAt = new Int32Array(cap);
     this.q8 = new Int8Array(cap * d);
@@ -340,8 +329,7 @@ export class VectorRows {
           this.freeSlots.push(slot);
           continue;
         }
-        this.grow(rowid);
-        this.slotOf[rowid] = slot + 1;
+        this.slotOf.set(rowid, slot + 1);
         this.rowidAt[slot] = rowid;
         this.fpAt[slot] = fingerprints[i]!;
         this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
@@ -356,14 +344,14 @@ export class VectorRows {
   /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
   similarity(query: Float32Array, rowid: number): number {
     if (!this.has(rowid)) return 0;
-    return this.halves.dot(this.slotOf[rowid]! - 1, query);
+    return this.halves.dot(this.slotOf.get(rowid) - 1, query);
   }
 
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
   copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
     if (!this.has(rowid)) return false;
     const d = this.dimensions;
-    const s = this.slotOf[rowid]! - 1;
+    const s = this.slotOf.get(rowid) - 1;
     out.set(this.q8.subarray(s * d, (s + 1) * d), at);
     return true;
   }
@@ -372,7 +360,7 @@ export class VectorRows {
    * Copies the i8 rows of the first `n` of `rowids` (all present) into `out`, one after
    * another: what an exact scan reads. One call per gather, so the loop stays tight.
    */
-  gatherQuantized(rowids: Int32Array, n: number, out: Int8Array): void {
+  gatherQuantized(rowids: Float64Array, n: number, out: Int8Array): void {
     const d = this.dimensions;
     const slotOf = this.slotOf;
     const q8 = this.q8;
@@ -386,7 +374,7 @@ export class VectorRows {
     let len = 0;
     let at = 0;
     for (let j = 0; j < n; j++) {
-      const s = slotOf[rowids[j]!]! - 1;
+      const s = slotOf.get(rowids[j]!) - 1;
       // The same bytes either way: a shared row is read from its copy among the others.
       const c = s < nShared ? sharedAt[s]! - 1 : -1;
       const src = c >= 0 ? shared : q8;
@@ -414,24 +402,24 @@ export class VectorRows {
     accept: (rowid: number) => boolean,
     out: Array<number>,
   ): void {
-    for (let r = Math.max(0, from); r < this.slotOf.length; r++) {
-      const slot = this.slotOf[r]!;
-      if (slot > 0 && this.groupAt[slot - 1] === group && accept(r)) out.push(r);
-    }
+    this.slotOf.each(Math.max(0, from), Number.POSITIVE_INFINITY, (r, slot) => {
+      if (this.groupAt[slot - 1] === group && accept(r)) out.push(r);
+      return true;
+    });
   }
 
   /** What one save's graphs read from the rows: that save's rows only. */
   segmentRows(group: number): SegmentRows {
-    const mine = (r: number) => {
-      const slot = this.slotOf[r]!;
-      return slot > 0 && this.groupAt[slot - 1] === group;
-    };
     /** This save's rowids in [lo, hi), at most `limit` of them, in order. */
     const collect = (lo: number, hi: number, limit: number) => {
       const out: Array<number> = [];
-      const end = Math.min(hi, this.slotOf.length);
-      for (let r = Math.max(0, lo); r < end && out.length < limit; r++) if (mine(r)) out.push(r);
-      return Int32Array.from(out);
+      if (limit > 0) {
+        this.slotOf.each(Math.max(0, lo), hi, (r, slot) => {
+          if (this.groupAt[slot - 1] === group) out.push(r);
+          return out.length < limit;
+        });
+      }
+      return Float64Array.from(out);
     };
     return {
       rowidsFrom: (from, limit = Number.POSITIVE_INFINITY) =>
@@ -441,7 +429,7 @@ export class VectorRows {
         const d = this.dimensions;
         const out = new Float32Array(rowids.length * d);
         for (let j = 0; j < rowids.length; j++) {
-          this.halves.decode(this.slotOf[rowids[j]!]! - 1, out, j * d);
+          this.halves.decode(this.slotOf.get(rowids[j]!) - 1, out, j * d);
         }
         return out;
       },
@@ -449,7 +437,7 @@ export class VectorRows {
         const d = this.dimensions;
         const out = new Uint16Array(rowids.length * d);
         for (let j = 0; j < rowids.length; j++) {
-          this.halves.read(this.slotOf[rowids[j]!]! - 1, out, j * d);
+          this.halves.read(this.slotOf.get(rowids[j]!) - 1, out, j * d);
         }
         return out;
       },

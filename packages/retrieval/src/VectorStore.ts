@@ -140,7 +140,7 @@ export class VectorStore {
    * `file.onRead` (the caller hashes them) and quantised into the i8 copy.
    */
   restore(
-    rowids: Int32Array,
+    rowids: Float64Array,
     fingerprints: Uint32Array,
     file: { readonly fd: number; readonly base: number; onRead?(bits: Uint16Array): void },
     groups?: Int32Array,
@@ -209,7 +209,7 @@ export class VectorStore {
   }
 
   /** Every live rowid with its fingerprint, in rowid order. */
-  entries(): { rowids: Int32Array; fingerprints: Uint32Array } {
+  entries(): { rowids: Float64Array; fingerprints: Uint32Array } {
     return this.rows.entries();
   }
 
@@ -253,7 +253,7 @@ export class VectorStore {
   shareItems(items: ReadonlyArray<number>, rowidOf: (item: number) => number): void {
     const from = this.sharedFrom.get(items) ?? 0;
     if (from >= items.length) return;
-    const rowids = new Int32Array(items.length - from);
+    const rowids = new Float64Array(items.length - from);
     for (let i = from; i < items.length; i++) rowids[i - from] = rowidOf(items[i]!);
     // In rowid order, the order a known set is enumerated and gathered in.
     this.rows.share(rowids.sort());

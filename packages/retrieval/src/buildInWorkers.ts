@@ -21,8 +21,8 @@ import {
 
 /** What the builder reads: rows' vectors as floats (in process) or as f16 bits (for a worker). */
 export interface GraphRows {
-  vectorsOf(rowids: Int32Array): Float32Array;
-  halvesOf(rowids: Int32Array): Uint16Array;
+  vectorsOf(rowids: Float64Array): Float32Array;
+  halvesOf(rowids: Float64Array): Uint16Array;
 }
 
 let files = 0;
@@ -42,7 +42,7 @@ const assign = (sizes: ReadonlyArray<number>, threads: number): Array<Array<numb
   return bins.map((b) => b.jobs);
 };
 
-const shared = <T extends Int32Array | Uint16Array | Float32Array>(src: T): ArrayBuffer => {
+const shared = <T extends Float64Array | Uint16Array | Float32Array>(src: T): ArrayBuffer => {
   const buf = new SharedArrayBuffer(src.byteLength);
   new Uint8Array(buf).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
   return buf as unknown as ArrayBuffer;
@@ -57,7 +57,7 @@ const shared = <T extends Int32Array | Uint16Array | Float32Array>(src: T): Arra
 export const buildInWorkers = (
   dimensions: number,
   tuning: GraphTuning,
-  jobs: ReadonlyArray<Int32Array>,
+  jobs: ReadonlyArray<Float64Array>,
   rows: GraphRows,
   threads: number,
 ): { readonly graphs: Array<Index>; readonly byWorkers: number } => {

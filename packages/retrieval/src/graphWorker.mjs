@@ -14,7 +14,7 @@ try {
   // Imported here so that a failure to load it wakes the main thread too.
   const usearch = (await import("usearch")).default;
   for (const job of jobs) {
-    const rowids = new Int32Array(job.rowids);
+    const rowids = new Float64Array(job.rowids);
     const half = new Uint16Array(job.half);
     const graph = new usearch.Index(options);
     for (let i = 0; i < rowids.length; i += batch) {

@@ -129,7 +129,7 @@ export const knownRowids = (
 };
 
 /** Where {@link knownRowidsInto} writes: grown as needed, reused by every scan. */
-let scratchRowids = new Int32Array(1024);
+let scratchRowids = new Float64Array(1024);
 
 /**
  * The rowids of every item the NPC knows at t, as {@link knownRowids} gives them, written
@@ -137,13 +137,18 @@ let scratchRowids = new Int32Array(1024);
  * scan then allocates nothing per known item, so large known sets do not fill the young
  * generation and bring on collections mid-dossier.
  */
-const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: number): Int32Array => {
+const knownRowidsInto = (
+  view: SaveView,
+  npc: number,
+  c: CollectionName,
+  t: number,
+): Float64Array => {
   const kind = factKindOf(c);
-  if (!kind) return Int32Array.from(knownRowids(view, npc, c, t).rowids);
+  if (!kind) return Float64Array.from(knownRowids(view, npc, c, t).rowids);
   const list = view.knownList(npc, kind);
   if (!list) return scratchRowids.subarray(0, 0);
   if (scratchRowids.length < list.size) {
-    scratchRowids = new Int32Array(Math.max(list.size, scratchRowids.length * 2));
+    scratchRowids = new Float64Array(Math.max(list.size, scratchRowids.length * 2));
   }
   const out = scratchRowids;
   const table = view.items[c];
@@ -158,7 +163,7 @@ const knownRowidsInto = (view: SaveView, npc: number, c: CollectionName, t: numb
 };
 
 /** Where {@link knownSetAt} writes: grown as needed, reused by every search. */
-let setRowids = new Int32Array(1024);
+let setRowids = new Float64Array(1024);
 let setLocals = new Int32Array(1024);
 
 /**
@@ -177,7 +182,7 @@ export const knownSetAt = (
   if (!list) return { rowids: setRowids.subarray(0, 0), locals: setLocals.subarray(0, 0) };
   if (setRowids.length < list.size) {
     const size = Math.max(list.size, setRowids.length * 2);
-    setRowids = new Int32Array(size);
+    setRowids = new Float64Array(size);
     setLocals = new Int32Array(size);
   }
   const rowids = setRowids;

@@ -39,8 +39,8 @@ export const GRAPH_ADD_BATCH = 4096;
 export const buildGraph = (
   dimensions: number,
   tuning: GraphTuning,
-  rowids: Int32Array,
-  vectorsOf: (rowids: Int32Array) => Float32Array,
+  rowids: Float64Array,
+  vectorsOf: (rowids: Float64Array) => Float32Array,
 ): Index => {
   const graph = newGraph(dimensions, tuning);
   for (let i = 0; i < rowids.length; i += GRAPH_ADD_BATCH) {

@@ -81,12 +81,12 @@ describe("shared rows", () => {
           rows.put(r, seed, unit(Prng.derive(seed, "v")), "");
         for (let r = 1; r <= ROWS; r++) put(r, r);
         for (const o of ops) {
-          if (o.kind === "share") rows.share(Int32Array.from(o.rows).sort());
+          if (o.kind === "share") rows.share(Float64Array.from(o.rows).sort());
           else if (o.kind === "put") put(o.row, o.seed + 10_000);
           else rows.remove([o.row]);
         }
         const p = Prng.derive(kseed, "k");
-        const known = Int32Array.from(
+        const known = Float64Array.from(
           Array.from({ length: ROWS + 50 }, (_, i) => i + 1).filter(
             (r) => rows.has(r) && p.float() < 0.7,
           ),

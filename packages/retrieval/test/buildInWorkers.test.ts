@@ -18,14 +18,14 @@ for (let r = 0; r < N; r++) {
   for (let x = 0; x < d; x++) half[r * d + x] = toHalf(v[x]!);
 }
 const rows = {
-  halvesOf: (rowids: Int32Array) => {
+  halvesOf: (rowids: Float64Array) => {
     const out = new Uint16Array(rowids.length * d);
     rowids.forEach((r, j) => {
       out.set(half.subarray(r * d, (r + 1) * d), j * d);
     });
     return out;
   },
-  vectorsOf: (rowids: Int32Array) => {
+  vectorsOf: (rowids: Float64Array) => {
     const out = new Float32Array(rowids.length * d);
     rowids.forEach((r, j) => {
       for (let x = 0; x < d; x++) {
@@ -55,7 +55,7 @@ describe("buildInWorkers", () => {
     const cuts = [0, 1700, 2400, 2700, 2900, N];
     const jobs = cuts
       .slice(1)
-      .map((hi, i) => Int32Array.from({ length: hi - cuts[i]! }, (_, j) => cuts[i]! + j));
+      .map((hi, i) => Float64Array.from({ length: hi - cuts[i]! }, (_, j) => cuts[i]! + j));
     const alone = jobs.map((j) => buildGraph(d, tuning, j, rows.vectorsOf));
     for (const threads of [2, 3]) {
       const { graphs: shared, byWorkers } = buildInWorkers(d, tuning, jobs, rows, threads);

@@ -160,10 +160,10 @@ export class EventAppend {
     const { db, projector } = this.parts;
     this.appendFold ??= SqlFold.open(db, "main", "hearsay_append");
     this.appendFold.ensureScratch();
-    const marks = projector.sqlFoldMarks();
+    const marks = projector.sqlFoldMarks(save.saveId);
     this.appendFold.fold(save.saveId, save.campaignId, [{ saveId: save.saveId, fromSeq, toSeq }]);
     projector.flushFts();
-    projector.indexSqlFolded(marks);
+    projector.indexSqlFolded(save.saveId, marks);
   }
 }
 

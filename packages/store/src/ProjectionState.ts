@@ -5,6 +5,7 @@
  * Checkpoint events carry; snapshots store it and restore from it.
  */
 import { stateHash } from "@hearsay/core";
+import { ItemKeys, type KeyedTable, keyedTables } from "./ItemKeys.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { lateDigestColumns } from "./ProjectionDigest.ts";
 import { projectionTables } from "./schema.sql.ts";
@@ -43,11 +44,15 @@ export const projectionKeys: Readonly<Record<ProjectionTable, ReadonlyArray<stri
 
 const scoped = new Set(["save_id", "campaign_id"]);
 
+const keyed = new Set<string>(keyedTables);
+const isKeyed = (table: string): table is KeyedTable => keyed.has(table);
+
 /** Reads and writes canonical projection state with statements prepared once. */
 export class ProjectionStateIO {
   private readonly select: ReadonlyArray<readonly [ProjectionTable, SqliteStatement]>;
   /** A table's late columns, in column order. */
   private readonly late = new Map<string, ReadonlyArray<string>>();
+  private readonly keys: ItemKeys;
   private readonly insert: ReadonlyMap<
     ProjectionTable,
     { readonly columns: ReadonlyArray<string>; readonly stmt: SqliteStatement }
@@ -69,15 +74,17 @@ export class ProjectionStateIO {
         table,
         db.prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE save_id = ?${orderBy}`),
       ]);
+      const keyed = isKeyed(table);
       insert.set(table, {
         columns,
         stmt: db.prepare(
-          `INSERT INTO ${table} (save_id, campaign_id, ${columns.join(", ")}) VALUES (?, ?${", ?".repeat(columns.length)})`,
+          `INSERT INTO ${table} (${keyed ? "rowid, " : ""}save_id, campaign_id, ${columns.join(", ")}) VALUES (${keyed ? "?, " : ""}?, ?${", ?".repeat(columns.length)})`,
         ),
       });
     }
     this.select = select;
     this.insert = insert;
+    this.keys = new ItemKeys(db);
     for (const [table, n] of lateDigestColumns) {
       const columns = insert.get(table as ProjectionTable)?.columns ?? [];
       this.late.set(table, columns.slice(columns.length - n));
@@ -106,12 +113,18 @@ export class ProjectionStateIO {
 
   /**
    * Inserts a state's rows as `saveId`'s (the caller has cleared the save and indexes
-   * FTS afterwards). Call inside a transaction.
+   * FTS afterwards). Call inside a transaction. A state holds no item keys: the rows of
+   * keyed tables get the save's next keys in the state's order, which is the log's only
+   * where the two agree — a save restored from a store snapshot (off unless asked for:
+   * `snapshotEvery`) is keyed by its rows, not by the rule of ItemKeys.ts.
    */
   write(saveId: string, campaignId: string, state: ProjectionState): void {
     for (const [table, { columns, stmt }] of this.insert) {
+      const keyed = isKeyed(table);
       for (const row of state[table] ?? []) {
-        stmt.run(saveId, campaignId, ...columns.map((c) => row[c] ?? null));
+        const values = columns.map((c) => row[c] ?? null);
+        if (keyed) stmt.run(this.keys.next(table, saveId), saveId, campaignId, ...values);
+        else stmt.run(saveId, campaignId, ...values);
       }
     }
   }

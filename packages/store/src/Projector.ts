@@ -22,6 +22,7 @@
  * - PlayerInput changes nothing (it leaves the projection digest as it was).
  */
 import { knowledgeStep, type StoredEvent } from "@hearsay/core";
+import { ITEM_KEY_SPACE, ItemKeys, lastKeySql } from "./ItemKeys.ts";
 import { KnowledgeBuffer, type KnowledgeFact } from "./KnowledgeBuffer.ts";
 import { isNarrativeEvent, NarrativeProjector } from "./NarrativeProjector.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -62,11 +63,15 @@ export class Projector {
   /** Last-write-wins rows of a `bulk` fold, not yet written: per statement, by row key. */
   private readonly replaced = new Map<SqliteStatement, Map<string, ReadonlyArray<unknown>>>();
   private readonly narrative: NarrativeProjector;
-  /** Per FTS table an append's SQL fold feeds: its base's highest rowid, and its indexing. */
+  /**
+   * Per FTS table an append's SQL fold feeds: its base's highest key in a save's space,
+   * and the indexing of the save's rows after a mark.
+   */
   private readonly sqlFoldFts: ReadonlyArray<{
     readonly mark: SqliteStatement;
     readonly index: SqliteStatement;
   }>;
+  private readonly keys: ItemKeys;
 
   constructor(private readonly db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -95,13 +100,15 @@ export class Projector {
         const cols = ftsColumns[fts].join(", ");
         const base = ftsTables[fts];
         return {
-          mark: p(`SELECT coalesce(max(rowid), 0) FROM ${base}`).pluck(),
+          mark: p(`SELECT ${lastKeySql(base, "@base")}`).pluck(),
           index: p(
-            `INSERT INTO ${fts}(rowid, ${cols}) SELECT rowid, ${cols} FROM ${base} WHERE rowid > ? ORDER BY rowid`,
+            `INSERT INTO ${fts}(rowid, ${cols}) SELECT rowid, ${cols} FROM ${base}
+             WHERE rowid > @mark AND rowid < @base + ${ITEM_KEY_SPACE} ORDER BY rowid`,
           ),
         };
       },
     );
+    this.keys = new ItemKeys(db);
     this.s = prepareProjectorStatements(db);
     this.narrative = new NarrativeProjector(db);
   }
@@ -190,6 +197,7 @@ export class Projector {
         const p = e.payload;
         const entities = json(p.entities);
         const r = s.worldEvent.run(
+          this.keys.next("world_events", saveId),
           ...ids,
           p.worldEventId,
           e.t,
@@ -227,6 +235,7 @@ export class Projector {
         const p = e.payload;
         const entities = json(p.entities);
         const r = s.memory.run(
+          this.keys.next("memories", saveId),
           ...ids,
           p.memoryId,
           p.ownerNpcId,
@@ -278,6 +287,7 @@ export class Projector {
       case "DebateHeld": {
         const p = e.payload;
         const r = s.debate.run(
+          this.keys.next("background_debates", saveId),
           ...ids,
           p.debateId,
           e.t,
@@ -302,6 +312,7 @@ export class Projector {
       case "ConversationTurn": {
         const p = e.payload;
         s.turn.run(
+          this.keys.next("conversation_turns", saveId),
           ...ids,
           p.conversationId,
           p.turnIndex,
@@ -324,6 +335,7 @@ export class Projector {
           if (fts) this.ftsLater(this.ftsInsert.conversation_summaries_fts!, prior.rid, p.summary);
         } else {
           const r = s.summaryInsert.run(
+            this.keys.next("conversation_summaries", saveId),
             ...ids,
             p.conversationId,
             p.npcId,
@@ -386,6 +398,7 @@ export class Projector {
         p.chunks.forEach((c, ord) => {
           const entities = json(c.entities);
           const r = s.loreChunk.run(
+            this.keys.next("lore_chunks", saveId),
             ...ids,
             c.chunkId,
             p.sourceId,
@@ -473,21 +486,23 @@ export class Projector {
   }
 
   /**
-   * Where the base tables of the FTS entries an append's SQL fold owes stand now (their
-   * highest rowid): memories, world events and debates, whose events SqlFold.ts folds.
-   * Hand the marks to {@link indexSqlFolded} after the fold.
+   * Where the save's rows of the FTS entries an append's SQL fold owes stand now (their
+   * highest key in the save's space: ItemKeys.ts): memories, world events and debates,
+   * whose events SqlFold.ts folds. Hand the marks to {@link indexSqlFolded} after the fold.
    */
-  sqlFoldMarks(): ReadonlyArray<number> {
-    return this.sqlFoldFts.map((f) => Number(f.mark.get()));
+  sqlFoldMarks(saveId: string): ReadonlyArray<number> {
+    const base = this.keys.base(saveId);
+    return this.sqlFoldFts.map((f) => Number(f.mark.get({ base })));
   }
 
   /**
-   * Indexes the rows an append's SQL fold wrote after `marks` (`sqlFoldMarks`), in rowid
-   * order — the FTS writes the event-by-event fold would have held for `flushFts`.
+   * Indexes the save's rows an append's SQL fold wrote after `marks` (`sqlFoldMarks`), in
+   * key order — the FTS writes the event-by-event fold would have held for `flushFts`.
    */
-  indexSqlFolded(marks: ReadonlyArray<number>): void {
+  indexSqlFolded(saveId: string, marks: ReadonlyArray<number>): void {
+    const base = this.keys.base(saveId);
     this.sqlFoldFts.forEach((f, i) => {
-      f.index.run(marks[i] ?? 0);
+      f.index.run({ base, mark: marks[i] ?? base });
     });
   }
 

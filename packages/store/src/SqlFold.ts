@@ -30,6 +30,7 @@
  */
 import { currentVersions, type EventType } from "@hearsay/core";
 import type { Segment } from "./EventHistory.ts";
+import { ItemKeys, type KeyedTable, lastKeySql } from "./ItemKeys.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 
 /** The event types folded by SQL. */
@@ -103,6 +104,25 @@ const statements = (db: SqliteDatabase, log: string, prefix: string) => {
   // Without statistics SQLite would rather scan the whole range by primary key.
   const events = `${log}.events AS events INDEXED BY ${SQL_FOLD_INDEX}`;
   const of = (type: EventType) => `FROM ${events} WHERE ${range} AND type = '${type}'`;
+  /**
+   * The range's events of `type` that write a new row of `table`: the first per key
+   * (`keyExprs` of the payload, as `id`, `id2`), and only when the save has no row with
+   * that key yet — the rows `ORDER BY seq … ON CONFLICT DO NOTHING` would write, known
+   * before they are numbered.
+   */
+  const firstNew = (
+    table: KeyedTable,
+    type: EventType,
+    keyCols: ReadonlyArray<string>,
+    keyExprs: ReadonlyArray<string>,
+  ) => {
+    const names = keyExprs.map((_, i) => (i === 0 ? "id" : `id${i + 1}`));
+    return `(SELECT ${keyExprs.map((e, i) => `${e} AS ${names[i]}`).join(", ")}, seq, t, payload,
+        row_number() OVER (PARTITION BY ${keyExprs.join(", ")} ORDER BY seq) AS nth
+        ${of(type)}) AS firsts
+      WHERE nth = 1 AND NOT EXISTS (SELECT 1 FROM ${table} AS had WHERE had.save_id = @save AND
+        ${keyCols.map((c, i) => `had.${c} = firsts.${names[i]}`).join(" AND ")})`;
+  };
   return {
     clearRecords: p(`DELETE FROM ${RECORDS}`),
     clearExpiries: p(`DELETE FROM ${EXPIRIES}`),
@@ -136,11 +156,15 @@ const statements = (db: SqliteDatabase, log: string, prefix: string) => {
       ON CONFLICT (save_id, npc_id, item_kind, item_id) DO UPDATE SET t = excluded.t,
         via = excluded.via, from_npc_id = excluded.from_npc_id, confidence = excluded.confidence
       WHERE excluded.t < knowledge.t`),
-    /** Memories new to the save, each gone already if expired later in the range. */
+    /**
+     * Memories new to the save, each gone already if expired later in the range, keyed
+     * on from the save's last key in log order (ItemKeys.ts).
+     */
     memories: p(`INSERT INTO memories
-        (save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at,
+        (rowid, save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at,
          expires_at, gone_at, gone_reason, location_id, entities, about_kind, about_id)
-      SELECT @save, @camp, ${j("memoryId")}, ${j("ownerNpcId")}, ${j("text")}, ${j("category")},
+      SELECT ${lastKeySql("memories", "@base")} + row_number() OVER (ORDER BY events.seq),
+        @save, @camp, ${j("memoryId")}, ${j("ownerNpcId")}, ${j("text")}, ${j("category")},
         ${j("importance")}, events.t, ${j("expiresAt")}, x.t, x.reason, ${j("locationId")}, ${jt("entities")},
         ${j("about.kind")}, ${j("about.id")}
       FROM ${RECORDS} AS r CROSS JOIN ${events} ON r.seq = events.seq AND r.fresh
@@ -150,17 +174,21 @@ const statements = (db: SqliteDatabase, log: string, prefix: string) => {
       WHERE events.${range.replaceAll(" seq", " events.seq")} AND events.type = 'MemoryRecorded'
       ORDER BY events.seq`),
     worldEvents: p(`INSERT INTO world_events
-        (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility,
+        (rowid, save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility,
          importance, participants, entities, lapses_at)
-      SELECT @save, @camp, ${j("worldEventId")}, t, ${j("kind")}, ${j("text")}, ${j("locationId")},
+      SELECT ${lastKeySql("world_events", "@base")} + row_number() OVER (ORDER BY seq),
+        @save, @camp, id, t, ${j("kind")}, ${j("text")}, ${j("locationId")},
         ${j("factionId")}, ${j("visibility")}, ${j("importance")}, ${jt("participants")}, ${jt("entities")},
         ${j("lapsesAt")}
-      ${of("WorldEventOccurred")} ORDER BY seq ON CONFLICT DO NOTHING`),
+      FROM ${firstNew("world_events", "WorldEventOccurred", ["world_event_id"], [j("worldEventId")])}
+      ORDER BY seq`),
     turns: p(`INSERT INTO conversation_turns
-        (save_id, campaign_id, conversation_id, turn_index, t, speaker_id, listener_ids, location_id, text)
-      SELECT @save, @camp, ${j("conversationId")}, ${j("turnIndex")}, t, ${j("speakerId")},
+        (rowid, save_id, campaign_id, conversation_id, turn_index, t, speaker_id, listener_ids, location_id, text)
+      SELECT ${lastKeySql("conversation_turns", "@base")} + row_number() OVER (ORDER BY seq),
+        @save, @camp, id, id2, t, ${j("speakerId")},
         ${jt("listenerIds")}, ${j("locationId")}, ${j("text")}
-      ${of("ConversationTurn")} ORDER BY seq ON CONFLICT DO NOTHING`),
+      FROM ${firstNew("conversation_turns", "ConversationTurn", ["conversation_id", "turn_index"], [j("conversationId"), j("turnIndex")])}
+      ORDER BY seq`),
     llmCalls: p(`INSERT INTO llm_calls
         (save_id, campaign_id, call_id, seq, t, npc_id, purpose, input_hash, brain, model,
          prompt_tokens, output_tokens, latency_ms, error)
@@ -170,10 +198,12 @@ const statements = (db: SqliteDatabase, log: string, prefix: string) => {
         ${j("outputTokens")} + coalesce(${j("rejected.outputTokens")}, 0), ${j("latencyMs")}, ${j("error")}
       ${of("LlmCallRecorded")} ORDER BY seq ON CONFLICT DO NOTHING`),
     debates: p(`INSERT INTO background_debates
-        (save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)
-      SELECT @save, @camp, ${j("debateId")}, t, ${j("topic")}, ${jt("participants")}, ${j("locationId")},
+        (rowid, save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)
+      SELECT ${lastKeySql("background_debates", "@base")} + row_number() OVER (ORDER BY seq),
+        @save, @camp, id, t, ${j("topic")}, ${jt("participants")}, ${j("locationId")},
         ${j("factionId")}, ${j("summary")}, ${j("outcome")}
-      ${of("DebateHeld")} ORDER BY seq ON CONFLICT DO NOTHING`),
+      FROM ${firstNew("background_debates", "DebateHeld", ["debate_id"], [j("debateId")])}
+      ORDER BY seq`),
     /**
      * Each NPC's last activity in the range: the last seq per NPC first (only the id read
      * from each event), then that event's columns.
@@ -219,11 +249,15 @@ export const sqlFoldable = (db: SqliteDatabase, segments: ReadonlyArray<Segment>
 };
 
 export class SqlFold {
+  private readonly keys: ItemKeys;
+
   private constructor(
     private readonly db: SqliteDatabase,
     private readonly s: ReturnType<typeof statements>,
     private readonly scratch: ReturnType<typeof scratchOf>,
-  ) {}
+  ) {
+    this.keys = new ItemKeys(db);
+  }
 
   /**
    * Prepares the fold on `db` with its scratch tables (`close` drops them), reading the
@@ -261,6 +295,7 @@ export class SqlFold {
       if (seg.fromSeq > seg.toSeq) continue;
       const args = {
         save: saveId,
+        base: this.keys.base(saveId),
         camp: campaignId,
         src: seg.saveId,
         lo: seg.fromSeq,

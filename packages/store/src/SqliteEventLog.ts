@@ -15,6 +15,7 @@ import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { type AppendResult, EventAppend } from "./EventAppend.ts";
 import { EventHistory, type SaveInfo } from "./EventHistory.ts";
+import { KEY_SPACES } from "./ItemKeys.ts";
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -62,7 +63,10 @@ export class SqliteEventLog {
   private readonly reads: SaveReads;
   private readonly refolds: SaveRefold;
   private readonly appends: EventAppend;
-  private readonly insertSave: SqliteStatement;
+  /** Prepared at the first save made: a file of an older schema is only ever read. */
+  private saveStatements:
+    | { readonly insert: SqliteStatement; readonly lastKeySpace: SqliteStatement }
+    | undefined;
   private readonly insertEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
 
@@ -83,9 +87,6 @@ export class SqliteEventLog {
       this.stateIO,
       this.snapshotStore,
     );
-    this.insertSave = db.prepare(
-      "INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq) VALUES (?, ?, ?, ?, ?, ?)",
-    );
     this.insertEvent = db.prepare(
       "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
@@ -100,6 +101,64 @@ export class SqliteEventLog {
       snapshotEvery: Math.max(0, Math.trunc(opts.snapshotEvery ?? 0)),
       sqlFoldFrom: Math.max(1, opts.sqlFoldFrom ?? 64),
     });
+    this.refoldIfAsked();
+  }
+
+  /**
+   * Refolds every save's read models when a migration asked for it (`read_model_refolds`:
+   * their rows' shape or keys changed), then forgets the request — once, in one
+   * transaction, on the first writable open. A read-only connection reads them as they are.
+   */
+  private refoldIfAsked(): void {
+    const db = this.db;
+    if (db.readonly) return;
+    const asked = db
+      .prepare(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'read_model_refolds'",
+      )
+      .pluck()
+      .get() as number;
+    if (asked === 0) return;
+    if ((db.prepare("SELECT count(*) FROM read_model_refolds").pluck().get() as number) === 0)
+      return;
+    withDigest(
+      db,
+      () => {
+        this.refolds.refoldAll();
+        db.exec("DELETE FROM read_model_refolds");
+      },
+      true,
+    );
+  }
+
+  /** Inserts a save's row with the next key space (ItemKeys.ts). */
+  private addSave(
+    saveId: string,
+    campaignId: string,
+    name: string,
+    parent: { readonly saveId: string; readonly seq: number } | undefined,
+  ): void {
+    this.saveStatements ??= {
+      insert: this.db.prepare(
+        `INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq, key_space)
+         VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(key_space), -1) + 1 FROM saves))`,
+      ),
+      lastKeySpace: this.db.prepare("SELECT max(key_space) FROM saves").pluck(),
+    };
+    const s = this.saveStatements;
+    if (((s.lastKeySpace.get() as number | null) ?? -1) + 1 >= KEY_SPACES) {
+      throw new Error(
+        `${this.db.name}: holds ${KEY_SPACES} saves, the most one file can key; branch into a new file`,
+      );
+    }
+    s.insert.run(
+      saveId,
+      campaignId,
+      name,
+      parent?.saveId ?? null,
+      parent?.seq ?? null,
+      parent?.seq ?? 0,
+    );
   }
 
   // --- saves -------------------------------------------------------------------------
@@ -126,14 +185,7 @@ export class SqliteEventLog {
             });
           }
         }
-        this.insertSave.run(
-          spec.saveId,
-          spec.campaignId,
-          spec.name,
-          parent?.saveId ?? null,
-          parent?.seq ?? null,
-          parent?.seq ?? 0,
-        );
+        this.addSave(spec.saveId, spec.campaignId, spec.name, parent);
         const save = this.history.get(spec.saveId);
         if (save.head > 0) this.refolds.reproject(save);
         return save;
@@ -274,7 +326,7 @@ export class SqliteEventLog {
       () => {
         if (this.history.find(from.saveId)) throw new SaveExists({ saveId: from.saveId });
         const alone = this.history.list().length === 0;
-        this.insertSave.run(from.saveId, from.campaignId, from.name, null, null, 0);
+        this.addSave(from.saveId, from.campaignId, from.name, undefined);
         // Discarded, a target whose source is attached gets no event rows (see `discard`).
         const copyNone = attached !== null && opts.discard === true;
         const plan = {

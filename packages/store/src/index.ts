@@ -17,6 +17,14 @@ export {
 export type { SaveInfo, Segment } from "./EventHistory.ts";
 export { type FallbackKind, fallbackKindOf, fallbackKinds } from "./fallbackKind.ts";
 export { findDamage } from "./findDamage.ts";
+export { ItemKeyFold, type KeyChange, pairId } from "./ItemKeyFold.ts";
+export {
+  ITEM_KEY_SPACE,
+  KEY_SPACES,
+  type KeyedTable,
+  keyedTables,
+  keySpaceBase,
+} from "./ItemKeys.ts";
 export type {
   CheckpointEvent,
   CheckpointProbe,

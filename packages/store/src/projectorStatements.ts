@@ -38,8 +38,8 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
     profileRevised: p(`UPDATE npc_profiles SET profile = json_patch(profile, ?)
       WHERE save_id = ? AND npc_id = ?`),
     worldEvent: p(`INSERT INTO world_events
-      (save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility, importance, participants, entities, lapses_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (rowid, save_id, campaign_id, world_event_id, t, kind, text, location_id, faction_id, visibility, importance, participants, entities, lapses_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, world_event_id) DO NOTHING`),
     knowledge: p(`INSERT INTO knowledge
       (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -50,9 +50,9 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
       (save_id, campaign_id, npc_id, item_kind, item_id, t, via, from_npc_id, confidence)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     memory: p(`INSERT INTO memories
-      (save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at, expires_at,
+      (rowid, save_id, campaign_id, memory_id, owner_npc_id, text, category, importance, recorded_at, expires_at,
        gone_at, gone_reason, location_id, entities, about_kind, about_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?) ON CONFLICT (save_id, memory_id) DO NOTHING`),
     memoryExpired: p(
       "UPDATE memories SET gone_at = ?, gone_reason = ? WHERE save_id = ? AND memory_id = ? AND gone_at IS NULL",
     ),
@@ -67,17 +67,17 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
       "UPDATE tasks SET deadline = ?, reason = ?, updated_at = ? WHERE save_id = ? AND task_id = ?",
     ),
     debate: p(`INSERT INTO background_debates
-      (save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (rowid, save_id, campaign_id, debate_id, t, topic, participants, location_id, faction_id, summary, outcome)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, debate_id) DO NOTHING`),
     turn: p(`INSERT INTO conversation_turns
-      (save_id, campaign_id, conversation_id, turn_index, t, speaker_id, listener_ids, location_id, text)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (rowid, save_id, campaign_id, conversation_id, turn_index, t, speaker_id, listener_ids, location_id, text)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, conversation_id, turn_index) DO NOTHING`),
     summaryFind: p(
       "SELECT rowid AS rid, summary FROM conversation_summaries WHERE save_id = ? AND conversation_id = ? AND npc_id = ?",
     ),
     summaryInsert: p(`INSERT INTO conversation_summaries
-      (save_id, campaign_id, conversation_id, npc_id, partner_id, through_turn, summary, t)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      (rowid, save_id, campaign_id, conversation_id, npc_id, partner_id, through_turn, summary, t)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     summaryUpdate: p(
       "UPDATE conversation_summaries SET partner_id = ?, through_turn = ?, summary = ?, t = ? WHERE rowid = ?",
     ),
@@ -100,8 +100,8 @@ export const prepareProjectorStatements = (db: SqliteDatabase) => {
         content_hash = excluded.content_hash, imported_at = excluded.imported_at, chunk_count = excluded.chunk_count`),
     loreChunksDelete: p("DELETE FROM lore_chunks WHERE save_id = ? AND source_id = ?"),
     loreChunk: p(`INSERT INTO lore_chunks
-      (save_id, campaign_id, chunk_id, source_id, ord, heading_path, text, tags, entities)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+      (rowid, save_id, campaign_id, chunk_id, source_id, ord, heading_path, text, tags, entities)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, chunk_id) DO NOTHING`),
     warning: p(`INSERT INTO warnings (save_id, campaign_id, seq, t, code, message, npc_id)
       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
   };

@@ -3,7 +3,8 @@
  * version 2 adds the incremental projection digest (see ProjectionDigest.ts); version 3
  * adds the thread and planned-happening read models (see NarrativeProjector.ts); version
  * 6 adds when a world event lapses (`world_events.lapses_at`, a late digest column); version
- * 7 drops the secondary indexes no reader uses (`unreadIndexes`).
+ * 7 drops the secondary indexes no reader uses (`unreadIndexes`); version 8 gives every save
+ * its key space (ItemKeys.ts) and asks for a refold where that changes keys.
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
@@ -476,6 +477,20 @@ ${lateDigestTriggersSql("world_events", worldEventDigestColumns)}`,
     // knowledge and memories gain a row per fact — and space in every saved file.
     name: "drop unread indexes",
     sql: unreadIndexes.map((ix) => `DROP INDEX IF EXISTS ${ix};`).join("\n"),
+  },
+  {
+    version: 8,
+    // Item keys derived from the log (ItemKeys.ts): each save gets a key space, numbered
+    // in the order the saves were created. A file of one save is already keyed by the
+    // rule (its rowids were given in log order from 1); with more, every save's rows are
+    // refolded from the log when the file is next opened for writing (`read_model_refolds`).
+    name: "item keys per save",
+    sql: `ALTER TABLE saves ADD COLUMN key_space INTEGER;
+UPDATE saves SET key_space = (SELECT count(*) FROM saves AS earlier WHERE earlier.rowid < saves.rowid);
+CREATE UNIQUE INDEX saves_key_space ON saves(key_space);
+CREATE TABLE read_model_refolds (reason TEXT NOT NULL);
+INSERT INTO read_model_refolds (reason)
+  SELECT 'item keys per save (schema 8)' WHERE (SELECT count(*) FROM saves) > 1;`,
   },
 ];
 
