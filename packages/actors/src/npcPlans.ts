@@ -11,7 +11,7 @@ import {
   MINUTES_PER_HOUR,
 } from "@hearsay/core";
 import type { NpcAction } from "./NpcAction.ts";
-import type { NpcActivityState, NpcContext } from "./npcMachine.ts";
+import type { NpcActivityState, NpcContext } from "./npcTypes.ts";
 import { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";
 
 const WORK_SHIFT_MINUTES = 4 * MINUTES_PER_HOUR;

@@ -110,6 +110,18 @@ const decided = (t: GameTime, agenda?: ReadonlyArray<AgendaStep>): NpcEvent => (
   t,
   action: { action: "rest", hours: 1, ...(agenda ? { agenda } : {}) } as NpcAction,
 });
+/** An NPC that answered at 10:00 with a plan of three rests (a plan news may set aside). */
+const startResting = () => {
+  const started = start();
+  started.send(diceWake(gameTime(1, 10)));
+  started.send(
+    decided(
+      gameTime(1, 10),
+      [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
+    ),
+  );
+  return started;
+};
 
 describe("npc machine agenda", () => {
   it("emits an answer's plan and takes its steps at later significant wake-ups, asking only when it is spent", () => {
@@ -160,14 +172,7 @@ describe("npc machine agenda", () => {
   });
 
   it("news while a plan is under NEWS_QUIET old waits: the plan goes on; news once it is that old asks", () => {
-    const { facts, send } = start();
-    send(diceWake(gameTime(1, 10)));
-    send(
-      decided(
-        gameTime(1, 10),
-        [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
-      ),
-    );
+    const { facts, send } = startResting();
     const quiet = { type: "WAKE" as const, company: 0, roll: 0.99 };
     learn(facts, "witnessed");
     const young = (gameTime(1, 10) + NEWS_QUIET - 1) as GameTime;
@@ -179,14 +184,7 @@ describe("npc machine agenda", () => {
   });
 
   it("news that does not matter to it waits: the plan goes on; news of someone it regards strongly, or important news, asks", () => {
-    const { facts, send } = start();
-    send(diceWake(gameTime(1, 10)));
-    send(
-      decided(
-        gameTime(1, 10),
-        [1, 2, 3].map((hours) => ({ action: "rest" as const, hours })),
-      ),
-    );
+    const { facts, send } = startResting();
     const happenings = new Map([
       ["done", { importance: 0.5, participants: [ids.npc("stranger")] }],
       ["friend", { importance: 0.5, participants: [baker] }],
