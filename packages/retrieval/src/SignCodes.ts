@@ -91,6 +91,9 @@ export class SignCodes {
   /** The rotation's signs, per round. */
   private readonly flips: Array<Float64Array>;
   private readonly rotated: Float64Array;
+  /** The table of the query last scanned for (before scaling), and that query. */
+  private readonly table: Float64Array;
+  private tableQuery = new Float64Array(0);
 
   constructor(readonly dimensions: number) {
     let bits = 64;
@@ -106,6 +109,7 @@ export class SignCodes {
       Float64Array.from({ length: bits }, (_, i) => (flip(round, i) ? -1 : 1)),
     );
     this.rotated = new Float64Array(bits);
+    this.table = new Float64Array(this.bytes * 256);
   }
 
   /** Bytes held: the sketches, the query table and the scan's buffers at their largest. */
@@ -189,26 +193,34 @@ export class SignCodes {
 
   /**
    * The query's table at address 0: for code byte `k` and byte value `v`, the sum over
-   * its 8 bits of +q (bit set) or −q (clear) of the rotated query, scaled to i16.
+   * its 8 bits of +q (bit set) or −q (clear) of the rotated query, scaled to i16. A scan
+   * for the same query as the last (a dossier's collections, a widening search) reuses it.
    */
   private writeTable(query: ArrayLike<number>): void {
+    const last = this.tableQuery;
+    let same = last.length === query.length;
+    for (let i = 0; same && i < query.length; i++) same = last[i] === query[i];
+    if (same) return;
     const rq = this.rotate(query);
-    const table = new Float64Array(this.bytes * 256);
+    const table = this.table;
     let most = 0;
     for (let k = 0; k < this.bytes; k++) {
       const o = k * 256;
       let base = 0;
       for (let bit = 0; bit < 8; bit++) base -= rq[k * 8 + bit]!;
       table[o] = base;
+      most = Math.max(most, Math.abs(base));
       for (let v = 1; v < 256; v++) {
         const low = v & -v;
-        table[o + v] = table[o + (v ^ low)]! + 2 * rq[k * 8 + 31 - Math.clz32(low)]!;
+        const sum = table[o + (v ^ low)]! + 2 * rq[k * 8 + 31 - Math.clz32(low)]!;
+        table[o + v] = sum;
+        most = Math.max(most, Math.abs(sum));
       }
-      for (let v = 0; v < 256; v++) most = Math.max(most, Math.abs(table[o + v]!));
     }
     const scale = most > 0 ? 32_767 / most : 0;
     const lut = new Int16Array(this.memory.buffer, 0, this.bytes * 256);
     for (let i = 0; i < table.length; i++) lut[i] = Math.round(table[i]! * scale);
+    this.tableQuery = Float64Array.from(query);
   }
 }
 

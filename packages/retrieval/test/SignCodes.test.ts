@@ -63,21 +63,23 @@ describe("sign codes", () => {
           vectors.forEach((v, i) => {
             codes.encode(v, slotOf[i]!);
           });
-          const query = unit(p, d);
           const slots = codes.slotsFor(n);
           slots.set(slotOf);
-          const got = Array.from(codes.shortlist(query, n, count));
-          expect(got).toEqual([...got].sort((a, b) => a - b));
-          expect(got.length).toBe(Math.min(n, count));
-          if (n <= count) return;
-          const ref = referenceScores(codes, vectors, query);
-          const ranked = [...ref].sort((a, b) => b - a);
-          const cut = ranked[count - 1]!;
-          // The kernel sums i16 tables: each entry within half a step of its float, so a
-          // score within bytes/2 steps; a step is at most the largest |table entry| / 32,767.
-          const step = Math.max(...ref.map(Math.abs), 1e-9) / 32_767;
-          const slack = (codes.bytes / 2 + 1) * step * 2;
-          for (const at of got) expect(ref[at]!).toBeGreaterThanOrEqual(cut - slack - 1e-9);
+          // Two queries in turn: each scan reads its own query's table, not the last one's.
+          for (const query of [unit(p, d), unit(p, d)]) {
+            const got = Array.from(codes.shortlist(query, n, count));
+            expect(got).toEqual([...got].sort((a, b) => a - b));
+            expect(got.length).toBe(Math.min(n, count));
+            if (n <= count) return;
+            const ref = referenceScores(codes, vectors, query);
+            const ranked = [...ref].sort((a, b) => b - a);
+            const cut = ranked[count - 1]!;
+            // The kernel sums i16 tables: each entry within half a step of its float, so a
+            // score within bytes/2 steps; a step is at most the largest |score| / 32,767.
+            const step = Math.max(...ref.map(Math.abs), 1e-9) / 32_767;
+            const slack = (codes.bytes / 2 + 1) * step * 2;
+            for (const at of got) expect(ref[at]!).toBeGreaterThanOrEqual(cut - slack - 1e-9);
+          }
         },
       ),
       { numRuns: 30 },
