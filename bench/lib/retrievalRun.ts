@@ -357,7 +357,12 @@ export const runSize = (n: number, o: RunOptions) => {
       .segmentFiles()
       .reduce((a, f) => a + statSync(f).size, 0);
     const copyBytes = engine.copies?.size ?? 0;
-    if (PEER) console.error(`[${n}] hnswlib-node peer: building over ${all.length} vectors`);
+    if (PEER) {
+      const { rowsEvery, queriesEvery } = PEER_SAMPLE;
+      console.error(
+        `[${n}] hnswlib-node peer: building over every ${rowsEvery} of ${all.length} vectors, asking every ${queriesEvery} of ${peerQueries.length} queries`,
+      );
+    }
     const peer = PEER
       ? hnswlibPeer(
           store,
