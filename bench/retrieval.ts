@@ -23,7 +23,10 @@
  * `--fresh-world` rewrites it) reuses a world database a finished earlier run left in
  * the temp directory — the 1M world takes ~40 min to write; `--reuse-index` (or
  * BENCH_REUSE_INDEX=1) loads the saved index instead of rebuilding it. Queries per NPC:
- * BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY queries (10).
+ * BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY queries (10). The
+ * hnswlib-node peer row (BENCH_PEER=0 leaves it out) indexes every row and asks every
+ * query unless BENCH_PEER_ROWS_EVERY / BENCH_PEER_QUERIES_EVERY take a uniform sample
+ * (its single-threaded build of 1M points takes hours here; `lib/retrievalPeer.ts`).
  */
 import { printTable } from "./lib/printTable.ts";
 import { runPeerShaped } from "./lib/retrievalPeerShaped.ts";

@@ -8,6 +8,34 @@ import type { VectorStore } from "@hearsay/retrieval";
 import hnswlib from "hnswlib-node";
 import { pct, timed } from "./retrievalBaseline.ts";
 
+/**
+ * A peer run on part of the data: every `rowsEvery`-th row (in rowid order) indexed, every
+ * `queriesEvery`-th query asked, each query's known set cut to the indexed rows and its
+ * truth recomputed over them (from f16, as the store scores). hnswlib-node adds one point
+ * per call on one thread, so a 1M build takes hours here; a uniform sample keeps each
+ * known set's share of the index, and a smaller index only makes the peer faster.
+ */
+export interface PeerSample {
+  readonly rowsEvery: number;
+  readonly queriesEvery: number;
+}
+
+/** The sample from BENCH_PEER_ROWS_EVERY and BENCH_PEER_QUERIES_EVERY (default: everything). */
+export const peerSampleFromEnv = (): PeerSample => {
+  const every = (name: string) => {
+    const text = process.env[name] ?? "1";
+    const v = Number(text);
+    if (!Number.isInteger(v) || v < 1) {
+      throw new Error(`${name}: "${text}" is not a whole number ≥ 1; give e.g. ${name}=10`);
+    }
+    return v;
+  };
+  return {
+    rowsEvery: every("BENCH_PEER_ROWS_EVERY"),
+    queriesEvery: every("BENCH_PEER_QUERIES_EVERY"),
+  };
+};
+
 /** One query as the run asked it, with its truth (the exact 10th similarity, how many exist). */
 export interface PeerQuery {
   readonly q: Float32Array;
@@ -16,11 +44,36 @@ export interface PeerQuery {
   readonly want: number;
 }
 
+type PeerOptions = { readonly m: number; readonly efConstruction: number; readonly ef: number };
+
 export const hnswlibPeer = (
   store: VectorStore,
   rowids: Float64Array,
   queries: ReadonlyArray<PeerQuery>,
-  opts: { readonly m: number; readonly efConstruction: number; readonly ef: number },
+  opts: PeerOptions,
+  sample: PeerSample = { rowsEvery: 1, queriesEvery: 1 },
+) => {
+  if (sample.rowsEvery > 1 || sample.queriesEvery > 1) {
+    const kept = rowids.filter((_, i) => i % sample.rowsEvery === 0);
+    const inSample = new Set(kept);
+    const asked = queries
+      .filter((_, i) => i % sample.queriesEvery === 0)
+      .map(({ q, known }) => {
+        const cut = new Set([...known].filter((r) => inSample.has(r)));
+        const sims = [...cut].map((r) => store.similarity(q, r)).sort((a, b) => b - a);
+        const want = Math.min(10, sims.length);
+        return { q, known: cut, tenth: want > 0 ? sims[want - 1]! : -Infinity, want };
+      });
+    return { ...peerRun(store, kept, asked, opts), sample };
+  }
+  return { ...peerRun(store, rowids, queries, opts), sample };
+};
+
+const peerRun = (
+  store: VectorStore,
+  rowids: Float64Array,
+  queries: ReadonlyArray<PeerQuery>,
+  opts: PeerOptions,
 ) => {
   const index = new hnswlib.HierarchicalNSW("cosine", store.dimensions);
   const build = timed(() => {
@@ -53,5 +106,7 @@ export const hnswlibPeer = (
     ef: opts.ef,
     vectorMs: { p50: pct(wall, 0.5), p99: pct(wall, 0.99) },
     recallAt10: total > 0 ? hits / total : 1,
+    indexed: rowids.length,
+    asked: queries.length,
   };
 };

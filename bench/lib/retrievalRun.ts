@@ -22,7 +22,7 @@ import {
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { bruteForce, dotRow, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
-import { hnswlibPeer, type PeerQuery } from "./retrievalPeer.ts";
+import { hnswlibPeer, type PeerQuery, peerSampleFromEnv } from "./retrievalPeer.ts";
 import { buildWorld, makeWorld, NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
 
 const dirBytes = (dir: string, prefix: string) =>
@@ -42,6 +42,8 @@ export const worldPath = (n: number) => join(tmpdir(), `hearsay-retrieval-bench-
 const KEEP_WORLD = process.env.BENCH_KEEP_WORLD !== "0";
 /** The hnswlib-node peer row (BENCH_PEER=0 leaves it out). */
 const PEER = process.env.BENCH_PEER !== "0";
+/** Which part of the data the peer row indexes and asks (read now: a bad value fails first). */
+const PEER_SAMPLE = peerSampleFromEnv();
 
 const removeWorld = (dbPath: string) => {
   const dir = tmpdir();
@@ -355,13 +357,20 @@ export const runSize = (n: number, o: RunOptions) => {
       .segmentFiles()
       .reduce((a, f) => a + statSync(f).size, 0);
     const copyBytes = engine.copies?.size ?? 0;
-    if (PEER) console.error(`[${n}] hnswlib-node peer: building over ${all.length} vectors`);
+    if (PEER) {
+      const { rowsEvery, queriesEvery } = PEER_SAMPLE;
+      console.error(
+        `[${n}] hnswlib-node peer: building over every ${rowsEvery} of ${all.length} vectors, asking every ${queriesEvery} of ${peerQueries.length} queries`,
+      );
+    }
     const peer = PEER
-      ? hnswlibPeer(store, all, peerQueries, {
-          m: 16,
-          efConstruction: 128,
-          ef: Number(process.env.BENCH_PEER_EF ?? 128),
-        })
+      ? hnswlibPeer(
+          store,
+          all,
+          peerQueries,
+          { m: 16, efConstruction: 128, ef: Number(process.env.BENCH_PEER_EF ?? 128) },
+          PEER_SAMPLE,
+        )
       : null;
     const dir = tmpdir();
     const base = dbPath.slice(dir.length + 1);

@@ -4,6 +4,12 @@
  * cosine from f16: the top results and their scores are those of an f16 scan of every
  * row unless i8 ranks a true top-`k` row below 40th, and only the reranked rows' f16 is
  * read (from the vectors file, for rows saved). Small sets are scored in JS from f16.
+ *
+ * A set of many rows is first cut to a short list by the rows' one-bit sketches
+ * (`SignCodes`): gathering scattered i8 rows costs far more than reading one cache line
+ * a row, so only the best `max(256, 32k, n/256)` by sketch are gathered. The results are
+ * those of the scan of every row unless a true top-`k` row's sketch ranks it below the
+ * short list.
  */
 import { nativeScan, quantizeInto } from "./nativeScan.ts";
 import type { VectorRows } from "./VectorRows.ts";
@@ -23,6 +29,16 @@ const EXACT_NATIVE_MIN = 192;
 /** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
 const RERANK_FACTOR = 4;
 const RERANK_MIN = 40;
+/** Rows a sketch short list keeps: at least this many, ... */
+const SHORTLIST_MIN = 256;
+/** ... `k` × this, ... */
+const SHORTLIST_FACTOR = 32;
+/** ... and one in this many of the set. */
+const SHORTLIST_SHARE = 256;
+
+/** How many rows of a set of `n` a sketch short list keeps for a top-`k` scan. */
+export const shortlistSize = (n: number, k: number): number =>
+  Math.max(SHORTLIST_MIN, SHORTLIST_FACTOR * k, Math.ceil(n / SHORTLIST_SHARE));
 
 export class ExactScan {
   private readonly dimensions: number;
@@ -55,7 +71,8 @@ export class ExactScan {
    * Exact top-`k` over the given rowids (absent ones skipped), by cosine from f16. Sets
    * of at most `4k` (at least 40) rows, and small sets held wholly in memory, are scored
    * in JS from f16; larger ones are gathered as i8, scanned natively, and the best `4k`
-   * (at least 40) reranked from f16.
+   * (at least 40) reranked from f16. Sets of more than twice {@link shortlistSize} rows
+   * gather only that many, the best by their sketches.
    */
   exact(query: Float32Array, rowids: ArrayLike<number>, k: number): Array<Scored> {
     const d = this.dimensions;
@@ -65,8 +82,15 @@ export class ExactScan {
       this.present = new Float64Array(Math.max(rowids.length, this.present.length * 2));
     }
     const present = this.present;
-    const n = rows.presentOf(rowids, present);
+    let n = rows.presentOf(rowids, present);
     if (n === 0) return [];
+    const short = shortlistSize(n, k);
+    if (n > 2 * short) {
+      const best = rows.shortlist(query, present, n, short);
+      // Ascending positions: each is written at or before where it is read.
+      for (let i = 0; i < best.length; i++) present[i] = present[best[i]!]!;
+      n = best.length;
+    }
     const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
     // Rows read from the file cost a read each: past `keep` of them, i8 picks which.
     if (n <= keep || (n < EXACT_NATIVE_MIN && rows.halvesResident)) {

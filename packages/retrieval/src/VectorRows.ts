@@ -15,6 +15,7 @@ import { HALF_TABLE } from "./halfFloat.ts";
 import { Interner } from "./Interner.ts";
 import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
+import { SignCodes } from "./SignCodes.ts";
 
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
 const RESTORE_RUN_ROWS = 2048;
@@ -46,10 +47,17 @@ export class VectorRows {
   /** The shared rows' i8 copies, `sharedUsed` of them (some void once their row went). */
   private shared = new Int8Array(0);
   private sharedUsed = 0;
+  /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
+  private readonly codes: SignCodes;
+  /** One decoded row, reused by `put`. */
+  private readonly row: Float32Array;
 
   constructor(readonly dimensions: number) {
     this.halves = new HalfRows(dimensions);
     this.q8 = new Int8Array(1024 * dimensions);
+    this.codes = new SignCodes(dimensions);
+    this.codes.ensure(1024);
+    this.row = new Float32Array(dimensions);
   }
 
   /** Live rows. */
@@ -158,7 +166,10 @@ export class VectorRows {
     return this.halves.allResident;
   }
 
-  /** Bytes kept in memory: the i8 rows, the f16 rows not yet saved and the rowid maps. */
+  /**
+   * Bytes kept in memory: the i8 rows, their sketches, the f16 rows not yet saved and the
+   * rowid maps.
+   */
   get residentBytes(): number {
     return (
       this.q8.byteLength +
@@ -169,7 +180,8 @@ export class VectorRows {
       this.groupAt.byteLength +
       this.freeSlots.length * 8 +
       this.shared.byteLength +
-      this.sharedAt.byteLength
+      this.sharedAt.byteLength +
+      this.codes.residentBytes
     );
   }
 
@@ -236,6 +248,7 @@ export class VectorRows {
       const q = new Int8Array(n * d);
       q.set(this.q8);
       this.q8 = q;
+      this.codes.ensure(n);
     }
     return this.used++;
   }
@@ -264,9 +277,14 @@ export class VectorRows {
     if (source >= 0 && source !== slot) {
       this.halves.copy(source, slot);
       this.q8.copyWithin(slot * d, source * d, source * d + d);
+      this.codes.copy(source, slot);
     } else {
       this.halves.write(slot, vector);
       quantizeInto(vector, this.q8, slot * d, d);
+      // From the f16 row, as `restore` encodes it: a sketch never depends on how its
+      // store was filled.
+      this.halves.decode(slot, this.row, 0);
+      this.codes.encode(this.row, slot);
     }
     const shared = slot < this.sharedAt.length ? this.sharedAt[slot]! - 1 : -1;
     if (shared >= 0) this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), shared * d);
@@ -309,6 +327,7 @@ export class VectorRows {
     this.fpAt = new Uint32Array(cap);
     this.groupAt = new Int32Array(cap);
     this.q8 = new Int8Array(cap * d);
+    this.codes.ensure(cap);
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
@@ -337,6 +356,7 @@ export class VectorRows {
         const o = (i - from) * d;
         for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
         quantizeInto(row, this.q8, slot * d, d);
+        this.codes.encode(row, slot);
       }
     }
   }
@@ -354,6 +374,18 @@ export class VectorRows {
     const s = this.slotOf.get(rowid) - 1;
     out.set(this.q8.subarray(s * d, (s + 1) * d), at);
     return true;
+  }
+
+  /**
+   * Positions, ascending, of the `count` rows among the first `n` of `rowids` (all
+   * present) whose sketches best match `query` (`SignCodes.shortlist`): what a scan of
+   * many rows reads in full.
+   */
+  shortlist(query: Float32Array, rowids: Float64Array, n: number, count: number): Int32Array {
+    const slots = this.codes.slotsFor(n);
+    const slotOf = this.slotOf;
+    for (let j = 0; j < n; j++) slots[j] = slotOf.get(rowids[j]!) - 1;
+    return this.codes.shortlist(query, n, count);
   }
 
   /**

@@ -65,11 +65,12 @@ export interface NearestTuning {
   /** Widest HNSW candidate list before falling back to an exact scan (default 4,096). */
   readonly maxCandidates: number;
   /**
-   * What one graph candidate costs against one row of an exact scan (default 8): the
+   * What one graph candidate costs against one row of an exact scan (default 32): the
    * graph is tried only when the candidates its segments would return, times this, are
    * at most the known set. Each segment is searched for the whole oversampled list, so a
    * collection of many segments can read more candidates than a mid-sized known set has
-   * rows, each a walk of its neighbours — slower than the exact scan, and approximate.
+   * rows, each a walk of its neighbours (a dozen scattered rows read) — slower than the
+   * exact scan, which reads one 64-byte sketch a row (`SignCodes`), and approximate.
    */
   readonly graphCost: number;
 }
@@ -81,7 +82,7 @@ export const defaultNearestTuning: NearestTuning = {
   oversample: 3,
   graphMax: 512,
   maxCandidates: 4096,
-  graphCost: 8,
+  graphCost: 32,
 };
 
 /** A hit of the vector path: an item (by local number) and its cosine. */
