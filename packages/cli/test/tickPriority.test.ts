@@ -49,7 +49,7 @@ describe("a tick's model budget in a run", () => {
         ...defaultMindConfig,
         ollamaUrl: server.url,
         fallback: ["scripted"],
-        budgets: { maxCalls: null, maxCallsPerDay: 14, maxTokens: null },
+        budgets: { maxCalls: null, maxCallsPerDay: 10, maxTokens: null },
         policy: { ...defaultPolicy, principalNpcs: [sim.world.npcs[0]!.id] },
       },
     });
@@ -102,7 +102,7 @@ describe("a tick's model budget in a run", () => {
     // What the forecast held back within a tick was not lost: each day spent its budget
     // (its calls less those that fell back, failed or went to the rules by policy).
     for (const d of stats.byDay)
-      expect(d.calls - d.fellBack - d.failed - (ruledByDay.get(d.day) ?? 0)).toBe(14);
+      expect(d.calls - d.fellBack - d.failed - (ruledByDay.get(d.day) ?? 0)).toBe(10);
     expect(stats.fallbacksByPriority.reduce((n, f) => n + f.held, 0)).toBe(
       all.filter((c) => fallbackKindOf(c.error) === "held").length,
     );
