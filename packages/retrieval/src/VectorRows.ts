@@ -20,6 +20,9 @@ import { SignCodes } from "./SignCodes.ts";
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
 const RESTORE_RUN_ROWS = 2048;
 
+/** Rows put and not yet sketched, at most, before they are sketched in one go. */
+const UNCODED_MAX = 65_536;
+
 export class VectorRows {
   /** rowid → slot + 1 (0: absent). */
   private readonly slotOf = new KeySlots();
@@ -49,6 +52,14 @@ export class VectorRows {
   private sharedUsed = 0;
   /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
   private readonly codes: SignCodes;
+  /**
+   * slot → 1 once its sketch is written. A row put in a run is sketched when a large scan
+   * first reads it or the store is saved ({@link codePending}), not when it is put: a
+   * sketch costs two 512-point rotations (~15 µs), and a run's own scans are small.
+   */
+  private coded = new Uint8Array(1024);
+  /** Slots put since their sketch was last written (some may have gone since). */
+  private readonly uncoded: Array<number> = [];
   /** One decoded row, reused by `put`. */
   private readonly row: Float32Array;
 
@@ -249,6 +260,9 @@ export class VectorRows {
       q.set(this.q8);
       this.q8 = q;
       this.codes.ensure(n);
+      const c = new Uint8Array(n);
+      c.set(this.coded);
+      this.coded = c;
     }
     return this.used++;
   }
@@ -277,18 +291,43 @@ export class VectorRows {
     if (source >= 0 && source !== slot) {
       this.halves.copy(source, slot);
       this.q8.copyWithin(slot * d, source * d, source * d + d);
-      this.codes.copy(source, slot);
+      if (this.coded[source] === 1) {
+        this.codes.copy(source, slot);
+        this.coded[slot] = 1;
+      } else this.markUncoded(slot);
     } else {
       this.halves.write(slot, vector);
       quantizeInto(vector, this.q8, slot * d, d);
-      // From the f16 row, as `restore` encodes it: a sketch never depends on how its
-      // store was filled.
-      this.halves.decode(slot, this.row, 0);
-      this.codes.encode(this.row, slot);
+      this.markUncoded(slot);
     }
     const shared = slot < this.sharedAt.length ? this.sharedAt[slot]! - 1 : -1;
     if (shared >= 0) this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), shared * d);
     return was;
+  }
+
+  private markUncoded(slot: number): void {
+    this.coded[slot] = 0;
+    // A store never saved sketches its backlog now and then, so the list stays bounded.
+    if (this.uncoded.length >= UNCODED_MAX) this.codePending();
+    this.uncoded.push(slot);
+  }
+
+  /**
+   * Writes the sketch of a live slot not yet sketched, from its f16 row (as `restore`
+   * does: a sketch never depends on how its store was filled).
+   */
+  private codeSlot(slot: number): void {
+    this.halves.decode(slot, this.row, 0);
+    this.codes.encode(this.row, slot);
+    this.coded[slot] = 1;
+  }
+
+  /** Sketches every row put since the last call (a store being saved calls it). */
+  codePending(): void {
+    for (const slot of this.uncoded) {
+      if (this.coded[slot] === 0 && this.rowidAt[slot]! >= 0) this.codeSlot(slot);
+    }
+    this.uncoded.length = 0;
   }
 
   /** Removes rowids (absent ones are ignored). */
@@ -328,6 +367,8 @@ export class VectorRows {
     this.groupAt = new Int32Array(cap);
     this.q8 = new Int8Array(cap * d);
     this.codes.ensure(cap);
+    this.coded = new Uint8Array(cap);
+    this.uncoded.length = 0;
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
@@ -357,6 +398,7 @@ export class VectorRows {
         for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
         quantizeInto(row, this.q8, slot * d, d);
         this.codes.encode(row, slot);
+        this.coded[slot] = 1;
       }
     }
   }
@@ -384,7 +426,12 @@ export class VectorRows {
   shortlist(query: Float32Array, rowids: Float64Array, n: number, count: number): Int32Array {
     const slots = this.codes.slotsFor(n);
     const slotOf = this.slotOf;
-    for (let j = 0; j < n; j++) slots[j] = slotOf.get(rowids[j]!) - 1;
+    const coded = this.coded;
+    for (let j = 0; j < n; j++) {
+      const slot = slotOf.get(rowids[j]!) - 1;
+      if (coded[slot] === 0) this.codeSlot(slot);
+      slots[j] = slot;
+    }
     return this.codes.shortlist(query, n, count);
   }
 

@@ -134,6 +134,14 @@ export class VectorStore {
   }
 
   /**
+   * Writes the one-bit sketches of the rows added since the last call; a large scan would
+   * otherwise write those it reads on the way (saving the store calls this).
+   */
+  codePending(): void {
+    this.rows.codePending();
+  }
+
+  /**
    * Restores slots saved by {@link slots} (replacing everything; no graph), their f16
    * rows being those of the vectors file `file.fd` (which the store takes over: see
    * {@link adoptHalves}) from byte `file.base` on. Each run of rows read is shown to

@@ -127,4 +127,38 @@ describe("sign codes", () => {
       { numRuns: 12 },
     );
   });
+
+  it("property: rows sketched when a scan first reads them, at a save, or when put answer alike", () => {
+    const d = 48;
+    const k = 5;
+    fc.assert(
+      fc.property(fc.nat(), (seed) => {
+        const p = Prng.derive(seed, "lazy");
+        const n = 2 * shortlistSize(0, k) + 1 + p.int(0, 300);
+        const rowids = Array.from({ length: n }, (_, i) => i + 1);
+        const vectors = rowids.map(() => unit(p, d));
+        const queries = Array.from({ length: 4 }, () => unit(p, d));
+        const filled = () => {
+          const store = new VectorStore({ dimensions: d, graph: false });
+          for (let i = 0; i < n; i++) store.put([rowids[i]!], [i], vectors[i]!, false);
+          return store;
+        };
+        const eager = filled();
+        eager.codePending();
+        // Half the rows sketched up front, the rest by the first scan that reads them; a
+        // row put again (here: the same vector) is sketched again.
+        const mixed = filled();
+        const half = rowids.slice(0, n >> 1);
+        mixed.exact(queries[0]!, half.length > 2 * shortlistSize(0, k) ? half : rowids, k);
+        mixed.put([rowids[0]!], [0], vectors[0]!, false);
+        const lazy = filled();
+        for (const q of queries) {
+          const want = eager.exact(q, rowids, k);
+          expect(lazy.exact(q, rowids, k)).toEqual(want);
+          expect(mixed.exact(q, rowids, k)).toEqual(want);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
 });
