@@ -69,6 +69,16 @@ const arbScene: fc.Arbitrary<StepScene> = fc
     done: (task) => states[tasks.indexOf(task)] === "done",
   }));
 
+/** A scene where every step holds: anyone is there, anywhere is reachable, nothing is done. */
+const open: StepScene = {
+  self,
+  locationId: places[0]!,
+  canReach: () => true,
+  sees: () => true,
+  holds: () => true,
+  done: () => false,
+};
+
 const WAKE_HOUR = 6;
 const planned = (steps: ReadonlyArray<AgendaStep>, at: GameTime): Agenda => ({
   steps,
@@ -107,14 +117,6 @@ describe("agenda", () => {
   });
 
   it("property: where every step holds, each wake-up takes the next until none is left, then asks", () => {
-    const open: StepScene = {
-      self,
-      locationId: places[0]!,
-      canReach: () => true,
-      sees: () => true,
-      holds: () => true,
-      done: () => false,
-    };
     fc.assert(
       fc.property(
         fc
@@ -158,14 +160,7 @@ describe("agenda", () => {
           const t = (plannedAt + after) as GameTime;
           const live = liveSteps(agenda, t);
           expect(live.length === 0).toBe(after >= 24 * 60);
-          const turn = agendaTurn(agenda, t, {
-            self,
-            locationId: places[0]!,
-            canReach: () => true,
-            sees: () => true,
-            holds: () => true,
-            done: () => false,
-          });
+          const turn = agendaTurn(agenda, t, open);
           expect(turn.kind === "ask" && turn.why === "stale").toBe(after >= 24 * 60);
         },
       ),
