@@ -23,12 +23,6 @@
  * candidates — every lore chunk, every live memory of the asker — by cosine similarity
  * to the question only: the embedder's own quality, apart from the dossier's weights.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ids, type SaveId } from "@hearsay/core";
-import { loadSimulation, retrievalDossiersWith, runSimulation } from "@hearsay/engine";
-import { ScriptedBrain } from "@hearsay/mind";
 import {
   cosine,
   type EmbedderShape,
@@ -39,81 +33,18 @@ import {
   standardBudgets,
   VectorIndexes,
 } from "@hearsay/retrieval";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { startFixtureServerProcess } from "@hearsay/testkit";
 import { Effect } from "effect";
 import { printTable } from "./lib/printTable.ts";
+import { readSet, resolveLabels, runLabelledWorld } from "./lib/relevanceSet.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
-interface Question {
-  readonly id: string;
-  readonly npc: string;
-  readonly question: string;
-  readonly lore?: ReadonlyArray<string>;
-  readonly memories?: ReadonlyArray<string>;
-}
-interface LabelledSet {
-  readonly run: { readonly simulation: string; readonly days: number; readonly seed: number };
-  readonly questions: ReadonlyArray<Question>;
-}
-
-const setPath = join(import.meta.dirname, "..", "test", "fixtures", "relevance", "haskerry.json");
-
 export default async (): Promise<void> => {
-  const set = JSON.parse(readFileSync(setPath, "utf8")) as LabelledSet;
-  const sim = loadSimulation(set.run.simulation);
-  const dbPath = join(mkdtempSync(join(tmpdir(), "hearsay-relevance-")), "run.db");
-  const log = new SqliteEventLog(openDatabase(dbPath));
-  const saveId = ids.save("main") as SaveId;
-  await runSimulation({
-    world: sim.world,
-    worldHash: sim.worldHash,
-    lore: sim.lore,
-    log,
-    saveId,
-    days: set.run.days,
-    seed: set.run.seed,
-    brain: ScriptedBrain.make(),
-    recordBrain: false,
-    // The set is labelled against this run as it was recorded, under the `moment` dossier
-    // rules: the scripted brain's lines draw on its dossiers, so under other rules the run
-    // (and the memories it leaves) would differ from the one labelled. Questions are
-    // ranked alike under both rules (their lore and memories follow the question).
-    dossiers: retrievalDossiersWith({ dossierRules: "moment" }),
-    resume: false,
-  });
+  const set = readSet();
+  const { log, saveId, head, t } = await runLabelledWorld(set);
   const db = log.db;
-  const head = log.head(saveId);
-  const t = log.read(saveId, { fromSeq: head })[0]!.t;
 
-  // Labels → ids: every chunk, or every live memory of the asker, containing the phrase.
-  const loreIds = db.prepare(
-    "SELECT chunk_id FROM lore_chunks WHERE save_id = ? AND instr(text, ?) > 0",
-  );
-  const memoryIds = db.prepare(
-    "SELECT memory_id FROM memories WHERE save_id = ? AND owner_npc_id = ? AND gone_at IS NULL AND instr(text, ?) > 0",
-  );
-  const resolve = (q: Question, kind: "lore" | "memories"): Set<string> => {
-    const out = new Set<string>();
-    for (const label of q[kind] ?? []) {
-      const rows = (
-        kind === "lore"
-          ? loreIds.pluck().all(saveId, label)
-          : memoryIds.pluck().all(saveId, q.npc, label)
-      ) as Array<string>;
-      if (rows.length === 0)
-        throw new Error(
-          `${setPath}: ${q.id}: ${kind} label "${label}" matches nothing; fix the label`,
-        );
-      for (const r of rows) out.add(r);
-    }
-    return out;
-  };
-  const labelled = set.questions.map((q) => ({
-    q,
-    lore: resolve(q, "lore"),
-    memories: resolve(q, "memories"),
-  }));
+  const labelled = resolveLabels(log, saveId, set);
 
   const corpus = [
     ...(db
