@@ -12,7 +12,7 @@
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
  *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
  *                 "nearHops", "speakerMemories", "listenerMemories", "oneLineScenes",
- *                 "twoLineScenes" } }
+ *                 "twoLineScenes", "fewHeardScenes" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -208,6 +208,12 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     ["policy", "twoLineScenes"],
     null,
     PolicyConfig.fields.twoLineScenes,
+    'give "model" or "scripted"',
+  ),
+  fewHeardScenes: f(
+    ["policy", "fewHeardScenes"],
+    null,
+    PolicyConfig.fields.fewHeardScenes,
     'give "model" or "scripted"',
   ),
   ollamaUrl: f(

@@ -35,6 +35,7 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   listenerMemories: fc.constantFrom("model" as const, "scripted" as const),
   oneLineScenes: fc.constantFrom("model" as const, "scripted" as const),
   twoLineScenes: fc.constantFrom("model" as const, "scripted" as const),
+  fewHeardScenes: fc.constantFrom("model" as const, "scripted" as const),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -207,6 +208,7 @@ describe("a speaker's memories of its one line", () => {
     listenerMemories: "model",
     oneLineScenes: "model",
     twoLineScenes: "model",
+    fewHeardScenes: "model",
   });
 
   /** Unraised, model-bound under `policy` with every rule off. */
@@ -262,16 +264,16 @@ describe("a speaker's memories of its one line", () => {
     );
   });
 
-  it("summarises a view of one or two lines and no debate by rule (happenings it knows of or not), never one raised, and only when the policy says so", () => {
+  it("summarises a view of one or two lines, or one in which each witness heard two lines or fewer, and no debate by rule (happenings it knows of or not), never one raised, and only when the policy says so", () => {
     fc.assert(
       fc.property(
         arbPolicy,
         fc.subarray([...npcPool], { maxLength: 3 }),
         fc.oneof(arbRequest("summarize_scene"), arbRequest("summarize_shared_scene")),
-        fc.constantFrom(null, 1, 2),
+        fc.constantFrom(null, 1, 2, 3, 4),
         fc.boolean(),
         (policy, nearIds, drawn, cut, debated) => {
-          // Cut to one or two lines two times in three, so the rules' cases are drawn (the
+          // Cut to one to four lines four times in five, so the rules' cases are drawn (the
           // drawn happenings are kept: they do not decide it); with a debate or not.
           const { input } = drawn as BrainRequest<"summarize_scene">;
           const request = (
@@ -290,6 +292,13 @@ describe("a speaker's memories of its one line", () => {
           const route = routeOf(policy, request, near);
           const { asModel, plain: unraised } = plain(policy, request, near);
           const { lines, debates } = (request as BrainRequest<"summarize_scene">).input;
+          const witnesses =
+            request.purpose === "summarize_shared_scene"
+              ? request.input.witnesses.map((w) => w.id as string)
+              : [(request as BrainRequest<"summarize_scene">).input.self.id as string];
+          const fewHeard = witnesses.every(
+            (id) => lines.filter((l) => l.speakerId !== id).length <= 2,
+          );
           const rule =
             debates.length > 0
               ? null
@@ -297,7 +306,9 @@ describe("a speaker's memories of its one line", () => {
                 ? "scene of one line"
                 : lines.length === 2 && policy.twoLineScenes === "scripted"
                   ? "scene of two lines"
-                  : null;
+                  : fewHeard && policy.fewHeardScenes === "scripted"
+                    ? "two lines heard or fewer"
+                    : null;
           if (unraised && rule !== null)
             expect(route).toEqual({
               priority: "scripted",
@@ -310,24 +321,52 @@ describe("a speaker's memories of its one line", () => {
     );
   });
 
-  it("asks the model for a view of two lines when twoLineScenes is model, and for one of three lines", () => {
+  it("asks the model for a view of two lines when twoLineScenes is model, and for one of three lines heard", () => {
     const drawn = fc.sample(arbRequest("summarize_scene"), { numRuns: 50, seed: 7 });
     const request = drawn.find(
       (r) => (r as BrainRequest<"summarize_scene">).input.lines.length >= 3,
     ) as BrainRequest<"summarize_scene">;
     const quiet = { ...defaultPolicy, nearHops: null, sceneSize: null };
+    const self = request.input.self;
+    const other = { speakerId: ids.npc("zed"), speakerName: "Zed", listenerIds: [self.id] };
+    // Its own first line, then lines said to it by another.
     const withLines = (n: number): BrainRequest => ({
       ...request,
-      input: { ...request.input, lines: request.input.lines.slice(0, n), debates: [] },
+      input: {
+        ...request.input,
+        lines: Array.from({ length: n }, (_, i) =>
+          i === 0
+            ? {
+                speakerId: self.id,
+                speakerName: self.name,
+                listenerIds: [ids.npc("zed")],
+                text: "Hm.",
+              }
+            : { ...other, text: `Line ${i}.` },
+        ),
+        debates: [],
+      },
     });
     expect(routeOf(quiet, withLines(2)).reason).toBe(
       "summarize_scene is low, scene of two lines: by rule",
     );
-    expect(routeOf({ ...quiet, twoLineScenes: "model" }, withLines(2))).toEqual({
+    // Two lines are also two heard or fewer: both keys send them to the model.
+    expect(routeOf({ ...quiet, twoLineScenes: "model" }, withLines(2)).reason).toBe(
+      "summarize_scene is low, two lines heard or fewer: by rule",
+    );
+    expect(
+      routeOf({ ...quiet, twoLineScenes: "model", fewHeardScenes: "model" }, withLines(2)),
+    ).toEqual({
       priority: "low",
       reason: "summarize_scene is low",
     });
-    expect(routeOf(quiet, withLines(3))).toEqual({
+    // Three lines, two of them heard: the rules quote both.
+    expect(routeOf(quiet, withLines(3)).reason).toBe(
+      "summarize_scene is low, two lines heard or fewer: by rule",
+    );
+    const threeHeard = { ...quiet, fewHeardScenes: "model" as const };
+    expect(routeOf(threeHeard, withLines(3)).priority).toBe("low");
+    expect(routeOf(quiet, withLines(4))).toEqual({
       priority: "low",
       reason: "summarize_scene is low",
     });

@@ -191,6 +191,7 @@ describe("loadMindConfig", () => {
       listenerMemories: "scripted",
       oneLineScenes: "scripted",
       twoLineScenes: "scripted",
+      fewHeardScenes: "scripted",
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",
