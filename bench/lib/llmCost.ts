@@ -102,8 +102,8 @@ const hostsOf = (servers: ReadonlyArray<FixtureServerThread>): Array<ModelHostCo
 
 /**
  * What goes to the rules instead of the model (see BrainPolicy): the policy's defaults,
- * each overridden by `--speaker-memories`, `--listener-memories` or `--one-line-scenes`
- * (`model` or `scripted`), and all three set to `model` by `--no-rules`.
+ * each overridden by `--speaker-memories`, `--listener-memories`, `--one-line-scenes`,
+ * `--two-line-scenes` or `--few-heard-scenes` (`model` or `scripted`), and all five set to `model` by `--no-rules`.
  */
 const ruleOf = (name: string, fallback: "model" | "scripted"): "model" | "scripted" => {
   const given = flag(name);
@@ -114,6 +114,8 @@ const rules = {
   speakerMemories: ruleOf("--speaker-memories", defaultMindConfig.policy.speakerMemories),
   listenerMemories: ruleOf("--listener-memories", defaultMindConfig.policy.listenerMemories),
   oneLineScenes: ruleOf("--one-line-scenes", defaultMindConfig.policy.oneLineScenes),
+  twoLineScenes: ruleOf("--two-line-scenes", defaultMindConfig.policy.twoLineScenes),
+  fewHeardScenes: ruleOf("--few-heard-scenes", defaultMindConfig.policy.fewHeardScenes),
 };
 
 const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>

@@ -49,7 +49,7 @@ describe("the default policy's rules in a run", () => {
     for (const c of ruled) {
       expect(c).toMatchObject({ brain: "scripted", error: null });
       expect(c.policy!.reason).toMatch(
-        /, (speaker said one line|listener of the talk|scene of one line): by rule$/,
+        /, (speaker said one line|listener of the talk|scene of (one|two) lines?|two lines heard or fewer): by rule$/,
       );
     }
     expect(calls.some((c) => c.brain === "ollama")).toBe(true);

@@ -11,7 +11,8 @@
  *     "embedder": "hashing" | "ollama",
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
  *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
- *                 "nearHops", "speakerMemories", "listenerMemories", "oneLineScenes" } }
+ *                 "nearHops", "speakerMemories", "listenerMemories", "oneLineScenes",
+ *                 "twoLineScenes", "fewHeardScenes" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -201,6 +202,18 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     ["policy", "oneLineScenes"],
     null,
     PolicyConfig.fields.oneLineScenes,
+    'give "model" or "scripted"',
+  ),
+  twoLineScenes: f(
+    ["policy", "twoLineScenes"],
+    null,
+    PolicyConfig.fields.twoLineScenes,
+    'give "model" or "scripted"',
+  ),
+  fewHeardScenes: f(
+    ["policy", "fewHeardScenes"],
+    null,
+    PolicyConfig.fields.fewHeardScenes,
     'give "model" or "scripted"',
   ),
   ollamaUrl: f(

@@ -34,6 +34,8 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   speakerMemories: fc.constantFrom("model" as const, "scripted" as const),
   listenerMemories: fc.constantFrom("model" as const, "scripted" as const),
   oneLineScenes: fc.constantFrom("model" as const, "scripted" as const),
+  twoLineScenes: fc.constantFrom("model" as const, "scripted" as const),
+  fewHeardScenes: fc.constantFrom("model" as const, "scripted" as const),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -205,6 +207,8 @@ describe("a speaker's memories of its one line", () => {
     speakerMemories: "model",
     listenerMemories: "model",
     oneLineScenes: "model",
+    twoLineScenes: "model",
+    fewHeardScenes: "model",
   });
 
   /** Unraised, model-bound under `policy` with every rule off. */
@@ -260,39 +264,112 @@ describe("a speaker's memories of its one line", () => {
     );
   });
 
-  it("summarises a view of one line and no debate by rule (happenings it knows of or not), never one raised, and only when the policy says so", () => {
+  it("summarises a view of one or two lines, or one in which each witness heard two lines or fewer, and no debate by rule (happenings it knows of or not), never one raised, and only when the policy says so", () => {
     fc.assert(
       fc.property(
         arbPolicy,
         fc.subarray([...npcPool], { maxLength: 3 }),
         fc.oneof(arbRequest("summarize_scene"), arbRequest("summarize_shared_scene")),
+        fc.constantFrom(null, 1, 2, 3, 4),
         fc.boolean(),
-        (policy, nearIds, drawn, cut) => {
-          // Cut to one line and no debate half the time, so the rule's case is drawn (the
-          // drawn happenings are kept: they do not decide it).
+        (policy, nearIds, drawn, cut, debated) => {
+          // Cut to one to four lines four times in five, so the rules' cases are drawn (the
+          // drawn happenings are kept: they do not decide it); with a debate or not.
+          const { input } = drawn as BrainRequest<"summarize_scene">;
           const request = (
-            cut
-              ? {
+            cut === null
+              ? drawn
+              : {
                   ...drawn,
-                  input: { ...drawn.input, lines: drawn.input.lines.slice(0, 1), debates: [] },
+                  input: {
+                    ...input,
+                    lines: input.lines.slice(0, cut),
+                    debates: debated ? input.debates : [],
+                  },
                 }
-              : drawn
           ) as BrainRequest;
           const near = nearOf(nearIds);
           const route = routeOf(policy, request, near);
           const { asModel, plain: unraised } = plain(policy, request, near);
           const { lines, debates } = (request as BrainRequest<"summarize_scene">).input;
-          const one = lines.length === 1 && debates.length === 0;
-          if (unraised && one && policy.oneLineScenes === "scripted")
+          const witnesses =
+            request.purpose === "summarize_shared_scene"
+              ? request.input.witnesses.map((w) => w.id as string)
+              : [(request as BrainRequest<"summarize_scene">).input.self.id as string];
+          const fewHeard = witnesses.every(
+            (id) => lines.filter((l) => l.speakerId !== id).length <= 2,
+          );
+          const rule =
+            debates.length > 0
+              ? null
+              : lines.length === 1 && policy.oneLineScenes === "scripted"
+                ? "scene of one line"
+                : lines.length === 2 && policy.twoLineScenes === "scripted"
+                  ? "scene of two lines"
+                  : fewHeard && policy.fewHeardScenes === "scripted"
+                    ? "two lines heard or fewer"
+                    : null;
+          if (unraised && rule !== null)
             expect(route).toEqual({
               priority: "scripted",
-              reason: `${asModel.reason}, scene of one line: by rule`,
+              reason: `${asModel.reason}, ${rule}: by rule`,
             });
           else expect(route).toEqual(asModel);
         },
       ),
       { numRuns: runs(300) },
     );
+  });
+
+  it("asks the model for a view of two lines when twoLineScenes is model, and for one of three lines heard", () => {
+    const drawn = fc.sample(arbRequest("summarize_scene"), { numRuns: 50, seed: 7 });
+    const request = drawn.find(
+      (r) => (r as BrainRequest<"summarize_scene">).input.lines.length >= 3,
+    ) as BrainRequest<"summarize_scene">;
+    const quiet = { ...defaultPolicy, nearHops: null, sceneSize: null };
+    const self = request.input.self;
+    const other = { speakerId: ids.npc("zed"), speakerName: "Zed", listenerIds: [self.id] };
+    // Its own first line, then lines said to it by another.
+    const withLines = (n: number): BrainRequest => ({
+      ...request,
+      input: {
+        ...request.input,
+        lines: Array.from({ length: n }, (_, i) =>
+          i === 0
+            ? {
+                speakerId: self.id,
+                speakerName: self.name,
+                listenerIds: [ids.npc("zed")],
+                text: "Hm.",
+              }
+            : { ...other, text: `Line ${i}.` },
+        ),
+        debates: [],
+      },
+    });
+    expect(routeOf(quiet, withLines(2)).reason).toBe(
+      "summarize_scene is low, scene of two lines: by rule",
+    );
+    // Two lines are also two heard or fewer: both keys send them to the model.
+    expect(routeOf({ ...quiet, twoLineScenes: "model" }, withLines(2)).reason).toBe(
+      "summarize_scene is low, two lines heard or fewer: by rule",
+    );
+    expect(
+      routeOf({ ...quiet, twoLineScenes: "model", fewHeardScenes: "model" }, withLines(2)),
+    ).toEqual({
+      priority: "low",
+      reason: "summarize_scene is low",
+    });
+    // Three lines, two of them heard: the rules quote both.
+    expect(routeOf(quiet, withLines(3)).reason).toBe(
+      "summarize_scene is low, two lines heard or fewer: by rule",
+    );
+    const threeHeard = { ...quiet, fewHeardScenes: "model" as const };
+    expect(routeOf(threeHeard, withLines(3)).priority).toBe("low");
+    expect(routeOf(quiet, withLines(4))).toEqual({
+      priority: "low",
+      reason: "summarize_scene is low",
+    });
   });
 });
 

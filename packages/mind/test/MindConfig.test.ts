@@ -190,6 +190,8 @@ describe("loadMindConfig", () => {
       speakerMemories: "scripted",
       listenerMemories: "scripted",
       oneLineScenes: "scripted",
+      twoLineScenes: "scripted",
+      fewHeardScenes: "scripted",
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",
@@ -211,6 +213,13 @@ describe("loadMindConfig", () => {
     expect(hops).toMatchObject({ source: path, field: "policy.nearHops" });
     expect(hops.message.split("\n")).toHaveLength(1);
     expect(hops.message).toContain("Fix: give whole travel hops from 0");
+    writeFileSync(path, JSON.stringify({ policy: { twoLineScenes: "rules" } }));
+    const two = fail({ cwd, env: {} });
+    expect(two).toMatchObject({ source: path, field: "policy.twoLineScenes" });
+    expect(two.message.split("\n")).toHaveLength(1);
+    expect(two.message).toContain('Fix: give "model" or "scripted"');
+    writeFileSync(path, JSON.stringify({ policy: { twoLineScenes: "model" } }));
+    expect(load({ cwd, env: {} }).policy.twoLineScenes).toBe("model");
     writeFileSync(path, JSON.stringify({ policy: { principalNPCs: [] } }));
     expect(fail({ cwd, env: {} })).toMatchObject({
       field: "policy.principalNPCs",

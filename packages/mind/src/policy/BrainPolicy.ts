@@ -85,6 +85,20 @@ export const PolicyConfig = Schema.Struct({
    * in it), so they add nothing new for a model to read.
    */
   oneLineScenes: Schema.Literals(["model", "scripted"]),
+  /**
+   * Who summarises a witness's view of a scene that is two lines and no debate
+   * (`scripted`: the rules, unless raised): a line and its answer. A talker wrote one of
+   * them and its answer read the other (a speaker's memories of the answer come from the
+   * rules too); the summary of a line and its answer is those two lines.
+   */
+  twoLineScenes: Schema.Literals(["model", "scripted"]),
+  /**
+   * Who summarises a witness's view of a longer scene, no debate, in which it heard at
+   * most two lines from others (`scripted`: the rules, unless raised; for a shared
+   * summary, each of its witnesses heard at most two): the rules quote every line it
+   * heard, and the lines it said it wrote itself and kept in its own answers' memories.
+   */
+  fewHeardScenes: Schema.Literals(["model", "scripted"]),
 });
 export type PolicyConfig = typeof PolicyConfig.Type;
 
@@ -98,6 +112,8 @@ export const defaultPolicy: PolicyConfig = {
   speakerMemories: "scripted",
   listenerMemories: "scripted",
   oneLineScenes: "scripted",
+  twoLineScenes: "scripted",
+  fewHeardScenes: "scripted",
 };
 
 /** The NPCs near the player or the camera, each with why ("near the camera at Market"). */
@@ -183,9 +199,17 @@ const restated = (policy: PolicyConfig, request: BrainRequest): string | null =>
     case "summarize_scene":
     case "summarize_shared_scene": {
       const { lines, debates } = request.input;
-      return policy.oneLineScenes === "scripted" && lines.length === 1 && debates.length === 0
-        ? "scene of one line"
-        : null;
+      if (debates.length > 0) return null;
+      if (policy.oneLineScenes === "scripted" && lines.length === 1) return "scene of one line";
+      if (policy.twoLineScenes === "scripted" && lines.length === 2) return "scene of two lines";
+      const witnesses =
+        request.purpose === "summarize_shared_scene"
+          ? request.input.witnesses.map((w) => w.id as string)
+          : [request.input.self.id as string];
+      const heard = (id: string) => lines.filter((l) => l.speakerId !== id).length;
+      if (policy.fewHeardScenes === "scripted" && witnesses.every((id) => heard(id) <= 2))
+        return "two lines heard or fewer";
+      return null;
     }
     default:
       return null;
