@@ -98,7 +98,13 @@ const peerRun = (
   opts: PeerOptions,
   saved: PeerSaved,
 ) => {
-  const { index, buildMs, loaded } = peerIndex(store, rowids, opts, saved.dbPath, saved.reuse);
+  const { index, buildMs, buildCpuMs, buildLoad, loaded } = peerIndex(
+    store,
+    rowids,
+    opts,
+    saved.dbPath,
+    saved.reuse,
+  );
   index.setEf(opts.ef);
   const wall: Array<number> = [];
   let hits = 0;
@@ -120,6 +126,9 @@ const peerRun = (
   }
   return {
     buildMs,
+    /** The build's CPU time, and the load average as it began and ended (NaN / null: not kept). */
+    buildCpuMs,
+    buildLoad,
     /** The index was read from the file an earlier build saved (`buildMs` is that build's). */
     loaded,
     m: opts.m,

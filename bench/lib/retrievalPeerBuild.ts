@@ -29,11 +29,9 @@ const { db, index } = openBenchWorld(n);
 const store = index.store("memories")!;
 const rows = sampledRows(store.entries().rowids, sample.rowsEvery);
 console.error(`peer index over ${rows.length} of ${store.size} rows (load ${loadavg()[0]})`);
-const cpu0 = process.cpuUsage();
 const built = peerIndex(store, rows, peerOptionsFromEnv(), worldPath(n), true);
-const cpu = process.cpuUsage(cpu0);
 console.log(
-  `${built.loaded ? "already saved" : "built"}: ${built.file} (build ${built.buildMs} ms` +
-    `${built.loaded ? "" : `, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU`}, load ${loadavg()[0]})`,
+  `${built.loaded ? "already saved" : "built"}: ${built.file} (build ${built.buildMs} ms, ` +
+    `${built.buildCpuMs} ms CPU, load ${built.buildLoad?.join("→") ?? "?"}; now ${loadavg()[0]})`,
 );
 db.close();

@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { loadavg } from "node:os";
 import type { VectorStore } from "@hearsay/retrieval";
 import hnswlib from "hnswlib-node";
 import { timed } from "./retrievalBaseline.ts";
@@ -25,6 +26,10 @@ export interface PeerBuild {
 interface Sidecar {
   readonly key: string;
   readonly buildMs: number;
+  /** The build's CPU time (one thread: what the wall time is on an idle machine). */
+  readonly buildCpuMs: number;
+  /** The 1-minute load average when the build began and ended. */
+  readonly load: readonly [number, number];
   readonly indexed: number;
   readonly m: number;
   readonly efConstruction: number;
@@ -87,9 +92,18 @@ export const peerIndex = (
     if (saved.key === key) {
       const read = timed(() => index.readIndexSync(file));
       log(`peer index: read ${file} in ${Math.round(read.wall)} ms (built in ${saved.buildMs} ms)`);
-      return { index, buildMs: saved.buildMs, loaded: true, key, file };
+      return {
+        index,
+        buildMs: saved.buildMs,
+        buildCpuMs: saved.buildCpuMs ?? Number.NaN,
+        buildLoad: saved.load ?? null,
+        loaded: true,
+        key,
+        file,
+      };
     }
   }
+  const load0 = loadavg()[0]!;
   const build = timed(() => {
     index.initIndex({ maxElements: rowids.length, m: o.m, efConstruction: o.efConstruction });
     const step = Math.max(1, Math.floor(rowids.length / 20));
@@ -102,18 +116,24 @@ export const peerIndex = (
     }
   });
   const buildMs = Math.round(build.wall);
+  const buildCpuMs = Math.round(build.cpu);
+  const load = [load0, loadavg()[0]!] as const;
   // Written under a temporary name and renamed, so a killed run leaves no half file.
   index.writeIndexSync(`${file}.part`);
   renameSync(`${file}.part`, file);
   const meta: Sidecar = {
     key,
     buildMs,
+    buildCpuMs,
+    load,
     indexed: rowids.length,
     m: o.m,
     efConstruction: o.efConstruction,
     hnswlib: hnswlibVersion(),
   };
   writeFileSync(sidecar, JSON.stringify(meta));
-  log(`peer index: built in ${buildMs} ms, saved to ${file}`);
-  return { index, buildMs, loaded: false, key, file };
+  log(
+    `peer index: built in ${buildMs} ms (${buildCpuMs} ms CPU, load ${load.join("→")}), saved to ${file}`,
+  );
+  return { index, buildMs, buildCpuMs, buildLoad: load, loaded: false, key, file };
 };

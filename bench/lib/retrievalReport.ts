@@ -118,7 +118,7 @@ export const printRetrievalReport = (
       r.peer ? r.peer.ef : "-",
       r.peer ? `${r.peer.indexed} / ${r.peer.asked}` : "-",
       r.peer
-        ? `${Math.round(r.peer.buildMs / 100) / 10}${r.peer.loaded ? " (saved index read)" : ""}`
+        ? `${Math.round(r.peer.buildMs / 100) / 10} (cpu ${Math.round(r.peer.buildCpuMs / 100) / 10})${r.peer.loaded ? ", saved index read" : ""}`
         : "-",
       r.peer ? Math.round((r.peer.vectorMs.p50 / Math.max(1e-6, r.vectorMs.p50)) * 10) / 10 : "-",
       Math.round(r.indexBuildMs / 100) / 10,
