@@ -23,7 +23,8 @@
  * `--fresh-world` rewrites it) reuses a world database a finished earlier run left in
  * the temp directory — the 1M world takes ~40 min to write; `--reuse-index` (or
  * BENCH_REUSE_INDEX=1) loads the saved index instead of rebuilding it, and the saved
- * hnswlib-node peer index too (its table row then reports the saved build's time).
+ * hnswlib-node peer index too (its table row then reports the saved build's time);
+ * `--reuse-peer-index` reads only the peer's, so our index is rebuilt and timed.
  * Queries per NPC: BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY
  * queries (10). The hnswlib-node peer row (BENCH_PEER=0 leaves it out) indexes every row
  * and asks every query unless BENCH_PEER_ROWS_EVERY / BENCH_PEER_QUERIES_EVERY take a
@@ -98,6 +99,7 @@ const results = SIZES.map((n) =>
     queries: QUERIES,
     bruteEvery: Number(process.env.BENCH_BRUTE_EVERY ?? 10),
     reuseIndex: flag("reuse-index") || process.env.BENCH_REUSE_INDEX === "1",
+    reusePeerIndex: flag("reuse-peer-index"),
     reuseWorld: !flag("fresh-world"),
   }),
 );

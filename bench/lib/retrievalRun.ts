@@ -68,6 +68,11 @@ export interface RunOptions {
    */
   readonly reuseIndex: boolean;
   /**
+   * Read a saved hnswlib-node peer index over the same rows and vectors even when our
+   * index is rebuilt (its files are named by a hash of what it was built from).
+   */
+  readonly reusePeerIndex?: boolean;
+  /**
    * Reuse a finished world database of this size from an earlier run (its `.done` marker
    * holds the cast and how long it took to write); false writes it afresh.
    */
@@ -377,7 +382,7 @@ export const runSize = (n: number, o: RunOptions) => {
           all,
           peerQueries,
           peerOptionsFromEnv(),
-          { dbPath, reuse: o.reuseIndex },
+          { dbPath, reuse: o.reuseIndex || o.reusePeerIndex === true },
           PEER_SAMPLE,
         )
       : null;
