@@ -22,27 +22,25 @@
  * Flags: `--sizes=10k,100k,1M` (or BENCH_SIZES; default 10k); `--reuse-world` (default;
  * `--fresh-world` rewrites it) reuses a world database a finished earlier run left in
  * the temp directory — the 1M world takes ~40 min to write; `--reuse-index` (or
- * BENCH_REUSE_INDEX=1) loads the saved index instead of rebuilding it. Queries per NPC:
- * BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY queries (10). The
- * hnswlib-node peer row (BENCH_PEER=0 leaves it out) indexes every row and asks every
- * query unless BENCH_PEER_ROWS_EVERY / BENCH_PEER_QUERIES_EVERY take a uniform sample
- * (its single-threaded build of 1M points takes hours here; `lib/retrievalPeer.ts`).
+ * BENCH_REUSE_INDEX=1) loads the saved index instead of rebuilding it, and the saved
+ * hnswlib-node peer index too (its table row then reports the saved build's time);
+ * `--reuse-peer-index` reads only the peer's, so our index is rebuilt and timed.
+ * Queries per NPC: BENCH_QUERIES (3); the baseline is timed every BENCH_BRUTE_EVERY
+ * queries (10). The hnswlib-node peer row (BENCH_PEER=0 leaves it out) indexes every row
+ * and asks every query unless BENCH_PEER_ROWS_EVERY / BENCH_PEER_QUERIES_EVERY take a
+ * uniform sample (`lib/retrievalPeer.ts`). Its single-threaded build of 1M points takes
+ * over 1,000 s: `lib/retrievalPeerBuild.ts <size>` builds and saves it ahead of a
+ * `--reuse-index` run (`lib/retrievalPeerIndex.ts`).
  */
 import { printTable } from "./lib/printTable.ts";
 import { runPeerShaped } from "./lib/retrievalPeerShaped.ts";
 import { printRetrievalReport } from "./lib/retrievalReport.ts";
 import { runSize } from "./lib/retrievalRun.ts";
-import { NPCS } from "./lib/retrievalWorld.ts";
+import { NPCS, parseSize } from "./lib/retrievalWorld.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 3);
 const flag = (name: string) => process.argv.includes(`--${name}`);
-const parseSize = (s: string): number => {
-  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s.trim());
-  if (!m) throw new Error(`bench retrieval: bad size '${s}' (use e.g. 10k, 100k, 1M)`);
-  const mult = m[2]?.toLowerCase() === "k" ? 1e3 : m[2]?.toLowerCase() === "m" ? 1e6 : 1;
-  return Math.round(Number(m[1]) * mult);
-};
 const sizeArg =
   process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? process.env.BENCH_SIZES ?? "10k";
 const SIZES = sizeArg.split(",").map(parseSize);
@@ -101,6 +99,7 @@ const results = SIZES.map((n) =>
     queries: QUERIES,
     bruteEvery: Number(process.env.BENCH_BRUTE_EVERY ?? 10),
     reuseIndex: flag("reuse-index") || process.env.BENCH_REUSE_INDEX === "1",
+    reusePeerIndex: flag("reuse-peer-index"),
     reuseWorld: !flag("fresh-world"),
   }),
 );

@@ -2,11 +2,12 @@
  * The peer row of the retrieval bench: hnswlib-node's HNSW with its filter callback (the
  * strongest off-the-shelf filtered search in Node), built over the same vectors and asked
  * the same queries with the same visibility rule, its recall counted against the same
- * exact truth. Single-threaded build (hnswlib-node adds one point per call).
+ * exact truth. Single-threaded build (hnswlib-node adds one point per call), saved beside
+ * the world and reused by `--reuse-index` (`retrievalPeerIndex.ts`).
  */
 import type { VectorStore } from "@hearsay/retrieval";
-import hnswlib from "hnswlib-node";
 import { pct, timed } from "./retrievalBaseline.ts";
+import { peerIndex } from "./retrievalPeerIndex.ts";
 
 /**
  * A peer run on part of the data: every `rowsEvery`-th row (in rowid order) indexed, every
@@ -46,27 +47,48 @@ export interface PeerQuery {
 
 type PeerOptions = { readonly m: number; readonly efConstruction: number; readonly ef: number };
 
+/** The peer's build parameters and search breadth (BENCH_PEER_EF, default 128). */
+export const peerOptionsFromEnv = (): PeerOptions => ({
+  m: 16,
+  efConstruction: 128,
+  ef: Number(process.env.BENCH_PEER_EF ?? 128),
+});
+
+/** Where the peer index is kept: beside the world database, read back when `reuse`. */
+export interface PeerSaved {
+  readonly dbPath: string;
+  readonly reuse: boolean;
+}
+
+/** The rows a sample indexes (every `rowsEvery`-th, in rowid order). */
+export const sampledRows = (rowids: Float64Array, rowsEvery: number): Float64Array =>
+  rowsEvery > 1 ? rowids.filter((_, i) => i % rowsEvery === 0) : rowids;
+
 export const hnswlibPeer = (
   store: VectorStore,
   rowids: Float64Array,
   queries: ReadonlyArray<PeerQuery>,
   opts: PeerOptions,
+  saved: PeerSaved,
   sample: PeerSample = { rowsEvery: 1, queriesEvery: 1 },
 ) => {
   if (sample.rowsEvery > 1 || sample.queriesEvery > 1) {
-    const kept = rowids.filter((_, i) => i % sample.rowsEvery === 0);
-    const inSample = new Set(kept);
+    const kept = sampledRows(rowids, sample.rowsEvery);
+    const inSample = sample.rowsEvery > 1 ? new Set(kept) : null;
     const asked = queries
       .filter((_, i) => i % sample.queriesEvery === 0)
-      .map(({ q, known }) => {
+      .map((asked) => {
+        // Every row indexed: the known set and its truth are the run's own.
+        if (inSample === null) return asked;
+        const { q, known } = asked;
         const cut = new Set([...known].filter((r) => inSample.has(r)));
         const sims = [...cut].map((r) => store.similarity(q, r)).sort((a, b) => b - a);
         const want = Math.min(10, sims.length);
         return { q, known: cut, tenth: want > 0 ? sims[want - 1]! : -Infinity, want };
       });
-    return { ...peerRun(store, kept, asked, opts), sample };
+    return { ...peerRun(store, kept, asked, opts, saved), sample };
   }
-  return { ...peerRun(store, rowids, queries, opts), sample };
+  return { ...peerRun(store, rowids, queries, opts, saved), sample };
 };
 
 const peerRun = (
@@ -74,12 +96,15 @@ const peerRun = (
   rowids: Float64Array,
   queries: ReadonlyArray<PeerQuery>,
   opts: PeerOptions,
+  saved: PeerSaved,
 ) => {
-  const index = new hnswlib.HierarchicalNSW("cosine", store.dimensions);
-  const build = timed(() => {
-    index.initIndex({ maxElements: rowids.length, m: opts.m, efConstruction: opts.efConstruction });
-    for (const r of rowids) index.addPoint(Array.from(store.vector(r)!), r);
-  });
+  const { index, buildMs, buildCpuMs, buildLoad, loaded } = peerIndex(
+    store,
+    rowids,
+    opts,
+    saved.dbPath,
+    saved.reuse,
+  );
   index.setEf(opts.ef);
   const wall: Array<number> = [];
   let hits = 0;
@@ -100,7 +125,12 @@ const peerRun = (
     total += want;
   }
   return {
-    buildMs: Math.round(build.wall),
+    buildMs,
+    /** The build's CPU time, and the load average as it began and ended (NaN / null: not kept). */
+    buildCpuMs,
+    buildLoad,
+    /** The index was read from the file an earlier build saved (`buildMs` is that build's). */
+    loaded,
     m: opts.m,
     efConstruction: opts.efConstruction,
     ef: opts.ef,

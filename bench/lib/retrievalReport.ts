@@ -96,6 +96,7 @@ export const printRetrievalReport = (
       "peer p99",
       "peer recall",
       "peer ef",
+      "peer rows / queries",
       "peer build s",
       "speedup p50",
       "build s",
@@ -115,7 +116,10 @@ export const printRetrievalReport = (
       r.peer ? f(r.peer.vectorMs.p99) : "-",
       r.peer ? f(r.peer.recallAt10) : "-",
       r.peer ? r.peer.ef : "-",
-      r.peer ? Math.round(r.peer.buildMs / 100) / 10 : "-",
+      r.peer ? `${r.peer.indexed} / ${r.peer.asked}` : "-",
+      r.peer
+        ? `${Math.round(r.peer.buildMs / 100) / 10} (cpu ${Math.round(r.peer.buildCpuMs / 100) / 10})${r.peer.loaded ? ", saved index read" : ""}`
+        : "-",
       r.peer ? Math.round((r.peer.vectorMs.p50 / Math.max(1e-6, r.vectorMs.p50)) * 10) / 10 : "-",
       Math.round(r.indexBuildMs / 100) / 10,
       Math.round(r.buildFloor.graphMsForAll / 100) / 10,

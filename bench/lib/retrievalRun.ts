@@ -22,7 +22,12 @@ import {
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { bruteForce, dotRow, exactTop, flatMatrix, pct, timed } from "./retrievalBaseline.ts";
-import { hnswlibPeer, type PeerQuery, peerSampleFromEnv } from "./retrievalPeer.ts";
+import {
+  hnswlibPeer,
+  type PeerQuery,
+  peerOptionsFromEnv,
+  peerSampleFromEnv,
+} from "./retrievalPeer.ts";
 import { buildWorld, makeWorld, NPCS, sentence, T_QUERY } from "./retrievalWorld.ts";
 
 const dirBytes = (dir: string, prefix: string) =>
@@ -57,8 +62,16 @@ export interface RunOptions {
   readonly queries: number;
   /** Every how many queries the all-N brute-force baseline is timed. */
   readonly bruteEvery: number;
-  /** Load the index a previous run saved instead of rebuilding (and timing) it. */
+  /**
+   * Load the index a previous run saved instead of rebuilding (and timing) it, and the
+   * hnswlib-node peer index too when one over the same rows and vectors was saved.
+   */
   readonly reuseIndex: boolean;
+  /**
+   * Read a saved hnswlib-node peer index over the same rows and vectors even when our
+   * index is rebuilt (its files are named by a hash of what it was built from).
+   */
+  readonly reusePeerIndex?: boolean;
   /**
    * Reuse a finished world database of this size from an earlier run (its `.done` marker
    * holds the cast and how long it took to write); false writes it afresh.
@@ -368,7 +381,8 @@ export const runSize = (n: number, o: RunOptions) => {
           store,
           all,
           peerQueries,
-          { m: 16, efConstruction: 128, ef: Number(process.env.BENCH_PEER_EF ?? 128) },
+          peerOptionsFromEnv(),
+          { dbPath, reuse: o.reuseIndex || o.reusePeerIndex === true },
           PEER_SAMPLE,
         )
       : null;

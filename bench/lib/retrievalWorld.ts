@@ -7,6 +7,14 @@
 import { type Event, type EventType, type GameTime, ids, makeEvent, Prng } from "@hearsay/core";
 import type { SqliteEventLog } from "@hearsay/store";
 
+/** A size as the bench's flags give it: 10k, 100k, 1M, 2.5M or a plain number. */
+export const parseSize = (s: string): number => {
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s.trim());
+  if (!m) throw new Error(`bench retrieval: bad size '${s}' (use e.g. 10k, 100k, 1M)`);
+  const mult = m[2]?.toLowerCase() === "k" ? 1e3 : m[2]?.toLowerCase() === "m" ? 1e6 : 1;
+  return Math.round(Number(m[1]) * mult);
+};
+
 /** NPCs in every bench world. */
 export const NPCS = 1000;
 

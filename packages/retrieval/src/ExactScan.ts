@@ -43,8 +43,9 @@ export const shortlistSize = (n: number, k: number): number =>
 export class ExactScan {
   private readonly dimensions: number;
   private scratch = new Int8Array(0);
-  /** The rows an exact scan keeps (those present), reused between scans. */
+  /** The rows an exact scan keeps (those present) and their slots, reused between scans. */
   private present = new Float64Array(0);
+  private slots = new Int32Array(0);
 
   constructor(private readonly rows: VectorRows) {
     this.dimensions = rows.dimensions;
@@ -52,7 +53,7 @@ export class ExactScan {
 
   /** Bytes of the buffers reused between scans. */
   get residentBytes(): number {
-    return this.scratch.byteLength + this.present.byteLength;
+    return this.scratch.byteLength + this.present.byteLength + this.slots.byteLength;
   }
 
   /** A query as the i8 scans take it. */
@@ -79,16 +80,22 @@ export class ExactScan {
     const rows = this.rows;
     if (k <= 0 || rowids.length === 0) return [];
     if (this.present.length < rowids.length) {
-      this.present = new Float64Array(Math.max(rowids.length, this.present.length * 2));
+      const size = Math.max(rowids.length, this.present.length * 2);
+      this.present = new Float64Array(size);
+      this.slots = new Int32Array(size);
     }
     const present = this.present;
-    let n = rows.presentOf(rowids, present);
+    const slots = this.slots;
+    let n = rows.presentSlotsOf(rowids, present, slots);
     if (n === 0) return [];
     const short = shortlistSize(n, k);
     if (n > 2 * short) {
-      const best = rows.shortlist(query, present, n, short);
+      const best = rows.shortlist(query, slots, n, short);
       // Ascending positions: each is written at or before where it is read.
-      for (let i = 0; i < best.length; i++) present[i] = present[best[i]!]!;
+      for (let i = 0; i < best.length; i++) {
+        present[i] = present[best[i]!]!;
+        slots[i] = slots[best[i]!]!;
+      }
       n = best.length;
     }
     const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
@@ -96,18 +103,18 @@ export class ExactScan {
     if (n <= keep || (n < EXACT_NATIVE_MIN && rows.halvesResident)) {
       const scored: Array<Scored> = [];
       for (let j = 0; j < n; j++) {
-        scored.push({ rowid: present[j]!, similarity: rows.similarity(query, present[j]!) });
+        scored.push({ rowid: present[j]!, similarity: rows.similarityAt(query, slots[j]!) });
       }
       return scored.sort(bySimilarity).slice(0, k);
     }
     if (this.scratch.length < n * d) {
       this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
     }
-    rows.gatherQuantized(present, n, this.scratch);
+    rows.gatherSlots(slots, n, this.scratch);
     const best = this.scanQuantized(this.scratch, n, this.quantize(query), keep);
     const out = best.map((at) => ({
       rowid: present[at]!,
-      similarity: rows.similarity(query, present[at]!),
+      similarity: rows.similarityAt(query, slots[at]!),
     }));
     return out.sort(bySimilarity).slice(0, k);
   }

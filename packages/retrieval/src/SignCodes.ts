@@ -91,8 +91,9 @@ export class SignCodes {
   /** The rotation's signs, per round. */
   private readonly flips: Array<Float64Array>;
   private readonly rotated: Float64Array;
-  /** The table of the query last scanned for (before scaling), and that query. */
-  private readonly table: Float64Array;
+  /** A byte's partial sums over its low and its high four bits (the query's table). */
+  private readonly nibbles = [new Float64Array(16), new Float64Array(16)];
+  /** The query the table was last written for. */
   private tableQuery = new Float64Array(0);
 
   constructor(readonly dimensions: number) {
@@ -109,7 +110,6 @@ export class SignCodes {
       Float64Array.from({ length: bits }, (_, i) => (flip(round, i) ? -1 : 1)),
     );
     this.rotated = new Float64Array(bits);
-    this.table = new Float64Array(this.bytes * 256);
   }
 
   /** Bytes held: the sketches, the query table and the scan's buffers at their largest. */
@@ -202,24 +202,35 @@ export class SignCodes {
     for (let i = 0; same && i < query.length; i++) same = last[i] === query[i];
     if (same) return;
     const rq = this.rotate(query);
-    const table = this.table;
+    // The largest |entry| of a byte's table is the sum of its bits' |q| (the entry whose
+    // bits all agree with them), so the scale is known before the table is filled.
     let most = 0;
     for (let k = 0; k < this.bytes; k++) {
-      const o = k * 256;
-      let base = 0;
-      for (let bit = 0; bit < 8; bit++) base -= rq[k * 8 + bit]!;
-      table[o] = base;
-      most = Math.max(most, Math.abs(base));
-      for (let v = 1; v < 256; v++) {
-        const low = v & -v;
-        const sum = table[o + (v ^ low)]! + 2 * rq[k * 8 + 31 - Math.clz32(low)]!;
-        table[o + v] = sum;
-        most = Math.max(most, Math.abs(sum));
-      }
+      let reach = 0;
+      for (let bit = 0; bit < 8; bit++) reach += Math.abs(rq[k * 8 + bit]!);
+      if (reach > most) most = reach;
     }
     const scale = most > 0 ? 32_767 / most : 0;
     const lut = new Int16Array(this.memory.buffer, 0, this.bytes * 256);
-    for (let i = 0; i < table.length; i++) lut[i] = Math.round(table[i]! * scale);
+    // A byte's entry is the sum of its two nibbles' (16 values each), so 32 sums a byte
+    // are built bit by bit and its 256 entries are one add each.
+    const lo = this.nibbles[0]!;
+    const hi = this.nibbles[1]!;
+    for (let k = 0; k < this.bytes; k++) {
+      for (const [half, sums] of [lo, hi].entries()) {
+        const at = k * 8 + half * 4;
+        sums[0] = -(rq[at]! + rq[at + 1]! + rq[at + 2]! + rq[at + 3]!);
+        for (let v = 1; v < 16; v++) {
+          const low = v & -v;
+          sums[v] = sums[v ^ low]! + 2 * rq[at + 31 - Math.clz32(low)]!;
+        }
+      }
+      const o = k * 256;
+      // Math.round, as an add and a truncation: the entry plus 32,768.5 is positive.
+      for (let v = 0; v < 256; v++) {
+        lut[o + v] = (((lo[v & 15]! + hi[v >>> 4]!) * scale + 32_768.5) | 0) - 32_768;
+      }
+    }
     this.tableQuery = Float64Array.from(query);
   }
 }

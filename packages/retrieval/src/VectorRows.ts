@@ -95,13 +95,21 @@ export class VectorRows {
     return this.slotOf.get(rowid) > 0;
   }
 
-  /** Writes into `out` the rowids of `rowids` that have a vector, in order; returns how many. */
-  presentOf(rowids: ArrayLike<number>, out: Float64Array): number {
+  /**
+   * Writes into `out` the rowids of `rowids` that have a vector, in order, and into
+   * `slots` their slots; returns how many. One lookup a row: a scan of a large known set
+   * reads its rows by slot from here on (each lookup of 100k scattered rowids misses).
+   */
+  presentSlotsOf(rowids: ArrayLike<number>, out: Float64Array, slots: Int32Array): number {
     const slotOf = this.slotOf;
     let n = 0;
     for (let i = 0; i < rowids.length; i++) {
       const r = rowids[i]!;
-      if (slotOf.get(r) > 0) out[n++] = r;
+      const s = slotOf.get(r);
+      if (s > 0) {
+        out[n] = r;
+        slots[n++] = s - 1;
+      }
     }
     return n;
   }
@@ -405,8 +413,13 @@ export class VectorRows {
 
   /** Cosine of a query to one stored row, from its f16 copy (0 when absent). */
   similarity(query: Float32Array, rowid: number): number {
-    if (!this.has(rowid)) return 0;
-    return this.halves.dot(this.slotOf.get(rowid) - 1, query);
+    const s = this.slotOf.get(rowid);
+    return s > 0 ? this.halves.dot(s - 1, query) : 0;
+  }
+
+  /** Cosine of a query to the row in a live `slot` (from {@link presentSlotsOf}), from f16. */
+  similarityAt(query: Float32Array, slot: number): number {
+    return this.halves.dot(slot, query);
   }
 
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
@@ -419,29 +432,38 @@ export class VectorRows {
   }
 
   /**
-   * Positions, ascending, of the `count` rows among the first `n` of `rowids` (all
-   * present) whose sketches best match `query` (`SignCodes.shortlist`): what a scan of
-   * many rows reads in full.
+   * Positions, ascending, of the `count` rows among the first `n` of `slots` (live, from
+   * {@link presentSlotsOf}) whose sketches best match `query` (`SignCodes.shortlist`):
+   * what a scan of many rows reads in full.
    */
-  shortlist(query: Float32Array, rowids: Float64Array, n: number, count: number): Int32Array {
-    const slots = this.codes.slotsFor(n);
-    const slotOf = this.slotOf;
+  shortlist(query: Float32Array, slots: Int32Array, n: number, count: number): Int32Array {
     const coded = this.coded;
     for (let j = 0; j < n; j++) {
-      const slot = slotOf.get(rowids[j]!) - 1;
+      const slot = slots[j]!;
       if (coded[slot] === 0) this.codeSlot(slot);
-      slots[j] = slot;
     }
+    // After the sketching above: writing a sketch may grow the codes' memory.
+    this.codes.slotsFor(n).set(slots.subarray(0, n));
     return this.codes.shortlist(query, n, count);
   }
 
   /**
    * Copies the i8 rows of the first `n` of `rowids` (all present) into `out`, one after
-   * another: what an exact scan reads. One call per gather, so the loop stays tight.
+   * another (as {@link gatherSlots}).
    */
   gatherQuantized(rowids: Float64Array, n: number, out: Int8Array): void {
+    const slots = new Int32Array(n);
+    for (let j = 0; j < n; j++) slots[j] = this.slotOf.get(rowids[j]!) - 1;
+    this.gatherSlots(slots, n, out);
+  }
+
+  /**
+   * Copies the i8 rows of the first `n` of `slots` (live, from {@link presentSlotsOf})
+   * into `out`, one after another: what an exact scan reads. One call per gather, so the
+   * loop stays tight.
+   */
+  gatherSlots(slots: Int32Array, n: number, out: Int8Array): void {
     const d = this.dimensions;
-    const slotOf = this.slotOf;
     const q8 = this.q8;
     const sharedAt = this.sharedAt;
     const shared = this.shared;
@@ -453,7 +475,7 @@ export class VectorRows {
     let len = 0;
     let at = 0;
     for (let j = 0; j < n; j++) {
-      const s = slotOf.get(rowids[j]!) - 1;
+      const s = slots[j]!;
       // The same bytes either way: a shared row is read from its copy among the others.
       const c = s < nShared ? sharedAt[s]! - 1 : -1;
       const src = c >= 0 ? shared : q8;

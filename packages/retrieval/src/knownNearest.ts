@@ -131,6 +131,7 @@ export const knownRowids = (
 
 /** Where {@link knownRowidsInto} writes: grown as needed, reused by every scan. */
 let scratchRowids = new Float64Array(1024);
+let scratchLocals = new Int32Array(1024);
 
 /**
  * The rowids of every item the NPC knows at t, as {@link knownRowids} gives them, written
@@ -149,17 +150,23 @@ const knownRowidsInto = (
   const list = view.knownList(npc, kind);
   if (!list) return scratchRowids.subarray(0, 0);
   if (scratchRowids.length < list.size) {
-    scratchRowids = new Float64Array(Math.max(list.size, scratchRowids.length * 2));
+    const size = Math.max(list.size, scratchRowids.length * 2);
+    scratchRowids = new Float64Array(size);
+    scratchLocals = new Int32Array(size);
   }
   const out = scratchRowids;
+  const locals = scratchLocals;
   const table = view.items[c];
+  const itemRowids = table.rowids;
+  // A plain loop over the list's arrays, then one over what it wrote: a callback per
+  // fact was a sixth of a large known set's scan. The same rule as `knownRowids` (and
+  // `SaveView.knows`): a lapsed world event is known no more than an expired memory.
+  const facts = list.knownBy(t, locals);
   let n = 0;
-  // The same rule as `knownRowids` (and `SaveView.knows`): a lapsed world event is
-  // known no more than an expired memory.
-  list.forEach((local, since) => {
-    if (since > t || !table.aliveAt(local, t)) return;
-    out[n++] = table.rowids[local]!;
-  });
+  for (let i = 0; i < facts; i++) {
+    const local = locals[i]!;
+    if (table.aliveAt(local, t)) out[n++] = itemRowids[local]!;
+  }
   return out.subarray(0, n);
 };
 
@@ -267,9 +274,12 @@ export const knownNearest = (
   }
   if (store.graphProbeRows(k, kPrime, view.saveId) * tuning.graphCost > n) return exact();
   const table = view.items[c];
+  const localOfRowid = table.localOfRowid;
+  // The NPC's fact list looked up once, not per candidate (`SaveView.knower`).
+  const knows = view.knower(npc, c, t);
   const accept = (rowid: number) => {
-    const local = table.localOfRowid.get(rowid);
-    return local !== undefined && view.knows(npc, c, local, t);
+    const local = localOfRowid.get(rowid);
+    return local !== undefined && knows(local);
   };
   return fromScored(
     view,

@@ -128,6 +128,35 @@ describe("sign codes", () => {
     );
   });
 
+  it("property: a large scan of rowids some of which have no row is the scan of those that do", () => {
+    const d = 48;
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 10 }), (seed, k) => {
+        const p = Prng.derive(seed, "absent");
+        const n = 2 * shortlistSize(0, k) + 1 + p.int(0, 400);
+        const store = new VectorStore({ dimensions: d, graph: false });
+        const asked: Array<number> = [];
+        const present: Array<number> = [];
+        for (let r = 1; asked.length < n + 200; r++) {
+          // Rows never put, put then removed, and put: the scan keeps each rowid with its
+          // own slot whichever rows before it were skipped.
+          const fate = p.int(0, 3);
+          if (fate > 0) store.put([r], [r], unit(p, d), false);
+          if (fate === 1) store.remove([r]);
+          asked.push(r);
+          if (fate > 1) present.push(r);
+        }
+        for (let q = 0; q < 4; q++) {
+          const query = unit(p, d);
+          const got = store.exact(query, asked, k);
+          expect(got).toEqual(store.exact(query, present, k));
+          for (const h of got) expect(h.similarity).toBe(store.similarity(query, h.rowid));
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   it("property: rows sketched when a scan first reads them, at a save, or when put answer alike", () => {
     const d = 48;
     const k = 5;
