@@ -22,6 +22,7 @@ import {
   MINUTES_PER_DAY,
   type NpcId,
   type SaveId,
+  steadySpanDays,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
 import { cutStandingSection } from "./cutStandingSection.ts";
@@ -34,6 +35,7 @@ import {
   type BudgetPreset,
   budgetPresets,
   cutSection,
+  itemShare,
   type SectionBudgets,
   type SectionCandidate,
   scaleBudgets,
@@ -256,7 +258,11 @@ export const deferredDossier = (
   // and its open tasks. Who is present, and the line heard, change from most turns of an
   // NPC to the next; its place and tasks do not. A question put to the NPC by the player
   // or a tool still calls up its lore.
-  const stable = (req.rules ?? "stable") === "stable";
+  const rules = req.rules ?? "stable";
+  const stable = rules !== "moment";
+  // The `steady` rules: items cut to a fixed share of their section, standing parts
+  // ranked by the place alone as of the start of a span of days, threads by arrival.
+  const steady = rules === "steady";
   const standingText = [frame.location, ...frame.tasks.map((k) => k.title)].join(" ");
   const standing = stable
     ? lazySearch(standingText, null, undefined, false)
@@ -288,12 +294,13 @@ export const deferredDossier = (
   // there by then, aged from then): it changes when the NPC moves, takes up a task or a
   // day begins; what the day brings is for the turn's part.
   const split = stable && req.npcTurn === true;
+  const spanDays = steady ? steadySpanDays : 1;
   const standingToday = lazySearch(
-    standingText,
+    steady ? frame.location : standingText,
     null,
     undefined,
     false,
-    dayOf(frame.t) * MINUTES_PER_DAY,
+    Math.floor(dayOf(frame.t) / spanDays) * spanDays * MINUTES_PER_DAY,
   );
 
   /** The NPC's edges, strongest first; those to whoever is present first when `company`. */
@@ -336,10 +343,17 @@ export const deferredDossier = (
           kind: "task" as const,
           id: k.task_id,
           score: 100 - i,
+          order: k.proposed_at,
           text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
       case "threads":
-        return threadCandidates(reads.rows.threads, saveId, npcId, frame.t, frame.present);
+        return threadCandidates(
+          reads.rows.threads,
+          saveId,
+          npcId,
+          frame.t,
+          steady ? [] : frame.present,
+        );
       case "scene":
         return [
           {
@@ -381,6 +395,7 @@ export const deferredDossier = (
     },
     budgets,
     (name) => {
+      const share = steady ? itemShare(name, budgets[name]) : undefined;
       if (split && name === "memories")
         return cutStandingSection(
           name,
@@ -389,6 +404,8 @@ export const deferredDossier = (
           memoriesBy(search),
           { min: 2, max: 6 },
           0.75,
+          share,
+          steady,
         );
       if (split && name === "relationships")
         return cutStandingSection(
@@ -398,6 +415,8 @@ export const deferredDossier = (
           relationships(true),
           { min: 1, max: 4 },
           0.6,
+          share,
+          steady,
         );
       if (split && name === "world_events")
         return cutStandingSection(
@@ -407,8 +426,10 @@ export const deferredDossier = (
           fromHits(standing("world_events", 5)),
           { min: 1, max: 3 },
           0.6,
+          share,
+          steady,
         );
-      const cut = cutSection(name, budgets[name], candidates(name));
+      const cut = cutSection(name, budgets[name], candidates(name), undefined, share);
       // Dialogue is chosen newest-first but read oldest-first.
       return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;
     },

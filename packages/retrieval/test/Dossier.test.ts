@@ -201,9 +201,9 @@ describe("dossier", () => {
       "conv-1#6",
       "conv-1#7",
     ]);
-    // Items found by search carry their row's place (`order`), so a prompt lists them as
-    // they entered the world; the others have none.
-    const searched = new Set(["memories", "world_events", "lore", "debates"]);
+    // Items found by search carry their row's place (`order`), tasks their proposal time,
+    // so a prompt lists them as they entered the world; the others have none.
+    const searched = new Set(["memories", "world_events", "lore", "debates", "tasks", "threads"]);
     for (const s of d.sections)
       for (const i of s.items)
         expect(Object.keys(i).sort()).toEqual(
