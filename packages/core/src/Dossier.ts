@@ -47,7 +47,10 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  *   budget (`itemShare`), so one item's growth no longer shortens the others; on a turn
  *   among NPCs the first parts of its memories and world events are ranked by its place
  *   alone (not its tasks, which change more often), as of the start of its three-day span
- *   (`steadySpanDays`) rather than of its day.
+ *   (`steadySpanDays`) rather than of its day, and so are its lore and debates; a task's
+ *   line leaves its status to the turn's input; the dialogue holds the lines since a mark
+ *   that moves on four lines at a time (three to six of them), so a new line is appended
+ *   rather than pushing the oldest out.
  */
 export const dossierRuleNames = ["moment", "stable", "steady"] as const;
 export type DossierRules = (typeof dossierRuleNames)[number];

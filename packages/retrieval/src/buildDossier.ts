@@ -269,7 +269,10 @@ export const deferredDossier = (
     : req.query == null
       ? search
       : lazySearch(frame.sceneQuery, null, undefined);
-  const loreSearch = stable && req.npcTurn === true ? standing : search;
+  // Under the `steady` rules a turn's lore and debates follow its place alone: its tasks
+  // change more often than its place.
+  const placed = steady ? lazySearch(frame.location, null, undefined, false) : standing;
+  const loreSearch = stable && req.npcTurn === true ? placed : search;
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.map((h) => ({
@@ -337,14 +340,18 @@ export const deferredDossier = (
       case "world_events":
         return fromHits(standing("world_events", 5));
       case "debates":
-        return fromHits(standing("background_debates", 3));
+        return fromHits((req.npcTurn === true ? placed : standing)("background_debates", 3));
       case "tasks":
         return frame.tasks.map((k, i) => ({
           kind: "task" as const,
           id: k.task_id,
           score: 100 - i,
           order: k.proposed_at,
-          text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
+          // Under the `steady` rules without its status, which the turn's input gives:
+          // a task taken up would change the prompt from here.
+          text: steady
+            ? `${k.title}${k.deadline === null ? "" : ` (due ${formatGameTime(k.deadline as GameTime)})`}: ${k.description}`
+            : `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
       case "threads":
         return threadCandidates(
@@ -374,7 +381,7 @@ export const deferredDossier = (
           },
         ];
       case "dialogue":
-        return recentTurns(reads, npcId, frame.t).map((turn, i) => ({
+        return recentTurns(reads, npcId, frame.t, steady).map((turn, i) => ({
           kind: "dialogue" as const,
           id: `${turn.conversation_id}#${turn.turn_index}`,
           score: 100 - i,
@@ -441,8 +448,18 @@ export const buildDossier = (reads: DossierReads, req: DossierRequest): Dossier 
   return deferredDossier(reads, req)?.whole() ?? null;
 };
 
-/** The NPC's last few dialogue turns at or before t, newest first. */
-const recentTurns = (reads: DossierReads, npcId: string, t: number) => {
+/**
+ * Under the `steady` rules, the dialogue shows every line from a mark that moves on by
+ * this many lines at a time: a new line is appended to the last prompt's, and the oldest
+ * lines leave together once in so many lines, not one with every new line.
+ */
+const DIALOGUE_STEP = 4;
+
+/**
+ * The NPC's last few dialogue turns at or before t, newest first: the last six, or under
+ * the `steady` rules those from the last mark (`DIALOGUE_STEP`), three to six of them.
+ */
+const recentTurns = (reads: DossierReads, npcId: string, t: number, steady: boolean) => {
   const list = reads.turnsOf(npcId);
   let hi = list.length;
   let lo = 0;
@@ -452,7 +469,8 @@ const recentTurns = (reads: DossierReads, npcId: string, t: number) => {
     else hi = mid;
   }
   const out = [];
-  for (let i = lo - 1; i >= 0 && out.length < 6; i--) {
+  const keep = steady && lo > 3 ? 3 + ((lo - 3) % DIALOGUE_STEP) : 6;
+  for (let i = lo - 1; i >= 0 && out.length < keep; i--) {
     const row = reads.rows.turn(list[i]!.rowid);
     if (row) out.push(row);
   }

@@ -156,9 +156,9 @@ const arbTurn = fc.record({
 describe("the stable dossier rules", () => {
   it("give a turn among NPCs the same lore, world events and prompt start whoever is present and whatever its query", () => {
     fc.assert(
-      fc.property(arbTurn, arbTurn, (a, b) => {
-        const da = dossierOf("stable", a.query, a.present, true);
-        const db = dossierOf("stable", b.query, b.present, true);
+      fc.property(arbTurn, arbTurn, fc.constantFrom("stable", "steady" as const), (a, b, rules) => {
+        const da = dossierOf(rules, a.query, a.present, true);
+        const db = dossierOf(rules, b.query, b.present, true);
         for (const name of ["lore", "world_events", "debates"])
           expect(ids(da, name)).toEqual(ids(db, name));
         expect(standingText(da)).toBe(standingText(db));
