@@ -47,8 +47,10 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  *   budget (`itemShare`), so one item's growth no longer shortens the others; on a turn
  *   among NPCs the first parts of its memories and world events are ranked by its place
  *   alone (not its tasks, which change more often), as of the start of its three-day span
- *   (`steadySpanDays`) rather than of its day, and so are its lore and debates; a task's
- *   line leaves its status to the turn's input; the dialogue holds the lines since a mark
+ *   (`steadySpanDays`) rather than of its day, holding only what lasts through the span,
+ *   and so are its lore and debates; tasks and threads are ranked oldest first, whoever is
+ *   present, so a new one comes after those already listed; a task's line leaves its
+ *   status to the turn's input; the dialogue holds the lines since a mark
  *   that moves on four lines at a time (three to six of them), so a new line is appended
  *   rather than pushing the oldest out.
  */

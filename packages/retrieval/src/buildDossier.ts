@@ -89,6 +89,8 @@ export interface DossierSearchAsk {
   readonly activeTaskIds: ReadonlyArray<string>;
   /** Rank as of this earlier time, items recorded by then only (`SearchContext.asOf`). */
   readonly asOf?: number;
+  /** Only items lasting until this time (`SearchContext.lastsUntil`). */
+  readonly lastsUntil?: number;
 }
 
 /** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
@@ -232,6 +234,7 @@ export const deferredDossier = (
     queryVector: Float32Array | null | undefined,
     company = true,
     asOf?: number,
+    lastsUntil?: number,
   ): SectionSearch => {
     let opened: SectionSearch | undefined;
     return (c, limit) => {
@@ -245,6 +248,7 @@ export const deferredDossier = (
         location: frame.location,
         activeTaskIds: frame.tasks.map((k) => k.task_id),
         ...(asOf === undefined ? {} : { asOf }),
+        ...(lastsUntil === undefined ? {} : { lastsUntil }),
       });
       return opened(c, limit);
     };
@@ -298,12 +302,16 @@ export const deferredDossier = (
   // day begins; what the day brings is for the turn's part.
   const split = stable && req.npcTurn === true;
   const spanDays = steady ? steadySpanDays : 1;
+  const spanStart = Math.floor(dayOf(frame.t) / spanDays) * spanDays * MINUTES_PER_DAY;
+  // Under the steady rules only what lasts through the span: nothing leaves the standing
+  // part by expiring within it.
   const standingToday = lazySearch(
     steady ? frame.location : standingText,
     null,
     undefined,
     false,
-    Math.floor(dayOf(frame.t) / spanDays) * spanDays * MINUTES_PER_DAY,
+    spanStart,
+    steady ? spanStart + spanDays * MINUTES_PER_DAY : undefined,
   );
 
   /** The NPC's edges, strongest first; those to whoever is present first when `company`. */
@@ -342,7 +350,15 @@ export const deferredDossier = (
       case "debates":
         return fromHits((req.npcTurn === true ? placed : standing)("background_debates", 3));
       case "tasks":
-        return frame.tasks.map((k, i) => ({
+        // Newest first; under the `steady` rules oldest first, so a new task is listed
+        // after those the last prompt held (when it fits) rather than pushing one out.
+        return (
+          steady
+            ? [...frame.tasks].sort(
+                (a, b) => a.proposed_at - b.proposed_at || a.task_id.localeCompare(b.task_id),
+              )
+            : frame.tasks
+        ).map((k, i) => ({
           kind: "task" as const,
           id: k.task_id,
           score: 100 - i,
@@ -353,14 +369,17 @@ export const deferredDossier = (
             ? `${k.title}${k.deadline === null ? "" : ` (due ${formatGameTime(k.deadline as GameTime)})`}: ${k.description}`
             : `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
-      case "threads":
-        return threadCandidates(
+      case "threads": {
+        // Under the `steady` rules oldest first, whoever is present, as tasks are.
+        const threads = threadCandidates(
           reads.rows.threads,
           saveId,
           npcId,
           frame.t,
           steady ? [] : frame.present,
         );
+        return steady ? threads.reverse() : threads;
+      }
       case "scene":
         return [
           {

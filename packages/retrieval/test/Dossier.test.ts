@@ -474,5 +474,25 @@ describe("dossier", () => {
     expect(task("stable")).toMatch(/\((proposed|active)/);
     expect(task("steady")).not.toMatch(/proposed|active/);
     expect(task("steady").startsWith(task("stable").split(" (")[0]!)).toBe(true);
+    // A later task comes first under the stable rules, after the earlier under the steady.
+    world.append([
+      ev("TaskProposed", 1100, {
+        taskId: "task-2",
+        title: "Sweep the forge",
+        description: "Ash everywhere.",
+        proposedBy: "cora",
+        assignee: "ada",
+        locationId: "square",
+        factionId: "guild",
+        deadline: 4000,
+      }),
+    ]);
+    const tasks = (rules: "stable" | "steady") =>
+      engine
+        .dossier({ saveId: world.saveId, npcId: "ada", t: 1200, rules })!
+        .sections.find((s) => s.name === "tasks")!.items;
+    expect(tasks("stable").map((i) => i.id)).toEqual(["task-2", "task-1"]);
+    expect(tasks("steady").map((i) => i.id)).toEqual(["task-1", "task-2"]);
+    expect(tasks("steady").map((i) => i.order)).toEqual([90, 1100]);
   });
 });

@@ -95,6 +95,19 @@ beforeAll(() => {
       entities: ["Bram", "Cora"],
       about: null,
     }),
+    // A memory of the place that expires on day 6: in the day's standing part of day 6
+    // under the stable rules, not under the steady ones (it does not last their span).
+    ev("MemoryRecorded", 5_100, {
+      memoryId: "m-brief",
+      ownerNpcId: "ada",
+      text: "Dell left a basket of eggs by the square well.",
+      category: "observation",
+      importance: 0.99,
+      expiresAt: 6 * DAY + 300,
+      locationId: "square",
+      entities: ["Dell"],
+      about: null,
+    }),
   ]);
   importLore(world.db, world.log, {
     saveId: world.saveId,
@@ -253,6 +266,15 @@ describe("the steady dossier rules", () => {
       }),
       { numRuns: process.env.HEARSAY_DEEP ? 200 : 20 },
     );
+  });
+
+  it("keep out of a turn's standing part what expires within its span", () => {
+    const t = 6 * DAY + 60;
+    const stable = dossierOf("stable", "what about the owls?", [], true, t);
+    const steady = dossierOf("steady", "what about the owls?", [], true, t);
+    expect(standingIds(stable, "memories")).toContain("m-brief");
+    expect(standingIds(steady, "memories")).not.toContain("m-brief");
+    expect(standingIds(steady, "memories").length).toBeGreaterThan(0);
   });
 
   it("mark split sections as parted, so a prompt lists a turn's part after what stays even with no standing part", () => {
