@@ -30,7 +30,7 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  * - `moment`, the rules of runs recorded before the field existed: world events and
  *   debates are ranked by the NPC's situation with its company, lore by the request's
  *   query (on an own turn, its situation with its company and latest news);
- * - `stable`, what new runs use: world events, debates and, on a turn among NPCs (its own
+ * - `stable`, the rules of runs recorded before `steady`: world events, debates and, on a turn among NPCs (its own
  *   or a reply to another's line), lore are ranked by what the NPC stands in — its place
  *   and its open tasks — not by who is present, the line heard or the turn's news, so
  *   they change when it moves, takes up a task or learns something, not from one turn to
@@ -41,12 +41,25 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  *   memories its query brings to mind, the day's news — and its relationships the
  *   strongest first, then those with whoever is present; its scene leaves the time to
  *   the prompt. A prompt lists the first parts with the sections that stay and the
- *   turn's parts after them (`renderDossierForPrompt`).
+ *   turn's parts after them (`renderDossierForPrompt`);
+ * - `steady`, what new runs use: the `stable` rules, with items that stay put from one
+ *   turn to the next. Every item of a section is cut to a fixed share of the section's
+ *   budget (`itemShare`), so one item's growth no longer shortens the others; on a turn
+ *   among NPCs the first parts of its memories and world events are ranked by its place
+ *   alone (not its tasks, which change more often), as of the start of its three-day span
+ *   (`steadySpanDays`) rather than of its day, holding only what lasts through the span,
+ *   and so are its lore and debates; tasks and threads are ranked oldest first, whoever is
+ *   present, so a new one comes after those already listed; a task's line leaves its
+ *   status to the turn's input; the dialogue holds the lines since a mark
+ *   that moves on four lines at a time (three to six of them), so a new line is appended
+ *   rather than pushing the oldest out.
  */
-export const dossierRuleNames = ["moment", "stable"] as const;
+export const dossierRuleNames = ["moment", "stable", "steady"] as const;
 export type DossierRules = (typeof dossierRuleNames)[number];
 /** The rules a new run records and uses. */
-export const currentDossierRules: DossierRules = "stable";
+export const currentDossierRules: DossierRules = "steady";
+/** Under the `steady` rules, the days a turn's standing parts are ranked as of the start of. */
+export const steadySpanDays = 3;
 
 /** Sections in render order: most stable first. */
 export const dossierSectionNames = [
@@ -89,6 +102,12 @@ export interface DossierSection {
   readonly budget: number;
   readonly tokens: number;
   readonly items: ReadonlyArray<DossierItem>;
+  /**
+   * Comes in a standing part and a turn's part (the `steady` rules' split sections), even
+   * when the standing part is empty: a prompt then lists every item with the turn's parts,
+   * not in the section's place (where a section without standing items stays).
+   */
+  readonly parted?: true;
 }
 
 export interface Dossier {
@@ -149,22 +168,24 @@ const promptLine = (text: FencedText): string => `- ${text}`;
  * Sections in prompt order. A model server reuses its cache only up to the first
  * character that differs from the previous prompt, so sections come in the order of how
  * often they stay the same from one turn of an NPC to its next (as `pnpm bench llmcall`
- * measures them): what the NPC is (profile) and whom it knows, the debates and the lore
+ * measures them): what the NPC is (profile) and whom it knows, the lore and the debates
  * of what it stands in (its place and tasks, under the stable `DossierRules`), what it
- * knows has happened (which grows as it learns), its tasks and threads, its memories,
- * the last lines said (which grow by a line or two between some turns), and last the
- * scene, whose company and doings change with nearly every turn. The part of a section
- * a turn ranked itself comes between the dialogue and the scene (`renderDossierForPrompt`).
+ * knows has happened (which grows as it learns), its standing memories, its tasks and
+ * threads (which change with the world's work), the last lines said (which grow by a line
+ * or two between some turns), and last the scene, whose company and doings change with
+ * nearly every turn. The part of a section a turn ranked itself comes between the
+ * dialogue and the scene, but for its regard of those present, which follows its regard
+ * of others (`renderDossierForPrompt`).
  */
 export const promptSectionOrder: ReadonlyArray<DossierSectionName> = [
   "profile",
   "relationships",
-  "debates",
   "lore",
+  "debates",
   "world_events",
+  "memories",
   "tasks",
   "threads",
-  "memories",
   "dialogue",
   "scene",
 ];
@@ -205,10 +226,17 @@ const turnTitles: Partial<Record<DossierSectionName, string>> = {
 const momentSections: ReadonlySet<DossierSectionName> = new Set(["scene"]);
 
 /**
+ * Sections whose turn part stays next to their standing part: who of those it regards
+ * is present changes on few turns (the company of a talk lasts), and the part is short.
+ */
+const turnPartsInPlace: ReadonlySet<DossierSectionName> = new Set(["relationships"]);
+
+/**
  * The dossier as a prompt carries it: the same sections, stable-to-volatile
  * (`promptSectionOrder`) — a section that also holds items chosen by what the NPC stands
- * in lists those in its place and the ones its turn ranked after every section that
- * stays and the dialogue, before the scene — items in arrival order, every item's text
+ * in (or is `parted`) lists those in its place and the ones its turn ranked after every
+ * section that stays and the dialogue, before the scene (but for relationships, whose
+ * turn part follows in place) — items in arrival order, every item's text
  * fenced as data
  * (`fenceData`), whoever wrote it — so text a model wrote cannot pass for a heading or
  * an instruction.
@@ -222,10 +250,11 @@ export const renderDossierForPrompt = (d: Dossier): string => {
     const items = promptItems(s);
     const title = titles[s.name];
     if (momentSections.has(s.name)) moment.push({ title, items });
-    else if (!items.some((i) => i.standing === true)) stays.push({ title, items });
+    else if (s.parted !== true && !items.some((i) => i.standing === true))
+      stays.push({ title, items });
     else {
       stays.push({ title, items: items.filter((i) => i.standing === true) });
-      turn.push({
+      (turnPartsInPlace.has(s.name) ? stays : turn).push({
         title: turnTitles[s.name] ?? title,
         items: items.filter((i) => i.standing !== true),
       });

@@ -38,6 +38,7 @@ const plain = (s: DossierSection): DossierSection => ({
   budget: s.budget,
   tokens: s.tokens,
   items: s.items,
+  ...(s.parted === true ? { parted: true as const } : {}),
 });
 
 /**

@@ -14,6 +14,7 @@ export {
   promptSectionOrder,
   renderDossier,
   renderDossierForPrompt,
+  steadySpanDays,
 } from "./Dossier.ts";
 export {
   type DeferredDossier,

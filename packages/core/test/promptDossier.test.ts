@@ -104,10 +104,9 @@ describe("renderDossierForPrompt", () => {
   });
 
   it("keeps the text before the sections ranked by the moment whatever they hold", () => {
-    // Memories follow the turn's query, the scene and dialogue the moment: everything the
-    // stable rules rank by what the NPC stands in must come before them, or a new line
-    // heard would change a prompt from its start.
-    const moment = new Set<DossierSection["name"]>(["memories", "scene", "dialogue"]);
+    // The scene and dialogue follow the moment: everything else must come before them,
+    // or a new line heard would change a prompt from its start.
+    const moment = new Set<DossierSection["name"]>(["scene", "dialogue"]);
     fc.assert(
       fc.property(sectionsArb, sectionsArb, (a, b) => {
         const mixed = a.map((s, i) => (moment.has(s.name) ? b[i]! : s));
@@ -125,27 +124,32 @@ describe("renderDossierForPrompt", () => {
   it("lists a section's standing items in its place and what the turn ranked after every section that stays", () => {
     // Under the stable rules a turn's memories, world events and relationships come in two
     // parts: whatever the turn's part holds, and whatever the scene and dialogue, the
-    // prompt starts with every section that stays and the standing parts.
+    // prompt starts with every section that stays and the standing parts. A `parted`
+    // section is split even with no standing items; the turn's part of relationships (who
+    // of those it regards is present) stays in place.
     const moment = new Set<DossierSection["name"]>(["scene", "dialogue"]);
     const standingArb = sectionsArb.chain((sections) =>
-      fc.array(fc.boolean(), { minLength: 50, maxLength: 50 }).map((flags) =>
+      fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }).map((flags) =>
         sections.map((s, i) => ({
           ...s,
+          ...(flags[50 + i] ? { parted: true as const } : {}),
           items: s.items.map((item, j) =>
             flags[(i * 5 + j) % 50] ? { ...item, standing: true as const } : item,
           ),
         })),
       ),
     );
+    const split = (s: DossierSection) =>
+      s.name !== "relationships" && (s.parted === true || s.items.some((i) => i.standing === true));
     const turnOnly = (s: DossierSection) =>
-      s.items.some((i) => i.standing === true) ? s.items.filter((i) => i.standing !== true) : [];
+      split(s) ? s.items.filter((i) => i.standing !== true) : [];
     fc.assert(
       fc.property(standingArb, sectionsArb, (a, b) => {
         // b's items stand in for what the turn ranked (in split sections) and the moment.
         const mixed = a.map((s, i) =>
           moment.has(s.name)
             ? b[i]!
-            : s.items.some((x) => x.standing === true)
+            : split(s)
               ? {
                   ...s,
                   items: [

@@ -9,6 +9,7 @@
 import { isNight, nextHourAt } from "@hearsay/actors";
 import {
   type CampaignId,
+  type DossierRules,
   hourOf,
   type LoreChunk,
   type LoreSourceId,
@@ -35,8 +36,8 @@ export interface GenesisInput {
   readonly embedder?: string;
   /** `disabled` when the run keeps no vector index. */
   readonly indexMode?: "disabled";
-  /** `stable` when the run's dossiers choose items by core's stable `DossierRules`. */
-  readonly dossierRules?: "stable";
+  /** Core's `DossierRules` the run's dossiers choose items by, unless `moment`. */
+  readonly dossierRules?: Exclude<DossierRules, "moment">;
   readonly lore: ReadonlyArray<LoreFile>;
 }
 

@@ -6,6 +6,7 @@
 import type {
   DeferredDossier,
   Dossier,
+  DossierRules,
   GameTime,
   LocationId,
   MaintenanceJob,
@@ -53,8 +54,8 @@ export interface DossierSource {
   readonly embedder?: string;
   /** `disabled` when the source keeps no vector index (recorded at the start). */
   readonly indexMode?: "disabled";
-  /** `stable` when the source chooses items by core's stable `DossierRules` (recorded at the start). */
-  readonly dossierRules?: "stable";
+  /** Core's `DossierRules` the source chooses items by, unless `moment` (recorded at the start). */
+  readonly dossierRules?: Exclude<DossierRules, "moment">;
   /** Warnings since the last call, oldest first; the engine records them. */
   takeWarnings?(): ReadonlyArray<DossierWarning>;
   dossier(request: DossierAsk): Dossier | null;

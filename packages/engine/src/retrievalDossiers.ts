@@ -164,7 +164,7 @@ export const retrievalDossiers = (
   return {
     ...(embedding === null ? {} : { embedder: embedding.label }),
     ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
-    ...(rules === "stable" ? { dossierRules: "stable" as const } : {}),
+    ...(rules === "moment" ? {} : { dossierRules: rules }),
     takeWarnings: () => warnings.splice(0),
     // An NPC's own rows come from the run's actors once it gives them (`own`).
     own: (rows) => {

@@ -90,7 +90,14 @@ export {
   streamOllamaReply,
 } from "./ollama/streamOllamaReply.ts";
 export { textFieldPrefix } from "./ollama/textFieldPrefix.ts";
-export { fence, type RenderedPrompt, renderPrompt, repairPrompt } from "./Prompt.ts";
+export {
+  fence,
+  type RenderedPrompt,
+  renderPrompt,
+  repairPrompt,
+  splitInput,
+  standingInputKeys,
+} from "./Prompt.ts";
 export {
   decodeOutput,
   encodeOutput,

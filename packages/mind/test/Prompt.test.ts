@@ -1,5 +1,5 @@
 import { dossierReader, dossierSectionNames, gameTime, ids } from "@hearsay/core";
-import { fence, renderPrompt, repairPrompt } from "@hearsay/mind";
+import { fence, renderPrompt, repairPrompt, standingInputKeys } from "@hearsay/mind";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { arbAnyRequest, runs } from "./arbitraries.ts";
@@ -33,7 +33,7 @@ describe("Prompt", () => {
     );
   });
 
-  it("orders system rules, the purpose's instruction, the dossier stable-to-volatile, then the input", () => {
+  it("orders system rules, the purpose's instruction, the input's standing fields, the dossier stable-to-volatile, then the rest of the input", () => {
     fc.assert(
       fc.property(arbAnyRequest, (request) => {
         const { system, user } = renderPrompt(request);
@@ -42,10 +42,23 @@ describe("Prompt", () => {
         expect(purposeAt).toBeGreaterThan(-1);
         const block = /(`{3,})json purpose-input\n([\s\S]*)\n\1$/.exec(user);
         expect(block).not.toBeNull();
-        expect(JSON.parse(block![2]!)).toEqual(JSON.parse(JSON.stringify(request.input)));
+        const standing = /(`{3,})json purpose-standing\n([\s\S]*?)\n\1\n/.exec(user);
+        // The two blocks together are the input, the standing one holding exactly its
+        // standing fields.
+        const input = JSON.parse(JSON.stringify(request.input)) as Record<string, unknown>;
+        const held = standingInputKeys.filter((k) => input[k] !== undefined);
+        expect(standing === null).toBe(held.length === 0);
+        const first = standing === null ? {} : (JSON.parse(standing[2]!) as object);
+        expect(Object.keys(first)).toEqual(held);
+        const rest = JSON.parse(block![2]!) as object;
+        expect(Object.keys(rest).some((k) => held.includes(k))).toBe(false);
+        expect({ ...first, ...rest }).toEqual(input);
         if (request.dossier !== null) {
-          // The fixed instruction first, the input (new every call) after the dossier.
+          // The fixed instruction first, then what stays of the input, the rest of the
+          // input (new every call) after the dossier.
           expect(purposeAt).toBeLessThan(user.indexOf("```data"));
+          if (standing !== null)
+            expect(user.indexOf("json purpose-standing")).toBeLessThan(user.indexOf("```data"));
           expect(user.indexOf("```data")).toBeLessThan(user.indexOf("json purpose-input"));
           const titles = [
             "Who you are",

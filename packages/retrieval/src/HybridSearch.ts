@@ -51,6 +51,12 @@ export interface SearchContext {
    * same all day, whatever the NPC takes in meanwhile.
    */
   readonly asOf?: number;
+  /**
+   * Only items whose end of life set when they were recorded (a memory's expiry, a world
+   * event's lapse) is not before this time: a ranking meant to stand for a span of days
+   * holds what lasts through it, so nothing leaves it by expiring meanwhile.
+   */
+  readonly lastsUntil?: number;
 }
 
 /** Entity names (interned, lower case) that occur in `text` as 1–4 word phrases. */
@@ -294,6 +300,10 @@ export const searchCollection = (
   const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
     if (ctx.asOf !== undefined && tab.t[local]! > ctx.asOf) continue;
+    if (ctx.lastsUntil !== undefined) {
+      const end = tab.expiresAt[local]!;
+      if (end >= 0 && end < ctx.lastsUntil) continue;
+    }
     if (store && q && Number.isNaN(cand.similarity))
       open.push({ local, cand, bound: score(ctx, c, local, cand, scoring) + lift });
     else top.offer(hit(local, cand));

@@ -206,6 +206,7 @@ export class RetrievalEngine {
       readonly location: string | null;
       readonly activeTaskIds: ReadonlyArray<string>;
       readonly asOf?: number;
+      readonly lastsUntil?: number;
     },
   ): SearchContext {
     const npc = view.npcs.find(r.npcId);
@@ -236,6 +237,7 @@ export class RetrievalEngine {
       queryVector: r.queryVector,
       keywordText: r.ftsText,
       ...(r.asOf === undefined ? {} : { asOf: r.asOf }),
+      ...(r.lastsUntil === undefined ? {} : { lastsUntil: r.lastsUntil }),
     };
   }
 

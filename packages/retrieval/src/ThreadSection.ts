@@ -60,7 +60,11 @@ const npcList = (json: string): ReadonlyArray<string> => {
   }
 };
 
-/** The section's ranked candidates for `npcId` at `t`, given who is present. */
+/**
+ * The section's ranked candidates for `npcId` at `t`, given who is present (none: the
+ * newest first, as the `steady` dossier rules rank them); each carries its opening time
+ * as its arrival order (`DossierItem.order`).
+ */
 export const threadCandidates = (
   source: ThreadSource,
   saveId: string,
@@ -74,6 +78,7 @@ export const threadCandidates = (
       kind: "thread" as const,
       id: row.thread_id,
       score: (npcList(row.npc_ids).some((id) => present.includes(id)) ? 100 : 50) - i / 100,
+      order: row.opened_at,
       text: `${labels[row.kind] ?? "Unresolved"} (since ${formatGameTime(row.opened_at as GameTime)}): ${row.text}`,
     }))
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));

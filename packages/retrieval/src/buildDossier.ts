@@ -22,6 +22,7 @@ import {
   MINUTES_PER_DAY,
   type NpcId,
   type SaveId,
+  steadySpanDays,
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
 import { cutStandingSection } from "./cutStandingSection.ts";
@@ -34,6 +35,7 @@ import {
   type BudgetPreset,
   budgetPresets,
   cutSection,
+  itemShare,
   type SectionBudgets,
   type SectionCandidate,
   scaleBudgets,
@@ -87,6 +89,8 @@ export interface DossierSearchAsk {
   readonly activeTaskIds: ReadonlyArray<string>;
   /** Rank as of this earlier time, items recorded by then only (`SearchContext.asOf`). */
   readonly asOf?: number;
+  /** Only items lasting until this time (`SearchContext.lastsUntil`). */
+  readonly lastsUntil?: number;
 }
 
 /** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
@@ -230,6 +234,7 @@ export const deferredDossier = (
     queryVector: Float32Array | null | undefined,
     company = true,
     asOf?: number,
+    lastsUntil?: number,
   ): SectionSearch => {
     let opened: SectionSearch | undefined;
     return (c, limit) => {
@@ -243,6 +248,7 @@ export const deferredDossier = (
         location: frame.location,
         activeTaskIds: frame.tasks.map((k) => k.task_id),
         ...(asOf === undefined ? {} : { asOf }),
+        ...(lastsUntil === undefined ? {} : { lastsUntil }),
       });
       return opened(c, limit);
     };
@@ -256,14 +262,21 @@ export const deferredDossier = (
   // and its open tasks. Who is present, and the line heard, change from most turns of an
   // NPC to the next; its place and tasks do not. A question put to the NPC by the player
   // or a tool still calls up its lore.
-  const stable = (req.rules ?? "stable") === "stable";
+  const rules = req.rules ?? "stable";
+  const stable = rules !== "moment";
+  // The `steady` rules: items cut to a fixed share of their section, standing parts
+  // ranked by the place alone as of the start of a span of days, threads by arrival.
+  const steady = rules === "steady";
   const standingText = [frame.location, ...frame.tasks.map((k) => k.title)].join(" ");
   const standing = stable
     ? lazySearch(standingText, null, undefined, false)
     : req.query == null
       ? search
       : lazySearch(frame.sceneQuery, null, undefined);
-  const loreSearch = stable && req.npcTurn === true ? standing : search;
+  // Under the `steady` rules a turn's lore and debates follow its place alone: its tasks
+  // change more often than its place.
+  const placed = steady ? lazySearch(frame.location, null, undefined, false) : standing;
+  const loreSearch = stable && req.npcTurn === true ? placed : search;
 
   const fromHits = (hits: ReadonlyArray<SearchHit>): Array<SectionCandidate> =>
     hits.map((h) => ({
@@ -288,12 +301,17 @@ export const deferredDossier = (
   // there by then, aged from then): it changes when the NPC moves, takes up a task or a
   // day begins; what the day brings is for the turn's part.
   const split = stable && req.npcTurn === true;
+  const spanDays = steady ? steadySpanDays : 1;
+  const spanStart = Math.floor(dayOf(frame.t) / spanDays) * spanDays * MINUTES_PER_DAY;
+  // Under the steady rules only what lasts through the span: nothing leaves the standing
+  // part by expiring within it.
   const standingToday = lazySearch(
-    standingText,
+    steady ? frame.location : standingText,
     null,
     undefined,
     false,
-    dayOf(frame.t) * MINUTES_PER_DAY,
+    spanStart,
+    steady ? spanStart + spanDays * MINUTES_PER_DAY : undefined,
   );
 
   /** The NPC's edges, strongest first; those to whoever is present first when `company`. */
@@ -330,16 +348,38 @@ export const deferredDossier = (
       case "world_events":
         return fromHits(standing("world_events", 5));
       case "debates":
-        return fromHits(standing("background_debates", 3));
+        return fromHits((req.npcTurn === true ? placed : standing)("background_debates", 3));
       case "tasks":
-        return frame.tasks.map((k, i) => ({
+        // Newest first; under the `steady` rules oldest first, so a new task is listed
+        // after those the last prompt held (when it fits) rather than pushing one out.
+        return (
+          steady
+            ? [...frame.tasks].sort(
+                (a, b) => a.proposed_at - b.proposed_at || a.task_id.localeCompare(b.task_id),
+              )
+            : frame.tasks
+        ).map((k, i) => ({
           kind: "task" as const,
           id: k.task_id,
           score: 100 - i,
-          text: `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
+          order: k.proposed_at,
+          // Under the `steady` rules without its status, which the turn's input gives:
+          // a task taken up would change the prompt from here.
+          text: steady
+            ? `${k.title}${k.deadline === null ? "" : ` (due ${formatGameTime(k.deadline as GameTime)})`}: ${k.description}`
+            : `${k.title} (${k.status}${k.deadline === null ? "" : `, due ${formatGameTime(k.deadline as GameTime)}`}): ${k.description}`,
         }));
-      case "threads":
-        return threadCandidates(reads.rows.threads, saveId, npcId, frame.t, frame.present);
+      case "threads": {
+        // Under the `steady` rules oldest first, whoever is present, as tasks are.
+        const threads = threadCandidates(
+          reads.rows.threads,
+          saveId,
+          npcId,
+          frame.t,
+          steady ? [] : frame.present,
+        );
+        return steady ? threads.reverse() : threads;
+      }
       case "scene":
         return [
           {
@@ -360,7 +400,7 @@ export const deferredDossier = (
           },
         ];
       case "dialogue":
-        return recentTurns(reads, npcId, frame.t).map((turn, i) => ({
+        return recentTurns(reads, npcId, frame.t, steady).map((turn, i) => ({
           kind: "dialogue" as const,
           id: `${turn.conversation_id}#${turn.turn_index}`,
           score: 100 - i,
@@ -381,6 +421,7 @@ export const deferredDossier = (
     },
     budgets,
     (name) => {
+      const share = steady ? itemShare(name, budgets[name]) : undefined;
       if (split && name === "memories")
         return cutStandingSection(
           name,
@@ -389,6 +430,8 @@ export const deferredDossier = (
           memoriesBy(search),
           { min: 2, max: 6 },
           0.75,
+          share,
+          steady,
         );
       if (split && name === "relationships")
         return cutStandingSection(
@@ -398,6 +441,8 @@ export const deferredDossier = (
           relationships(true),
           { min: 1, max: 4 },
           0.6,
+          share,
+          steady,
         );
       if (split && name === "world_events")
         return cutStandingSection(
@@ -407,8 +452,10 @@ export const deferredDossier = (
           fromHits(standing("world_events", 5)),
           { min: 1, max: 3 },
           0.6,
+          share,
+          steady,
         );
-      const cut = cutSection(name, budgets[name], candidates(name));
+      const cut = cutSection(name, budgets[name], candidates(name), undefined, share);
       // Dialogue is chosen newest-first but read oldest-first.
       return name === "dialogue" ? { ...cut, items: [...cut.items].reverse() } : cut;
     },
@@ -420,8 +467,18 @@ export const buildDossier = (reads: DossierReads, req: DossierRequest): Dossier 
   return deferredDossier(reads, req)?.whole() ?? null;
 };
 
-/** The NPC's last few dialogue turns at or before t, newest first. */
-const recentTurns = (reads: DossierReads, npcId: string, t: number) => {
+/**
+ * Under the `steady` rules, the dialogue shows every line from a mark that moves on by
+ * this many lines at a time: a new line is appended to the last prompt's, and the oldest
+ * lines leave together once in so many lines, not one with every new line.
+ */
+const DIALOGUE_STEP = 4;
+
+/**
+ * The NPC's last few dialogue turns at or before t, newest first: the last six, or under
+ * the `steady` rules those from the last mark (`DIALOGUE_STEP`), three to six of them.
+ */
+const recentTurns = (reads: DossierReads, npcId: string, t: number, steady: boolean) => {
   const list = reads.turnsOf(npcId);
   let hi = list.length;
   let lo = 0;
@@ -431,7 +488,8 @@ const recentTurns = (reads: DossierReads, npcId: string, t: number) => {
     else hi = mid;
   }
   const out = [];
-  for (let i = lo - 1; i >= 0 && out.length < 6; i--) {
+  const keep = steady && lo > 3 ? 3 + ((lo - 3) % DIALOGUE_STEP) : 6;
+  for (let i = lo - 1; i >= 0 && out.length < keep; i--) {
     const row = reads.rows.turn(list[i]!.rowid);
     if (row) out.push(row);
   }

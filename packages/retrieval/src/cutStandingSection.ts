@@ -20,7 +20,10 @@ import {
 /**
  * The section: standing candidates (best first) cut to `share` of `budget` and
  * `standingLimit`, then the turn's candidates not among them cut to what is left, up to
- * the section's own item limit. Its tokens never exceed `budget`, as `cutSection`'s do not.
+ * the section's own item limit, every item cut to `itemShare` when given (`cutSection`);
+ * `parted` (the `steady` rules) marks the section as one of two parts however many items
+ * its first part holds.
+ * Its tokens never exceed `budget`, as `cutSection`'s do not.
  */
 export const cutStandingSection = (
   name: DossierSectionName,
@@ -29,9 +32,11 @@ export const cutStandingSection = (
   moment: ReadonlyArray<SectionCandidate>,
   standingLimit: SectionLimit,
   share: number,
+  itemShare?: number,
+  parted = false,
 ): DossierSection => {
   const overhead = sectionOverhead(name);
-  const first = cutSection(name, Math.floor(budget * share), standing, standingLimit);
+  const first = cutSection(name, Math.floor(budget * share), standing, standingLimit, itemShare);
   const held = new Set(first.items.map((i) => i.id));
   const limit = sectionLimits[name];
   // The second cut pays the section's title line only when the first part is empty.
@@ -44,11 +49,13 @@ export const cutStandingSection = (
       min: Math.max(0, limit.min - first.items.length),
       max: Math.max(0, limit.max - first.items.length),
     },
+    itemShare,
   );
   const items: Array<DossierItem> = [
     ...first.items.map((i) => ({ ...i, standing: true as const })),
     ...second.items,
   ];
   const used = items.reduce((a, i) => a + i.tokens, 0);
-  return { name, budget, tokens: items.length === 0 ? 0 : used + overhead, items };
+  const tokens = items.length === 0 ? 0 : used + overhead;
+  return parted ? { name, budget, tokens, items, parted: true } : { name, budget, tokens, items };
 };

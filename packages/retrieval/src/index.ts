@@ -142,6 +142,7 @@ export {
   type BudgetPreset,
   budgetPresets,
   cutSection,
+  itemShare,
   itemTokens,
   oneLine,
   type SectionBudgets,

@@ -134,16 +134,29 @@ export interface SectionCandidate {
 const MIN_ITEM_TOKENS = 12;
 
 /**
+ * The fixed share of a section's budget each of its items may take under the `steady`
+ * dossier rules: what is left after the title line, over the items the section aims for
+ * at least (`SectionLimit.min`), so that many always fit.
+ */
+export const itemShare = (name: DossierSectionName, budget: number): number =>
+  Math.max(0, Math.floor((budget - sectionOverhead(name)) / Math.max(1, sectionLimits[name].min)));
+
+/**
  * Fills one section from candidates in the given order (best first): up to `limit.max`
  * items, truncating an item at word bounds when it does not fit, and keeping room for
  * `limit.min` items. The section's `tokens` (title line included) never exceed `budget`;
  * an empty section costs nothing (it is not rendered).
+ *
+ * With `share` (the `steady` rules: `itemShare`), every item is cut to that share alone
+ * and one that then does not fit what is left is passed over, so an item's text depends
+ * on its own text and the share only: one item growing or arriving never shortens another.
  */
 export const cutSection = (
   name: DossierSectionName,
   budget: number,
   candidates: ReadonlyArray<SectionCandidate>,
   limit: SectionLimit = sectionLimits[name],
+  share?: number,
 ): DossierSection => {
   const overhead = sectionOverhead(name);
   let remaining = budget - overhead;
@@ -152,7 +165,12 @@ export const cutSection = (
   for (const c of candidates) {
     if (items.length >= limit.max || remaining < MIN_ITEM_TOKENS) break;
     const requiredLeft = wanted - items.length;
-    const cap = requiredLeft > 1 ? Math.floor(remaining / requiredLeft) : remaining;
+    const cap =
+      share !== undefined
+        ? share
+        : requiredLeft > 1
+          ? Math.floor(remaining / requiredLeft)
+          : remaining;
     const fitted = fitItem(c.text, cap, true);
     if (fitted === null) continue;
     const { text, tokens } = fitted;

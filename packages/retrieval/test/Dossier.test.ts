@@ -201,9 +201,9 @@ describe("dossier", () => {
       "conv-1#6",
       "conv-1#7",
     ]);
-    // Items found by search carry their row's place (`order`), so a prompt lists them as
-    // they entered the world; the others have none.
-    const searched = new Set(["memories", "world_events", "lore", "debates"]);
+    // Items found by search carry their row's place (`order`), tasks their proposal time,
+    // so a prompt lists them as they entered the world; the others have none.
+    const searched = new Set(["memories", "world_events", "lore", "debates", "tasks", "threads"]);
     for (const s of d.sections)
       for (const i of s.items)
         expect(Object.keys(i).sort()).toEqual(
@@ -441,5 +441,58 @@ describe("dossier", () => {
     );
     // The section is full: the sameness is not that of an empty one.
     expect(events("storm")).toHaveLength(5);
+  });
+  it("under the steady rules, appends a new line to the dialogue and drops old lines four at a time", () => {
+    const lines = (t: number) =>
+      engine
+        .dossier({ saveId: world.saveId, npcId: "ada", t, rules: "steady" })!
+        .sections.find((s) => s.name === "dialogue")!
+        .items.map((i) => i.id);
+    let jumps = 0;
+    for (let t = 110; t < 117; t++) {
+      const now = lines(t);
+      const next = lines(t + 1);
+      // Said up to t: t - 109 lines; three to six of them once there are three.
+      expect(now.length).toBe(Math.min(t - 109, t - 109 < 3 ? 6 : 3 + ((t - 109 - 3) % 4)));
+      expect(next.at(-1)).toBe(`conv-1#${t + 1 - 110}`);
+      if (next.length === now.length + 1) expect(next.slice(0, -1)).toEqual(now);
+      else jumps++;
+    }
+    expect(jumps).toBe(1);
+    // The stable rules keep the last six, whatever the count.
+    const stable = engine
+      .dossier({ saveId: world.saveId, npcId: "ada", t: 117, rules: "stable" })!
+      .sections.find((s) => s.name === "dialogue")!;
+    expect(stable.items).toHaveLength(6);
+  });
+
+  it("under the steady rules, leaves a task's status to the turn's input", () => {
+    const task = (rules: "stable" | "steady") =>
+      engine
+        .dossier({ saveId: world.saveId, npcId: "ada", t: 1000, rules })!
+        .sections.find((s) => s.name === "tasks")!.items[0]!.text;
+    expect(task("stable")).toMatch(/\((proposed|active)/);
+    expect(task("steady")).not.toMatch(/proposed|active/);
+    expect(task("steady").startsWith(task("stable").split(" (")[0]!)).toBe(true);
+    // A later task comes first under the stable rules, after the earlier under the steady.
+    world.append([
+      ev("TaskProposed", 1100, {
+        taskId: "task-2",
+        title: "Sweep the forge",
+        description: "Ash everywhere.",
+        proposedBy: "cora",
+        assignee: "ada",
+        locationId: "square",
+        factionId: "guild",
+        deadline: 4000,
+      }),
+    ]);
+    const tasks = (rules: "stable" | "steady") =>
+      engine
+        .dossier({ saveId: world.saveId, npcId: "ada", t: 1200, rules })!
+        .sections.find((s) => s.name === "tasks")!.items;
+    expect(tasks("stable").map((i) => i.id)).toEqual(["task-2", "task-1"]);
+    expect(tasks("steady").map((i) => i.id)).toEqual(["task-1", "task-2"]);
+    expect(tasks("steady").map((i) => i.order)).toEqual([90, 1100]);
   });
 });

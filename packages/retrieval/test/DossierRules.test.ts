@@ -24,6 +24,8 @@ let engine: RetrievalEngine;
 const topics = ["wolves", "cheese", "lanterns", "ferry", "bells", "wool", "salt", "owls"];
 const people = ["bram", "cora", "dell"];
 const T = 5_000;
+const DAY = 1_440;
+const LATE = 4 * DAY + 60;
 
 beforeAll(() => {
   world = openWorld();
@@ -79,6 +81,33 @@ beforeAll(() => {
         }),
       ];
     }),
+    // A memory of Ada's place from day 4, after every dossier at T: it is in the day's
+    // standing part of day 5 under the stable rules, not under the steady ones, whose
+    // standing parts are ranked as of the start of days 3-5.
+    ev("MemoryRecorded", LATE, {
+      memoryId: "m-late",
+      ownerNpcId: "ada",
+      text: "Bram and Cora quarrelled loudly by the square well.",
+      category: "observation",
+      importance: 0.95,
+      expiresAt: null,
+      locationId: "square",
+      entities: ["Bram", "Cora"],
+      about: null,
+    }),
+    // A memory of the place that expires on day 6: in the day's standing part of day 6
+    // under the stable rules, not under the steady ones (it does not last their span).
+    ev("MemoryRecorded", 5_100, {
+      memoryId: "m-brief",
+      ownerNpcId: "ada",
+      text: "Dell left a basket of eggs by the square well.",
+      category: "observation",
+      importance: 0.99,
+      expiresAt: 6 * DAY + 300,
+      locationId: "square",
+      entities: ["Dell"],
+      about: null,
+    }),
   ]);
   importLore(world.db, world.log, {
     saveId: world.saveId,
@@ -94,15 +123,16 @@ beforeAll(() => {
 });
 
 const dossierOf = (
-  rules: "stable" | "moment",
+  rules: "stable" | "moment" | "steady",
   query: string,
   present: ReadonlyArray<string>,
   npcTurn: boolean,
+  t = T,
 ): Dossier =>
   engine.dossier({
     saveId: world.saveId,
     npcId: "ada",
-    t: T,
+    t,
     query,
     scene: { locationId: "square", present: ["ada", ...present] },
     rules,
@@ -139,9 +169,9 @@ const arbTurn = fc.record({
 describe("the stable dossier rules", () => {
   it("give a turn among NPCs the same lore, world events and prompt start whoever is present and whatever its query", () => {
     fc.assert(
-      fc.property(arbTurn, arbTurn, (a, b) => {
-        const da = dossierOf("stable", a.query, a.present, true);
-        const db = dossierOf("stable", b.query, b.present, true);
+      fc.property(arbTurn, arbTurn, fc.constantFrom("stable", "steady" as const), (a, b, rules) => {
+        const da = dossierOf(rules, a.query, a.present, true);
+        const db = dossierOf(rules, b.query, b.present, true);
         for (const name of ["lore", "world_events", "debates"])
           expect(ids(da, name)).toEqual(ids(db, name));
         expect(standingText(da)).toBe(standingText(db));
@@ -209,5 +239,56 @@ describe("the stable dossier rules", () => {
         seen.add(JSON.stringify([ids(d, "lore"), ids(d, "world_events")]));
       }
     expect(seen.size).toBeGreaterThan(1);
+  });
+});
+
+describe("the steady dossier rules", () => {
+  const standingIds = (d: Dossier, name: string) =>
+    d.sections
+      .find((s) => s.name === name)!
+      .items.filter((i) => i.standing === true)
+      .map((i) => i.id);
+
+  it("rank a turn's standing memories as of the start of its three-day span, not its day", () => {
+    const t = 5 * DAY + 600;
+    const stable = dossierOf("stable", "what about the owls?", ["bram"], true, t);
+    const steady = dossierOf("steady", "what about the owls?", ["bram"], true, t);
+    expect(standingIds(stable, "memories")).toContain("m-late");
+    expect(standingIds(steady, "memories")).not.toContain("m-late");
+    expect(standingIds(steady, "memories").length).toBeGreaterThan(0);
+    // The same standing parts on any day of the span, whatever the turn's query or company.
+    fc.assert(
+      fc.property(arbTurn, arbTurn, fc.integer({ min: 3 * DAY, max: 6 * DAY - 1 }), (a, b, at) => {
+        const da = dossierOf("steady", a.query, a.present, true, at);
+        const db = dossierOf("steady", b.query, b.present, true, 6 * DAY - 1);
+        for (const name of ["memories", "world_events"])
+          expect(standingIds(da, name)).toEqual(standingIds(db, name));
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 200 : 20 },
+    );
+  });
+
+  it("keep out of a turn's standing part what expires within its span", () => {
+    const t = 6 * DAY + 60;
+    const stable = dossierOf("stable", "what about the owls?", [], true, t);
+    const steady = dossierOf("steady", "what about the owls?", [], true, t);
+    expect(standingIds(stable, "memories")).toContain("m-brief");
+    expect(standingIds(steady, "memories")).not.toContain("m-brief");
+    expect(standingIds(steady, "memories").length).toBeGreaterThan(0);
+  });
+
+  it("mark split sections as parted, so a prompt lists a turn's part after what stays even with no standing part", () => {
+    // At day 0's start Ada knew nothing yet: the standing parts are empty.
+    const d = dossierOf("steady", "what about the salt?", ["bram"], true, 400);
+    const m = memories(d);
+    expect(m.parted).toBe(true);
+    expect(m.items.length).toBeGreaterThan(0);
+    expect(m.items.some((i) => i.standing === true)).toBe(false);
+    const text = renderDossierForPrompt(d);
+    expect(text.indexOf("## What comes to mind")).toBeGreaterThan(text.indexOf("## Your tasks"));
+    expect(text).not.toContain("## What you remember");
+    expect(memories(dossierOf("stable", "what about the salt?", ["bram"], true, 400)).parted).toBe(
+      undefined,
+    );
   });
 });

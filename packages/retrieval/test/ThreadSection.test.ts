@@ -45,12 +45,18 @@ const engineOver = (events: ReadonlyArray<{ readonly t: number }>) => {
   const embedder = makeHashingEmbedder();
   const { index } = Effect.runSync(VectorIndexes.open(world.db, embedder));
   const engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
-  return (npcId: string, t: number, present: ReadonlyArray<string> = []) =>
+  return (
+    npcId: string,
+    t: number,
+    present: ReadonlyArray<string> = [],
+    rules: "stable" | "steady" = "stable",
+  ) =>
     engine.dossier({
       saveId: world.saveId,
       npcId,
       t,
       scene: { locationId: "square", present: [...present] },
+      rules,
     })!;
 };
 
@@ -92,6 +98,12 @@ describe("threads section", () => {
     ]);
     expect(threadIds(both("ada", 10, ["bram"]))).toEqual(["a", "b"]);
     expect(threadIds(both("ada", 10, ["cora"]))).toEqual(["b", "a"]);
+    // The steady rules rank them oldest first whoever is present, so a thread opened
+    // later is listed after them; each carries its opening as its arrival.
+    for (const present of [["bram"], ["cora"], []])
+      expect(threadIds(both("ada", 10, present, "steady"))).toEqual(["a", "b"]);
+    const items = both("ada", 10, [], "steady").sections.find((s) => s.name === "threads")!.items;
+    expect(items.map((i) => i.order)).toEqual([1, 2]);
   });
 
   it("property: the section is exactly the open threads the NPC knows of at t", () => {

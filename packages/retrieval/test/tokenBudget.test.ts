@@ -11,6 +11,7 @@ import {
 import {
   budgetPresets,
   cutSection,
+  itemShare,
   itemTokens,
   scaleBudgets,
   sectionLimits,
@@ -20,6 +21,7 @@ import {
 } from "@hearsay/retrieval";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fitItem } from "../src/ItemCuts.ts";
 
 const runs = process.env.HEARSAY_DEEP ? 5000 : 150;
 const text = fc
@@ -68,6 +70,51 @@ describe("token budgets", () => {
           expect(s.items.length).toBeLessThanOrEqual(sectionLimits[name].max);
           for (const i of s.items) expect(i.tokens).toBe(itemTokens(i.text));
           expect(s.tokens === 0).toBe(s.items.length === 0);
+        },
+      ),
+      { numRuns: runs },
+    );
+  });
+
+  it("cuts every item to a fixed share under the steady rules, whatever the others (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...dossierSectionNames),
+        fc.integer({ min: 0, max: 900 }),
+        candidates,
+        fc.nat(14),
+        text,
+        (name, budget, cs, at, extra) => {
+          const share = itemShare(name, budget);
+          const cut = (list: typeof cs) =>
+            cutSection(
+              name,
+              budget,
+              list.map((c, i) => ({ kind: "memory" as const, ...c, id: `${i}:${c.id}` })),
+              sectionLimits[name],
+              share,
+            );
+          const s = cut(cs);
+          expect(s.tokens).toBeLessThanOrEqual(budget);
+          expect(s.items.length).toBeLessThanOrEqual(sectionLimits[name].max);
+          // As many items as the section aims for fit, when there are that many that fit.
+          const fitting = cs.filter((c) => {
+            const f = fitItem(c.text, share, true);
+            return f !== null && !(f.tokens < 12 && f.text.endsWith("…"));
+          });
+          expect(s.items.length).toBeGreaterThanOrEqual(
+            Math.min(sectionLimits[name].min, fitting.length),
+          );
+          // An item's text is its own text cut to the share: nothing else decides it...
+          const byId = new Map(cs.map((c, i) => [`${i}:${c.id}`, c.text]));
+          for (const i of s.items) expect(i.text).toBe(fitItem(byId.get(i.id)!, share, true)!.text);
+          // ... so another candidate coming in anywhere changes no item that stays.
+          const more = [...cs.slice(0, at), { id: "new", score: 0, text: extra }, ...cs.slice(at)];
+          const texts = new Map(cut(more).items.map((i) => [byId.get(i.id) ?? i.id, i.text]));
+          for (const i of s.items) {
+            const other = texts.get(byId.get(i.id)!);
+            if (other !== undefined) expect(other).toBe(i.text);
+          }
         },
       ),
       { numRuns: runs },

@@ -3,8 +3,11 @@
  * template once per element of the list at `path` (the element as `item`), and a
  * template whose list is missing is skipped for one that can be filled.
  */
+import { gameTime, ids } from "@hearsay/core";
+import { type BrainRequest, renderPrompt } from "@hearsay/mind";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chatAnswer } from "../src/ollama/chatAnswer.ts";
+import { chatAnswer, readPrompt } from "../src/ollama/chatAnswer.ts";
 
 const templates = {
   good: [
@@ -65,5 +68,38 @@ describe("chatAnswer", () => {
       steps: [{ to: "bo" }, { task: "t1" }],
     });
     expect(answer({ present: [], tasks: [] })).toEqual({ steps: [{ rest: 1 }] });
+  });
+});
+
+describe("readPrompt", () => {
+  it("reads a prompt's input back whole, its standing fields from their own block", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          self: fc.record({ id: fc.string(), name: fc.string() }),
+          home: fc.option(fc.string()),
+          location: fc.record({ id: fc.string() }),
+          present: fc.array(fc.string(), { maxLength: 3 }),
+          note: fc.string(),
+        }),
+        (input) => {
+          const request = {
+            purpose: "act",
+            npcId: ids.npc("a"),
+            t: gameTime(1),
+            seed: 1,
+            dossier: null,
+            input,
+          } as unknown as BrainRequest;
+          const { system, user } = renderPrompt(request);
+          const read = readPrompt([
+            { role: "system", content: system },
+            { role: "user", content: user },
+          ]);
+          expect(read).toEqual({ purpose: "act", input });
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });

@@ -27,10 +27,10 @@ export const SimulationStarted = defineEvent("SimulationStarted", 1, {
    */
   indexMode: Schema.optionalKey(Schema.Literal("disabled")),
   /**
-   * `stable` when the run's dossiers choose their items by the stable rules (core's
+   * `stable` or `steady` when the run's dossiers choose their items by those rules (core's
    * `DossierRules`); absent: the earlier `moment` rules. Replay builds dossiers the same way.
    */
-  dossierRules: Schema.optionalKey(Schema.Literal("stable")),
+  dossierRules: Schema.optionalKey(Schema.Literals(["stable", "steady"])),
 });
 
 export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {

@@ -1,8 +1,9 @@
 /**
- * The dossier rules are a fact of a run: a new run records the `stable` rules in its
+ * The dossier rules are a fact of a run: a new run records the `steady` rules in its
  * `SimulationStarted`, and every source built on a save follows the rules it recorded —
- * the `moment` rules for a run recorded before the field existed, such as the committed
- * fixture — so a recorded answer always meets the dossier it was given.
+ * `stable` for a run recorded under them, the `moment` rules for a run recorded before
+ * the field existed, such as the committed fixture — so a recorded answer always meets
+ * the dossier it was given.
  */
 import { currentDossierRules, type GameTime, type LocationId, type NpcId } from "@hearsay/core";
 import { recordedDossierRules, retrievalDossiers, verifyLog } from "@hearsay/engine";
@@ -42,29 +43,38 @@ describe("dossier rules", () => {
   it("a new run records the current rules, and its replay builds by them", async () => {
     const started = log.read(MAIN, { toSeq: 1 })[0]!;
     expect(started.type).toBe("SimulationStarted");
-    expect(currentDossierRules).toBe("stable");
-    expect((started.payload as { dossierRules?: string }).dossierRules).toBe("stable");
-    expect(recordedDossierRules(log, MAIN)).toBe("stable");
-    expect(retrievalDossiers(log, MAIN).dossierRules).toBe("stable");
+    expect(currentDossierRules).toBe("steady");
+    expect((started.payload as { dossierRules?: string }).dossierRules).toBe("steady");
+    expect(recordedDossierRules(log, MAIN)).toBe("steady");
+    expect(retrievalDossiers(log, MAIN).dossierRules).toBe("steady");
     expect((await verifyLog({ log, saveId: MAIN, simulation: hamlet() })).ok).toBe(true);
   });
 
-  it("a source on a save follows the rules it recorded, and the two rules build other dossiers", () => {
+  it("a source on a save follows the rules it recorded, and the rules build other dossiers", () => {
+    const steady = retrievalDossiers(log, MAIN, { dossierRules: "steady" });
     const stable = retrievalDossiers(log, MAIN, { dossierRules: "stable" });
     const moment = retrievalDossiers(log, MAIN, { dossierRules: "moment" });
     const onNew = retrievalDossiers(log, MAIN);
     let differ = 0;
+    let differStable = 0;
     for (const ask of asks()) {
-      expect(onNew.dossier(ask)).toEqual(stable.dossier(ask));
+      expect(onNew.dossier(ask)).toEqual(steady.dossier(ask));
       if (JSON.stringify(stable.dossier(ask)) !== JSON.stringify(moment.dossier(ask))) differ++;
+      if (JSON.stringify(steady.dossier(ask)) !== JSON.stringify(stable.dossier(ask)))
+        differStable++;
     }
     expect(differ).toBeGreaterThan(0);
+    expect(differStable).toBeGreaterThan(0);
+    const restart = (set: string) =>
+      log.db.prepare(`UPDATE events SET payload = ${set} WHERE save_id = ? AND seq = 1`).run(MAIN);
+    // The same save as a run recorded under the stable rules.
+    restart("json_set(payload, '$.dossierRules', 'stable')");
+    expect(recordedDossierRules(log, MAIN)).toBe("stable");
+    const onStable = retrievalDossiers(log, MAIN);
+    expect(onStable.dossierRules).toBe("stable");
+    for (const ask of asks()) expect(onStable.dossier(ask)).toEqual(stable.dossier(ask));
     // The same save as a run recorded before the field: its start names no rules.
-    log.db
-      .prepare(
-        "UPDATE events SET payload = json_remove(payload, '$.dossierRules') WHERE save_id = ? AND seq = 1",
-      )
-      .run(MAIN);
+    restart("json_remove(payload, '$.dossierRules')");
     expect(recordedDossierRules(log, MAIN)).toBe("moment");
     const onOld = retrievalDossiers(log, MAIN);
     expect(onOld.dossierRules).toBeUndefined();

@@ -1,7 +1,8 @@
 /**
  * What the fixture server says to a chat. It reads the purpose and the input the
  * prompt carries (the `(purpose: <name>)` heading and the ```` ```json purpose-input ````
- * block of @hearsay/mind's prompts), picks a template for the current behaviour — by a
+ * block of @hearsay/mind's prompts, with the fields of its ```` ```json purpose-standing ````
+ * block when it has one), picks a template for the current behaviour — by a
  * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
  * input cannot fill — and fills it, so "good" answers name ids the input offers
  * (`{ "$each": path, "as": template }` repeats a template for each element of a list;
@@ -26,9 +27,12 @@ export const readPrompt = (
     if (m.role !== "user") continue;
     const purpose = /\(purpose: ([a-z_]+)\)/.exec(m.content)?.[1];
     const block = /(`{3,})json purpose-input\n([\s\S]*?)\n\1/.exec(m.content)?.[2];
+    const standing = /(`{3,})json purpose-standing\n([\s\S]*?)\n\1/.exec(m.content)?.[2];
     if (purpose !== undefined && block !== undefined) {
       try {
-        return { purpose, input: JSON.parse(block) };
+        const rest: unknown = JSON.parse(block);
+        if (standing === undefined) return { purpose, input: rest };
+        return { purpose, input: { ...(JSON.parse(standing) as object), ...(rest as object) } };
       } catch {
         return null;
       }
