@@ -46,6 +46,8 @@ export type OwnRows = Pick<
 
 export interface EventSource {
   read(saveId: string, range?: { readonly fromSeq?: number }): ReadonlyArray<StoredEvent>;
+  /** Folds what the save's read models lag behind its log (`SqliteEventLog.caughtUp`). */
+  caughtUp?(saveId: string): number;
 }
 
 /** Options for {@link RetrievalEngine}. */
@@ -163,6 +165,8 @@ export class RetrievalEngine {
   view(saveId: string, appended: ReadonlyArray<StoredEvent> = []): SaveView {
     let view = this.views.get(saveId);
     if (!view) {
+      // The view loads from the read models: they must hold the whole log first.
+      this.options.log.caughtUp?.(saveId);
       view = SaveView.load(this.db, saveId);
       this.views.set(saveId, view);
       this.queue({});

@@ -3,7 +3,9 @@
  * branches, the append-only log with optimistic concurrency (`expectedSeq`), reads by
  * seq and by game day, and — through the projector — read models that are updated in the
  * same transaction as the append, rebuilt from the log on demand, snapshotted every N
- * events and restorable from a snapshot plus the tail of the log. The append path is
+ * events and restorable from a snapshot plus the tail of the log. A run appends log rows
+ * only (`appendLogOnly`) and catches the read models up in batches (`caughtUp`); every
+ * read of them here, and every writable open, catches up first. The append path is
  * `EventAppend`, refolds from the log or a snapshot `SaveRefold`, and the reads of a save's
  * log and read models `SaveReads` and `KnowledgeQueries`; this class holds the saves and
  * the transactions around them.
@@ -102,6 +104,21 @@ export class SqliteEventLog {
       sqlFoldFrom: Math.max(1, opts.sqlFoldFrom ?? 64),
     });
     this.refoldIfAsked();
+    this.catchUpAll();
+  }
+
+  /**
+   * Catches up every save whose read models lag its log (a run stopped between
+   * catch-ups, or was killed), on a writable open: what a resume, a rebuild or any other
+   * writer then reads is the whole log's.
+   */
+  private catchUpAll(): void {
+    if (this.db.readonly) return;
+    const behind = this.db
+      .prepare("SELECT save_id FROM saves WHERE projected_seq IS NOT NULL ORDER BY save_id")
+      .pluck()
+      .all() as Array<string>;
+    for (const saveId of behind) this.caughtUp(saveId);
   }
 
   /**
@@ -232,6 +249,54 @@ export class SqliteEventLog {
   }
 
   /**
+   * Appends a batch's log rows only, in one (immediate) transaction, leaving the read
+   * models behind until {@link caughtUp}: the run's hot path. The batch is as durable as
+   * an `append`'s (a writable open, or any read of the read models, folds it); ids, seqs,
+   * dedup and errors are `append`'s.
+   *
+   * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
+   * @throws InvalidEvent naming the first event that does not decode (nothing written)
+   * @throws UnknownSave
+   */
+  appendLogOnly(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
+    const decoded = decodeBatch(saveId, events);
+    try {
+      return this.appends.appendLogOnly(saveId, expectedSeq, decoded);
+    } catch (e) {
+      throw this.busyAsSaid(e);
+    }
+  }
+
+  /**
+   * Folds whatever of the save's log its read models do not hold yet (after
+   * `appendLogOnly`), in one transaction, as appending it would have: same rows, keys,
+   * FTS entries and digest. Returns how many events it folded (0 when none were behind,
+   * and then it writes nothing). Every read of the read models through this class calls
+   * it first.
+   */
+  caughtUp(saveId: string): number {
+    if (this.db.readonly) return 0;
+    const save = this.history.get(saveId);
+    if (this.appends.projectedSeq(save) === null) return 0;
+    try {
+      return withDigest(this.db, () => this.appends.catchUp(saveId), true);
+    } catch (e) {
+      throw this.busyAsSaid(e);
+    }
+  }
+
+  /** Whether the save's read models lag its log. */
+  behind(saveId: string): boolean {
+    return this.appends.projectedSeq(this.history.get(saveId)) !== null;
+  }
+
+  /** The save is fully projected (after a refold to its head). */
+  private projectedAll(saveId?: string): void {
+    if (saveId === undefined) this.db.exec("UPDATE saves SET projected_seq = NULL");
+    else this.db.prepare("UPDATE saves SET projected_seq = NULL WHERE save_id = ?").run(saveId);
+  }
+
+  /**
    * Runs `work` as one transaction: every append it makes (to any save) is committed
    * together when it resolves, and none of them when it throws. The file stays
    * write-locked until then, so no other writer's batch can land between its appends
@@ -278,9 +343,14 @@ export class SqliteEventLog {
     return withDigest(
       this.db,
       () => {
-        if (saveId !== undefined)
-          return this.refolds.refold(this.history.get(saveId), 1, undefined);
-        return this.refolds.refoldAll();
+        if (saveId !== undefined) {
+          const n = this.refolds.refold(this.history.get(saveId), 1, undefined);
+          this.projectedAll(saveId);
+          return n;
+        }
+        const n = this.refolds.refoldAll();
+        this.projectedAll();
+        return n;
       },
       true,
     );
@@ -360,11 +430,13 @@ export class SqliteEventLog {
 
   /** The canonical state of every projection row of the save. @throws UnknownSave */
   projectionState(saveId: string): ProjectionState {
+    this.caughtUp(saveId);
     return this.reads.projectionState(saveId);
   }
 
   /** `stateHash` of {@link projectionState}: what Checkpoint events carry. */
   projectionHash(saveId: string): string {
+    this.caughtUp(saveId);
     return this.reads.projectionHash(saveId);
   }
 
@@ -372,6 +444,7 @@ export class SqliteEventLog {
 
   /** Snapshots the save's read models at its head (with optional actor state as JSON). */
   takeSnapshot(saveId: string, actors: unknown = null): SnapshotInfo {
+    this.caughtUp(saveId);
     return withDigest(
       this.db,
       () => {
@@ -418,7 +491,9 @@ export class SqliteEventLog {
         const save = this.history.get(saveId);
         const snap = this.refolds.latestSnapshot(save, atOrBefore ?? save.head);
         if (!snap) throw new SnapshotNotFound({ saveId, seq: atOrBefore ?? null });
-        return { fromSeq: snap.seq, folded: this.refolds.refold(save, snap.seq + 1, snap.state) };
+        const folded = this.refolds.refold(save, snap.seq + 1, snap.state);
+        this.projectedAll(saveId);
+        return { fromSeq: snap.seq, folded };
       },
       true,
     );
@@ -434,6 +509,7 @@ export class SqliteEventLog {
     itemId: string,
     t: GameTime,
   ): boolean {
+    this.caughtUp(saveId);
     return this.knowledge.knowsAt(saveId, npcId, itemKind, itemId, t);
   }
 
@@ -445,11 +521,13 @@ export class SqliteEventLog {
     saveId: string,
     memoryIds: ReadonlyArray<string>,
   ): ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }> {
+    this.caughtUp(saveId);
     return this.reads.memoryTexts(saveId, memoryIds);
   }
 
   /** Every item the NPC knows at `t` (optionally of one kind), ordered by kind then id. */
   knownItems(saveId: string, npcId: NpcId, t: GameTime, kind?: ItemKind): ReadonlyArray<KnownItem> {
+    this.caughtUp(saveId);
     return this.knowledge.knownItems(saveId, npcId, t, kind);
   }
 }
