@@ -21,7 +21,7 @@ import { KEY_SPACES } from "./ItemKeys.ts";
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { withDigest, withDigestAsync } from "./ProjectionDigest.ts";
+import { digestTallyOf, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { SaveReads } from "./SaveReads.ts";
@@ -71,6 +71,13 @@ export class SqliteEventLog {
     | undefined;
   private readonly insertEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
+  /** `PRAGMA data_version`: changes when another connection commits to the file. */
+  private readonly dataVersion: SqliteStatement;
+  /**
+   * Per save, the `data_version` at which its read models were last found level with its
+   * log: until another connection commits (or this one appends log rows only), they still are.
+   */
+  private readonly levelAt = new Map<string, number>();
 
   constructor(
     readonly db: SqliteDatabase,
@@ -93,6 +100,7 @@ export class SqliteEventLog {
       "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.setHead = db.prepare("UPDATE saves SET head_seq = ? WHERE save_id = ?");
+    this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.appends = new EventAppend({
       db,
       history: this.history,
@@ -260,6 +268,7 @@ export class SqliteEventLog {
    */
   appendLogOnly(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     const decoded = decodeBatch(saveId, events);
+    this.levelAt.delete(saveId);
     try {
       return this.appends.appendLogOnly(saveId, expectedSeq, decoded);
     } catch (e) {
@@ -276,13 +285,20 @@ export class SqliteEventLog {
    */
   caughtUp(saveId: string): number {
     if (this.db.readonly) return 0;
+    // Known level, and no other connection has committed since: one pragma, no query.
+    const version = this.dataVersion.get() as number;
+    if (this.levelAt.get(saveId) === version) return 0;
     const save = this.history.get(saveId);
-    if (this.appends.projectedSeq(save) === null) return 0;
-    try {
-      return withDigest(this.db, () => this.appends.catchUp(saveId), true);
-    } catch (e) {
-      throw this.busyAsSaid(e);
+    let folded = 0;
+    if (this.appends.projectedSeq(save) !== null) {
+      try {
+        folded = withDigest(this.db, () => this.appends.catchUp(saveId), true);
+      } catch (e) {
+        throw this.busyAsSaid(e);
+      }
     }
+    if (!this.db.inTransaction) this.levelAt.set(saveId, version);
+    return folded;
   }
 
   /** Whether the save's read models lag its log. */
@@ -437,6 +453,9 @@ export class SqliteEventLog {
   /** `stateHash` of {@link projectionState}: what Checkpoint events carry. */
   projectionHash(saveId: string): string {
     this.caughtUp(saveId);
+    // Inside a transaction the digest's deltas wait for its end: fold them in now (a
+    // rollback still drops them, with the rows).
+    if (this.db.inTransaction) digestTallyOf(this.db)?.flush();
     return this.reads.projectionHash(saveId);
   }
 

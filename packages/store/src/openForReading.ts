@@ -89,6 +89,21 @@ const refuseBehind = (db: SqliteDatabase, path: string): void => {
  * @throws ReadModelsBehind when a save's read models lag its log
  */
 export const openForReading = (path: string): SqliteDatabase => {
+  const db = openHearsayReadOnly(path);
+  try {
+    refuseBehind(db, path);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+};
+
+/**
+ * {@link openForReading} without its last check: a file whose read models lag its log
+ * opens too (what a writer checks a file with before it takes the lock and catches up).
+ */
+export const openHearsayReadOnly = (path: string): SqliteDatabase => {
   const state = checkDatabaseFile(path);
   if (state === "missing") {
     throw new DatabaseMissing({ path });
@@ -114,7 +129,6 @@ export const openForReading = (path: string): SqliteDatabase => {
   }
   try {
     checkHearsaySchema(db, path, SCHEMA_VERSION, false);
-    refuseBehind(db, path);
     // The store's statements name the SQL function its projection triggers call; this
     // connection never writes, so the triggers never fire — it only has to exist for
     // those statements to prepare.

@@ -12,6 +12,7 @@ import {
   keyedTables,
   openDatabase,
   openForReading,
+  openForWriting,
   ReadModelsBehind,
   type SqliteDatabase,
   SqliteEventLog,
@@ -148,7 +149,8 @@ describe("a file whose read models are behind", () => {
     expect(message).toContain(path);
     expect(message).toContain("--resume");
 
-    const again = openDatabase(path);
+    // A writer (a resume) may open it: the check before its lock does not refuse it.
+    const again = openForWriting(path, { mode: "existing" });
     const reopened = new SqliteEventLog(again);
     expect(reopened.behind("s")).toBe(false);
     again.close();
