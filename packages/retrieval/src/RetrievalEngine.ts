@@ -337,9 +337,8 @@ export class RetrievalEngine {
               activity: (s, n) => own.activity(s, n),
               edges: (s, n, t) => own.edges(s, n, t),
               openTasks: (s, n, t) => own.openTasks(s, n, t),
-              threads: {
-                openKnown: (s, n, t) => this.readyThen(s, () => source.threads.openKnown(s, n, t)),
-              },
+              // The view keeps the threads and who knows of each: no read, no catch-up.
+              threads: view.threads,
               // The view holds every turn it folded (the table's rows): no read, no catch-up.
               turn: (rowid) =>
                 view.turnRow(rowid) ?? this.readyThen(saveId, () => source.turn(rowid)),

@@ -2,7 +2,7 @@
  * The in-memory read model retrieval filters and scores with, for one save: every
  * searchable item's facts (`ItemTable` per collection), who knows what since when
  * (`KnownList` per NPC and kind), NPC names, places, factions and relationship edges,
- * and each NPC's dialogue turns.
+ * each NPC's dialogue turns (with their rows) and the threads each knows of.
  *
  * It is loaded once from the projections with read-only SQL (one read transaction, at
  * the save's head seq) and then kept current by folding the log's new events. Who knows
@@ -48,7 +48,9 @@ import {
 } from "./itemFacts.ts";
 import { collectionOfKind, type FactKind, KnowledgeIndex } from "./KnowledgeIndex.ts";
 import type { KnownList } from "./KnownList.ts";
+import { KnownThreads, threadRow } from "./KnownThreads.ts";
 import { prepare, type Statement } from "./prepare.ts";
+import type { ThreadRow } from "./ThreadSection.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
 
@@ -87,6 +89,8 @@ export class SaveView implements Names {
   /** Directed relationship edges: from → to. */
   readonly relations = new Map<number, Set<number>>();
   readonly turns = new Map<number, Array<TurnRef>>();
+  /** The threads and who knows of each (the dossier's threads section). */
+  readonly threads = new KnownThreads();
   /** Each dialogue turn's row by rowid, as `DossierSource.turn` reads it. */
   private readonly turnRows = new Map<number, TurnRow>();
   /** The last seq folded in. */
@@ -95,7 +99,7 @@ export class SaveView implements Names {
   /** What core's knowledge fold reads of the view (its facts and memories so far). */
   private readonly knowledge: KnowledgeState = {
     factTime: (npc, kind, id) => {
-      if (kind === "thread") return undefined;
+      if (kind === "thread") return this.threads.factTime(npc, id) as GameTime | undefined;
       const local = this.items[collectionOfKind[kind]].localOfId.get(id);
       const n = this.npcs.find(npc);
       if (n < 0) return undefined;
@@ -153,6 +157,9 @@ export class SaveView implements Names {
         `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
       ),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
+      threads: p(
+        "SELECT thread_id, kind, text, npc_ids, opened_at, closed_at FROM threads WHERE save_id = ?",
+      ),
       relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
       turns: p(
         "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index, text FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
@@ -198,6 +205,10 @@ export class SaveView implements Names {
     for (const [npcId, kind, itemId, t] of this.s.knowledge!.iterate(save) as Iterable<
       [string, FactKind, string, number]
     >) {
+      if ((kind as string) === "thread") {
+        this.threads.learn(npcId, itemId, t);
+        continue;
+      }
       const npc = this.npcs.intern(npcId);
       const table = this.items[collectionOfKind[kind]];
       if (!table) continue;
@@ -206,6 +217,10 @@ export class SaveView implements Names {
       else loaded.push({ npc, kind, local, t });
     }
     this.facts.load(loaded);
+    for (const r of this.s.threads!.iterate(save) as Iterable<ThreadRow & Row>) {
+      const { closed_at, ...row } = r;
+      this.threads.opened(row, closed_at === null ? null : Number(closed_at));
+    }
     for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
       this.relate(from, to);
     }
@@ -448,6 +463,14 @@ export class SaveView implements Names {
       case "RelationshipChanged":
         this.relate(e.payload.fromId, e.payload.toId);
         break;
+      case "ThreadOpened": {
+        const p = e.payload;
+        this.threads.opened(threadRow(p.threadId, p.kind, p.text, p.npcIds, e.t));
+        break;
+      }
+      case "ThreadClosed":
+        this.threads.closed(e.payload.threadId, e.t);
+        break;
       default:
         break;
     }
@@ -485,7 +508,10 @@ export class SaveView implements Names {
         return;
       }
       case "fact":
-        if (c.itemKind === "thread") return; // threads are read from the store, never searched
+        if (c.itemKind === "thread") {
+          this.threads.learn(c.npcId, c.itemId, c.fact.t);
+          return;
+        }
         this.learn(c.itemKind, c.itemId, this.npcs.intern(c.npcId), c.fact.t);
         return;
     }
