@@ -57,6 +57,15 @@ export class EventAppend {
   /** The appends' SQL fold (made at the first append that needs it). */
   private appendFold: SqlFold | null = null;
   private projected: SqliteStatement | undefined;
+  /**
+   * Per save, the events its log-only appends wrote since `from` (through `to`), as they
+   * were appended: what a catch-up folds without reading them back, when they are still
+   * exactly what its read models lack (else it reads the log).
+   */
+  private readonly behind = new Map<
+    string,
+    { readonly from: number; to: number; readonly events: Array<StoredEvent> }
+  >();
   private markBehind: SqliteStatement | undefined;
 
   constructor(private readonly parts: AppendParts) {
@@ -108,7 +117,12 @@ export class EventAppend {
     const save = history.get(saveId);
     const from = this.projectedSeq(save);
     if (from === null) return 0;
-    const events = history.read(save, from + 1, save.head);
+    const kept = this.behind.get(saveId);
+    this.behind.delete(saveId);
+    const events =
+      kept !== undefined && kept.from === from && kept.to === save.head
+        ? kept.events
+        : history.read(save, from + 1, save.head);
     this.fold(save, from, save.head, events);
     this.parts.db.prepare(CLEAR_PROJECTED).run(saveId);
     const n = this.parts.snapshotEvery;
@@ -175,6 +189,7 @@ export class EventAppend {
           else {
             this.markBehind ??= db.prepare(MARK_BEHIND);
             this.markBehind.run(save.head, saveId);
+            this.keep(saveId, save.head, seq, appended);
           }
           setHead.run(seq, saveId);
           const n = this.parts.snapshotEvery;
@@ -186,6 +201,20 @@ export class EventAppend {
       },
       true,
     );
+  }
+
+  /** Keeps a log-only append's events for the catch-up (see `behind`). */
+  private keep(
+    saveId: string,
+    head: number,
+    seq: number,
+    appended: ReadonlyArray<StoredEvent>,
+  ): void {
+    const kept = this.behind.get(saveId);
+    if (kept !== undefined && kept.to === head) {
+      for (const e of appended) kept.events.push(e);
+      kept.to = seq;
+    } else this.behind.set(saveId, { from: head, to: seq, events: [...appended] });
   }
 
   /**

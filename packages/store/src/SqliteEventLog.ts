@@ -4,7 +4,8 @@
  * seq and by game day, and — through the projector — read models that are updated in the
  * same transaction as the append, rebuilt from the log on demand, snapshotted every N
  * events and restorable from a snapshot plus the tail of the log. A run appends log rows
- * only (`appendLogOnly`) and catches the read models up in batches (`caughtUp`); every
+ * only (`appendLogOnly`; the events are kept in memory for the fold) and catches the read
+ * models up in batches (`caughtUp`); every
  * read of them here, and every writable open, catches up first. The append path is
  * `EventAppend`, refolds from the log or a snapshot `SaveRefold`, and the reads of a save's
  * log and read models `SaveReads` and `KnowledgeQueries`; this class holds the saves and

@@ -89,6 +89,36 @@ describe("log-only appends", () => {
     );
   });
 
+  it("property: a log-only append rolled back with its transaction is never folded", async () => {
+    await fc.assert(
+      fc.asyncProperty(arbEventBatches({ minSteps: 6 }), async (batches) => {
+        const plain = freshStore();
+        newSave(plain.log, "s");
+        appendBatches(plain.log, "s", batches);
+        const mixed = freshStore();
+        newSave(mixed.log, "s");
+        for (const [i, batch] of batches.entries()) {
+          // The next batch tried first, in a transaction that fails: nothing of it stays.
+          const next = batches[i + 1];
+          if (next !== undefined) {
+            await expect(
+              mixed.log.atomically(async () => {
+                mixed.log.appendLogOnly("s", mixed.log.head("s"), next);
+                throw new Error("rolled back");
+              }),
+            ).rejects.toThrow("rolled back");
+          }
+          mixed.log.appendLogOnly("s", mixed.log.head("s"), batch);
+        }
+        mixed.log.caughtUp("s");
+        expect(mixed.log.projectionState("s")).toEqual(plain.log.projectionState("s"));
+        expect(mixed.log.projectionHash("s")).toBe(plain.log.projectionHash("s"));
+        checkFts(mixed.db);
+      }),
+      { numRuns: runs(20) },
+    );
+  });
+
   it("a log-only append writes no read model row, and catching up with nothing behind writes nothing", () => {
     const { db, log } = freshStore();
     newSave(log, "s");
