@@ -3,7 +3,10 @@
  * event id, inserted with gapless seqs and folded into the read models in the same
  * transaction — event by event through the projector, or, for a batch with many events
  * of SqlFold.ts's types, those with one statement per table — then the head moved and,
- * when the append crosses a multiple of `snapshotEvery`, a snapshot taken.
+ * when the append crosses a multiple of `snapshotEvery`, a snapshot taken. A log-only
+ * append inserts the same rows and moves the head but folds nothing: it marks where the
+ * read models stop (`saves.projected_seq`) and keeps its events, and `catchUp` later
+ * folds everything behind as one append of it would.
  */
 import { currentVersions, type Event, type StoredEvent } from "@hearsay/core";
 import type { decodeBatch } from "./decodeBatch.ts";
@@ -67,6 +70,7 @@ export class EventAppend {
     { readonly from: number; to: number; readonly events: Array<StoredEvent> }
   >();
   private markBehind: SqliteStatement | undefined;
+  private clearProjected: SqliteStatement | undefined;
 
   constructor(private readonly parts: AppendParts) {
     this.appendEvent = parts.db.prepare(
@@ -124,7 +128,8 @@ export class EventAppend {
         ? kept.events
         : history.read(save, from + 1, save.head);
     this.fold(save, from, save.head, events);
-    this.parts.db.prepare(CLEAR_PROJECTED).run(saveId);
+    this.clearProjected ??= this.parts.db.prepare(CLEAR_PROJECTED);
+    this.clearProjected.run(saveId);
     const n = this.parts.snapshotEvery;
     if (n > 0 && Math.floor(save.head / n) > Math.floor(from / n)) {
       snapshots.write(saveId, save.campaignId, save.head, stateIO.read(saveId), null);
