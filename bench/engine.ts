@@ -22,7 +22,13 @@ import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
-import { bareLog, decodeOnly, storeLogOnly, storeWithoutDigest } from "./lib/bareLog.ts";
+import {
+  bareLog,
+  decodeOnly,
+  storeCaughtUpEvery,
+  storeLogOnly,
+  storeWithoutDigest,
+} from "./lib/bareLog.ts";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { startGcTally } from "./lib/gcTally.ts";
 import { printTable } from "./lib/printTable.ts";
@@ -83,6 +89,11 @@ interface Row {
   readonly decodeCpuUsPerNpcDay: number;
   readonly readModelsCpuUsPerNpcDay: number;
   readonly digestCpuUsPerNpcDay: number;
+  /** The same log appended log rows only, the read models caught up every tick or every 24. */
+  readonly logOnlyCpuUsPerNpcDay: {
+    readonly caughtUpEveryTick: number;
+    readonly caughtUpEvery24Ticks: number;
+  };
   /** The run's wall time over the bare log's (the target: ~3). */
   readonly runOverBareLog: number;
   /** The same ratio in CPU time (steadier on a shared machine). */
@@ -174,6 +185,9 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const logTable = storeLogOnly(batches);
   const decoding = decodeOnly(batches);
   const noDigest = storeWithoutDigest(batches);
+  // As the run appends: log rows only, the read models caught up every tick or every 24.
+  const caughtUp1 = storeCaughtUpEvery(batches, 1);
+  const caughtUp24 = storeCaughtUpEvery(batches, 24);
   const usPerNpcDay = (seconds * 1e6) / (npcs * days);
   const jobsCpu = [...jobCpu.values()].reduce((a, b) => a + b, 0);
   const perNpcDay = (cpuSeconds: number) => (cpuSeconds * 1e6) / (npcs * days);
@@ -219,6 +233,10 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     readModelsCpuUsPerNpcDay:
       storeCpuUs / (npcs * days) - perNpcDay(logTable.cpuSeconds) - perNpcDay(decoding.cpuSeconds),
     digestCpuUsPerNpcDay: storeCpuUs / (npcs * days) - perNpcDay(noDigest.cpuSeconds),
+    logOnlyCpuUsPerNpcDay: {
+      caughtUpEveryTick: perNpcDay(caughtUp1.cpuSeconds),
+      caughtUpEvery24Ticks: perNpcDay(caughtUp24.cpuSeconds),
+    },
     runOverBareLog: seconds / Math.max(1e-9, bare.seconds),
     runCpuOverBareLogCpu: cpuSeconds / Math.max(1e-9, bare.cpuSeconds),
     yearSecondsAtThisRate: (usPerNpcDay * TARGET_NPC_DAYS) / 1e6,
@@ -337,6 +355,10 @@ export default async (): Promise<void> => {
       `  the store's append in CPU µs per NPC-day: ${r.storeCpuUsPerNpcDay.toFixed(0)} = log table ${r.logTableCpuUsPerNpcDay.toFixed(0)} ` +
         `+ decoding ${r.decodeCpuUsPerNpcDay.toFixed(0)} + read models ${r.readModelsCpuUsPerNpcDay.toFixed(0)} ` +
         `(of which the digest's triggers ${r.digestCpuUsPerNpcDay.toFixed(0)})`,
+    );
+    console.log(
+      `  the same log appended log rows only (as a run does), CPU µs per NPC-day: read models caught up every tick ` +
+        `${r.logOnlyCpuUsPerNpcDay.caughtUpEveryTick.toFixed(0)}, every 24 ticks ${r.logOnlyCpuUsPerNpcDay.caughtUpEvery24Ticks.toFixed(0)}`,
     );
   }
   const target = rows.find((r) => r.npcs === 1000 && r.days === 365);

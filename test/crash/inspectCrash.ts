@@ -2,8 +2,9 @@
  * The state a SIGKILL left behind, measured the way the next `hearsay run --resume`
  * would meet it: SQLite's own integrity check, the committed log compared with the
  * uninterrupted reference (a prefix of it, ending at a whole tick), and the projections
- * compared with a rebuild from the log. The rebuild runs inside a transaction that is
- * rolled back, so inspecting changes nothing the resume will see.
+ * compared with a rebuild from the log (the read models caught up with the log first, as
+ * a writable open does). It all runs inside a transaction that is rolled back, so
+ * inspecting changes nothing the resume will see.
  */
 import { existsSync, statSync } from "node:fs";
 import { stateHash } from "@hearsay/core";
@@ -90,6 +91,10 @@ export const inspectCrash = (path: string, reference: CrashReference): CrashStat
   }
   const integrity = integrityOf(path);
   const db = openDatabase(path);
+  // Everything is read inside one transaction that is rolled back: a writable open catches
+  // the read models up with the log (a run appends log rows only), and the resume must
+  // meet the file as the kill left it.
+  db.exec("BEGIN IMMEDIATE");
   try {
     const log = new SqliteEventLog(db);
     if (!log.saves().some((s) => s.saveId === SAVE)) {
@@ -105,14 +110,8 @@ export const inspectCrash = (path: string, reference: CrashReference): CrashStat
     const wholeTick =
       head === 0 || head === reference.genesisLength || lastType === "ClockAdvanced";
     const projectionHash = log.projectionHash(SAVE);
-    let rebuiltHash: string;
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      log.rebuildProjections(SAVE);
-      rebuiltHash = log.projectionHash(SAVE);
-    } finally {
-      db.exec("ROLLBACK");
-    }
+    log.rebuildProjections(SAVE);
+    const rebuiltHash = log.projectionHash(SAVE);
     return {
       integrity,
       head,
@@ -124,6 +123,7 @@ export const inspectCrash = (path: string, reference: CrashReference): CrashStat
       rebuiltHash,
     };
   } finally {
+    db.exec("ROLLBACK");
     db.close();
   }
 };

@@ -235,7 +235,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const append = (events: ReadonlyArray<Event>) => {
     if (events.length === 0) return;
     const before = head;
-    const result = log.append(saveId, head, events);
+    // The log rows only: the read models catch up once a game day, at each Checkpoint
+    // (its hash reads them) and before any read of them (SqliteEventLog.caughtUp).
+    const result = log.appendLogOnly(saveId, head, events);
     head = result.head;
     for (const e of events) {
       counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
@@ -413,6 +415,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         await runSkip(context(writer, next.from, next.to), next.mode);
         warnings(writer);
         append(writer.drain());
+        log.caughtUp(saveId);
         ticks += 1;
         progress(next.to);
         continue;
@@ -430,11 +433,15 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       await runTick(context(writer, from, t));
       warnings(writer);
       append(writer.drain());
+      if (Math.floor(t / MINUTES_PER_DAY) > Math.floor(from / MINUTES_PER_DAY))
+        log.caughtUp(saveId);
       ticks += 1;
       progress(t);
     }
   } finally {
     actors.stop();
+    // A run leaves its read models level with its log (a killed one: the next writable open).
+    log.caughtUp(saveId);
     dossiers.flush?.();
   }
 

@@ -39,6 +39,8 @@ describe("actor-backed dossier rows", () => {
     let changedTicks = 0;
     const check = (npcId: NpcId, t: number) => {
       asks += 1;
+      // A run appends log rows only: the read models are caught up to compare with them.
+      log.caughtUp(MAIN);
       expect(ownRows(own!, npcId, t), `${npcId} at ${t}`).toEqual(ownRows(sql, npcId, t));
     };
     await run(log, {
@@ -91,6 +93,7 @@ describe("actor-backed dossier rows", () => {
       onProgress: ({ t, head }) => {
         for (const e of log.read(MAIN, { fromSeq: folded + 1 })) state.apply(e, e.seq);
         folded = head;
+        log.caughtUp(MAIN);
         const reads = new ActorDossierReads(actors!, state);
         for (const id of state.npcs.keys()) {
           const npcId = id as NpcId;

@@ -192,8 +192,21 @@ export class CollectionIndex {
     });
   }
 
-  /** Updates the given rowids (re-read; gone rows removed) and every row newer than the last seen. */
-  update(rowids: ReadonlyArray<number> = []): Effect.Effect<IndexChange, EmbedderError> {
+  /**
+   * Updates the given rowids (re-read; gone rows removed) and every row newer than the
+   * last seen. With `given` — the rows of one save a retrieval view made or changed, by
+   * rowid, as their `textColumns` values (null: removed), covering every rowid given —
+   * nothing is read: the view holds what the table holds (the agreement tests), so the
+   * vectors are those a read would give, and the table may lag the log.
+   */
+  update(
+    rowids: ReadonlyArray<number> = [],
+    given?: {
+      readonly saveId: string;
+      readonly rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>;
+    },
+  ): Effect.Effect<IndexChange, EmbedderError> {
+    if (given !== undefined) return this.updateGiven(rowids, given.saveId, given.rows);
     const todo = new Map<number, Pending>();
     const gone: Array<number> = [];
     // Every row past the last one seen in its space is read by the scan of new rows below
@@ -220,6 +233,32 @@ export class CollectionIndex {
     this.store.remove(gone);
     const rows = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
     return Effect.map(this.embedAll(rows), (added) => ({ added, removed: gone.length }));
+  }
+
+  /** `update` from rows a view gave (see there). */
+  private updateGiven(
+    rowids: ReadonlyArray<number>,
+    saveId: string,
+    rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>,
+  ): Effect.Effect<IndexChange, EmbedderError> {
+    const todo = new Map<number, Pending>();
+    const gone: Array<number> = [];
+    for (const rowid of rowids) {
+      const values = rows.get(rowid);
+      if (values === undefined) throw new Error(`CollectionIndex: no row given for ${rowid}`);
+      if (values === null) {
+        if (this.store.has(rowid)) gone.push(rowid);
+        todo.delete(rowid);
+        continue;
+      }
+      const p = this.pending([rowid, saveId, ...values]);
+      if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
+      else todo.delete(p.rowid);
+      this.see(p.rowid);
+    }
+    this.store.remove(gone);
+    const sorted = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
+    return Effect.map(this.embedAll(sorted), (added) => ({ added, removed: gone.length }));
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import type { SqliteDatabase } from "@hearsay/store";
 import { prepare, type Statement } from "./prepare.ts";
-import { ThreadSource } from "./ThreadSection.ts";
+import { type ThreadReads, ThreadSource } from "./ThreadSection.ts";
 
 export interface CharacterRow {
   readonly name: string;
@@ -67,7 +67,7 @@ export const OPEN_TASKS_SQL = `SELECT task_id, title, description, status, deadl
 export class DossierSource {
   private readonly s: Record<string, Statement>;
   /** Open threads an NPC knows of (the dossier's `threads` section). */
-  readonly threads: ThreadSource;
+  readonly threads: ThreadReads;
 
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => prepare(db, sql);

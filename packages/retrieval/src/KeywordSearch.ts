@@ -52,6 +52,8 @@ export interface KeywordHit {
 export interface KeywordOptions {
   /** Terms matching more rows than this are not matched (default 64). */
   readonly maxDf?: number;
+  /** Called before each search reads the index: brings the FTS tables level with the log. */
+  readonly ready?: () => void;
 }
 
 /** What is cached of one collection, valid while its mark is unchanged. */
@@ -81,12 +83,14 @@ export class KeywordSearch {
   private readonly maxDf: number;
   private readonly changes: Statement;
   private readonly marks: CollectionChanges | null;
+  private readonly ready: () => void;
 
   constructor(
     private readonly db: SqliteDatabase,
     options: KeywordOptions = {},
   ) {
     this.maxDf = options.maxDf ?? 64;
+    this.ready = options.ready ?? (() => {});
     this.changes = prepare(db, "SELECT total_changes()").pluck();
     this.marks = CollectionChanges.of(db);
   }
@@ -165,6 +169,7 @@ export class KeywordSearch {
 
   /** Up to `limit` rows of the collection matching the rarer words of `text`, best first. */
   search(c: CollectionName, text: string, limit: number): Array<KeywordHit> {
+    this.ready();
     const g = this.generation(c);
     const terms = ftsTerms(text).filter((t) => !this.isCommon(c, t, g));
     if (terms.length === 0) return [];

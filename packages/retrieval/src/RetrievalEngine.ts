@@ -29,7 +29,7 @@ import { KeywordSearch } from "./KeywordSearch.ts";
 import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
 import { shareCommonRows } from "./knownNearest.ts";
 import { requestTime } from "./requestTime.ts";
-import { SaveView, type Touched } from "./SaveView.ts";
+import { SaveView, type Touched, type TouchedRows } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
 import { type SectionBudgets, standardBudgets } from "./tokenBudget.ts";
 import type { VectorIndexes } from "./VectorIndex.ts";
@@ -46,6 +46,8 @@ export type OwnRows = Pick<
 
 export interface EventSource {
   read(saveId: string, range?: { readonly fromSeq?: number }): ReadonlyArray<StoredEvent>;
+  /** Folds what the save's read models lag behind its log (`SqliteEventLog.caughtUp`). */
+  caughtUp?(saveId: string): number;
 }
 
 /** Options for {@link RetrievalEngine}. */
@@ -118,7 +120,15 @@ export class RetrievalEngine {
     // No graph search can be asked for fewer than one candidate, so every search is exact.
     this.tuning = options.exactVectors === true ? { ...tuning, graphMax: 0 } : tuning;
     this.budgets = options.budgets ?? standardBudgets;
-    this.keywords = options.keywords === false ? null : new KeywordSearch(db);
+    this.keywords =
+      options.keywords === false
+        ? null
+        : new KeywordSearch(db, {
+            // FTS5 is a read model: every save searched is caught up with its log first.
+            ready: () => {
+              for (const saveId of this.views.keys()) this.ready(saveId);
+            },
+          });
     const partition = options.partition ?? defaultPartitionTuning;
     this.matrices = new KnownMatrices(
       options.matrixBudgetBytes,
@@ -141,10 +151,25 @@ export class RetrievalEngine {
     for (const c of collectionNames) delete this.pendingTouched[c];
   }
 
-  private queue(touched: Touched): void {
+  /**
+   * Catches the save's read models up with its log before a read of them (a run appends
+   * log rows only, `SqliteEventLog.appendLogOnly`): keyword search, dialogue turns,
+   * threads and rows a dossier reads from the tables.
+   */
+  private ready(saveId: string): void {
+    this.options.log.caughtUp?.(saveId);
+  }
+
+  /**
+   * Brings the vectors of touched rows up to date: from `rows` (what the view's catch-up
+   * made, `SaveView.catchUp`), reading no table, when given; else from the tables.
+   */
+  private queue(touched: Touched, saveId?: string, rows?: TouchedRows): void {
     const index = this.options.index;
     if (!index) return;
-    if (index.updateSync(touched)) return;
+    const given = saveId !== undefined && rows !== undefined ? { saveId, rows } : undefined;
+    if (given === undefined && saveId !== undefined) this.ready(saveId);
+    if (index.updateSync(touched, given)) return;
     for (const c of collectionNames) {
       const rows = touched[c];
       if (!rows || rows.length === 0) continue;
@@ -163,6 +188,8 @@ export class RetrievalEngine {
   view(saveId: string, appended: ReadonlyArray<StoredEvent> = []): SaveView {
     let view = this.views.get(saveId);
     if (!view) {
+      // The view loads from the read models: they must hold the whole log first.
+      this.options.log.caughtUp?.(saveId);
       view = SaveView.load(this.db, saveId);
       this.views.set(saveId, view);
       this.queue({});
@@ -174,10 +201,14 @@ export class RetrievalEngine {
       return view;
     }
     if (appended.length > 0 && appended[0]!.seq === view.seq + 1) {
-      this.queue(view.catchUp(appended));
+      const rows: TouchedRows = {};
+      this.queue(view.catchUp(appended, rows), saveId, rows);
     }
-    if (view.headSeq() > view.seq)
-      this.queue(view.catchUp(this.options.log.read(saveId, { fromSeq: view.seq + 1 })));
+    if (view.headSeq() > view.seq) {
+      const rows: TouchedRows = {};
+      const events = this.options.log.read(saveId, { fromSeq: view.seq + 1 });
+      this.queue(view.catchUp(events, rows), saveId, rows);
+    }
     return view;
   }
 
@@ -186,6 +217,12 @@ export class RetrievalEngine {
     if (saveId === undefined) this.views.clear();
     else this.views.delete(saveId);
     this.matrices.clear(saveId);
+  }
+
+  /** `read()` after the save's read models are caught up (`ready`). */
+  private readyThen<A>(saveId: string, read: () => A): A {
+    this.ready(saveId);
+    return read();
   }
 
   /** Embeds query text synchronously when the embedder can. */
@@ -255,7 +292,9 @@ export class RetrievalEngine {
       ftsText: query.length > 0 ? query : null,
       queryVector: req.queryVector ?? this.embedQuery(query),
       location: req.scene?.locationId ?? null,
-      activeTaskIds: this.source.openTasks(req.saveId, req.npcId, t).map((task) => task.task_id),
+      activeTaskIds: this.readyThen(req.saveId, () =>
+        this.source.openTasks(req.saveId, req.npcId, t).map((task) => task.task_id),
+      ),
     });
     const limit = req.limit ?? 10;
     const out: Array<SearchHit> = [];
@@ -288,6 +327,8 @@ export class RetrievalEngine {
   dossierReads(saveId: string, own?: OwnRows): DossierReads {
     const view = this.view(saveId);
     const source = this.source;
+    // Without `own` every row comes from the tables: they are caught up now.
+    if (own === undefined) this.ready(saveId);
     return {
       rows:
         own === undefined
@@ -298,8 +339,11 @@ export class RetrievalEngine {
               activity: (s, n) => own.activity(s, n),
               edges: (s, n, t) => own.edges(s, n, t),
               openTasks: (s, n, t) => own.openTasks(s, n, t),
-              threads: source.threads,
-              turn: (rowid) => source.turn(rowid),
+              // The view keeps the threads and who knows of each: no read, no catch-up.
+              threads: view.threads,
+              // The view holds every turn it folded (the table's rows): no read, no catch-up.
+              turn: (rowid) =>
+                view.turnRow(rowid) ?? this.readyThen(saveId, () => source.turn(rowid)),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
       turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],

@@ -2,7 +2,7 @@
  * The in-memory read model retrieval filters and scores with, for one save: every
  * searchable item's facts (`ItemTable` per collection), who knows what since when
  * (`KnownList` per NPC and kind), NPC names, places, factions and relationship edges,
- * and each NPC's dialogue turns.
+ * each NPC's dialogue turns (with their rows) and the threads each knows of.
  *
  * It is loaded once from the projections with read-only SQL (one read transaction, at
  * the save's head seq) and then kept current by folding the log's new events. Who knows
@@ -33,6 +33,7 @@ import {
   type SqliteDatabase,
 } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
+import type { TurnRow } from "./DossierSource.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
 import {
@@ -47,7 +48,9 @@ import {
 } from "./itemFacts.ts";
 import { collectionOfKind, type FactKind, KnowledgeIndex } from "./KnowledgeIndex.ts";
 import type { KnownList } from "./KnownList.ts";
+import { KnownThreads, threadRow } from "./KnownThreads.ts";
 import { prepare, type Statement } from "./prepare.ts";
+import type { ThreadRow } from "./ThreadSection.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
 
@@ -55,6 +58,15 @@ const json = (v: unknown): string => JSON.stringify(v);
 
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
+
+/**
+ * The rows a catch-up made or changed, by collection and rowid: the values of the
+ * collection's `textColumns` (as its table holds them), or null for a row removed — what
+ * `CollectionIndex.update` embeds without reading the table.
+ */
+export type TouchedRows = Partial<
+  Record<CollectionName, Map<number, ReadonlyArray<unknown> | null>>
+>;
 
 /** One dialogue turn an NPC spoke or heard. */
 export interface TurnRef {
@@ -77,13 +89,17 @@ export class SaveView implements Names {
   /** Directed relationship edges: from → to. */
   readonly relations = new Map<number, Set<number>>();
   readonly turns = new Map<number, Array<TurnRef>>();
+  /** The threads and who knows of each (the dossier's threads section). */
+  readonly threads = new KnownThreads();
+  /** Each dialogue turn's row by rowid, as `DossierSource.turn` reads it. */
+  private readonly turnRows = new Map<number, TurnRow>();
   /** The last seq folded in. */
   seq = 0;
   private readonly facts = new KnowledgeIndex();
   /** What core's knowledge fold reads of the view (its facts and memories so far). */
   private readonly knowledge: KnowledgeState = {
     factTime: (npc, kind, id) => {
-      if (kind === "thread") return undefined;
+      if (kind === "thread") return this.threads.factTime(npc, id) as GameTime | undefined;
       const local = this.items[collectionOfKind[kind]].localOfId.get(id);
       const n = this.npcs.find(npc);
       if (n < 0) return undefined;
@@ -141,9 +157,12 @@ export class SaveView implements Names {
         `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
       ),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
+      threads: p(
+        "SELECT thread_id, kind, text, npc_ids, opened_at, closed_at FROM threads WHERE save_id = ?",
+      ),
       relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
       turns: p(
-        "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
+        "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index, text FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
     };
   }
@@ -186,6 +205,10 @@ export class SaveView implements Names {
     for (const [npcId, kind, itemId, t] of this.s.knowledge!.iterate(save) as Iterable<
       [string, FactKind, string, number]
     >) {
+      if ((kind as string) === "thread") {
+        this.threads.learn(npcId, itemId, t);
+        continue;
+      }
       const npc = this.npcs.intern(npcId);
       const table = this.items[collectionOfKind[kind]];
       if (!table) continue;
@@ -194,14 +217,24 @@ export class SaveView implements Names {
       else loaded.push({ npc, kind, local, t });
     }
     this.facts.load(loaded);
+    for (const r of this.s.threads!.iterate(save) as Iterable<ThreadRow & Row>) {
+      const { closed_at, ...row } = r;
+      this.threads.opened(row, closed_at === null ? null : Number(closed_at));
+    }
     for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
       this.relate(from, to);
     }
-    for (const [rowid, t, speaker, listeners, conversation, index] of this.s.turns!.iterate(
+    for (const [rowid, t, speaker, listeners, conversation, index, text] of this.s.turns!.iterate(
       save,
-    ) as Iterable<[number, number, string, string, string, number]>) {
+    ) as Iterable<[number, number, string, string, string, number, string]>) {
       keys.load("conversation_turns", pairId(conversation, index), rowid);
-      this.addTurn(rowid, t, speaker, listeners);
+      this.addTurn(rowid, listeners, {
+        conversation_id: conversation,
+        turn_index: index,
+        speaker_id: speaker,
+        text,
+        t,
+      });
     }
   }
 
@@ -251,8 +284,10 @@ export class SaveView implements Names {
     set.add(this.npcs.intern(to));
   }
 
-  private addTurn(rowid: number, t: number, speaker: string, listeners: string): void {
-    const who = new Set([speaker, ...jsonList(listeners)]);
+  private addTurn(rowid: number, listeners: string, row: TurnRow): void {
+    const t = row.t;
+    this.turnRows.set(rowid, row);
+    const who = new Set([row.speaker_id, ...jsonList(listeners)]);
     for (const id of who) {
       const npc = this.npcs.intern(id);
       let list = this.turns.get(npc);
@@ -283,22 +318,29 @@ export class SaveView implements Names {
 
   /**
    * Folds events after `seq` (in log order) into the view. Returns the rowids whose
-   * vectors may need work. Events at or before `seq` are ignored. A new item's facts come
+   * vectors may need work, and puts their embedded columns in `rows` when given. Events at or before `seq` are ignored. A new item's facts come
    * from its event and its key from the store's rule (`ItemKeyFold`): nothing is read.
    */
-  catchUp(events: ReadonlyArray<StoredEvent>): Touched {
+  catchUp(events: ReadonlyArray<StoredEvent>, rows?: TouchedRows): Touched {
     const touched: Touched = {};
-    const touch = (c: CollectionName, rowid: number) => {
+    const touch: Touch = (c, rowid, values) => {
       const list = touched[c];
       if (list) list.push(rowid);
       else touched[c] = [rowid];
+      if (rows === undefined) return;
+      let byRowid = rows[c];
+      if (!byRowid) {
+        byRowid = new Map();
+        rows[c] = byRowid;
+      }
+      byRowid.set(rowid, values);
     };
     for (const e of events) this.fold(e, touch);
     return touched;
   }
 
   /** Folds one event (skipped when at or before `seq`). */
-  private fold(e: StoredEvent, touch: (c: CollectionName, rowid: number) => void): void {
+  private fold(e: StoredEvent, touch: Touch): void {
     if (e.seq <= this.seq) return;
     const changes = this.keys.step(e);
     switch (e.type) {
@@ -343,7 +385,7 @@ export class SaveView implements Names {
           text: p.text,
         });
         this.facts.arrived("world_event", p.worldEventId, local);
-        touch("world_events", key);
+        touch("world_events", key, [p.text]);
         break;
       }
       case "DebateHeld": {
@@ -362,7 +404,7 @@ export class SaveView implements Names {
           outcome: p.outcome,
         });
         this.facts.arrived("debate", p.debateId, local);
-        touch("background_debates", key);
+        touch("background_debates", key, [p.topic, p.summary, p.outcome]);
         break;
       }
       case "LoreImported": {
@@ -374,7 +416,7 @@ export class SaveView implements Names {
         for (const c of changes) {
           if (c.type === "removed") {
             const local = table.localOfRowid.get(c.key);
-            if (local !== undefined && table.kill(local) >= 0) touch("lore", c.key);
+            if (local !== undefined && table.kill(local) >= 0) touch("lore", c.key, null);
             continue;
           }
           const chunk = chunks.get(c.id)!;
@@ -386,7 +428,7 @@ export class SaveView implements Names {
             heading_path: json(chunk.headingPath),
             text: chunk.text,
           });
-          touch("lore", c.key);
+          touch("lore", c.key, [json(chunk.headingPath), chunk.text]);
         }
         break;
       }
@@ -402,17 +444,32 @@ export class SaveView implements Names {
           t: e.t,
           summary: p.summary,
         });
-        touch("conversation_summaries", key);
+        touch("conversation_summaries", key, [p.summary]);
         break;
       }
       case "ConversationTurn": {
         const key = added(changes, "conversation_turns");
         const p = e.payload;
-        if (key !== undefined) this.addTurn(key, e.t, p.speakerId, json(p.listenerIds));
+        if (key !== undefined)
+          this.addTurn(key, json(p.listenerIds), {
+            conversation_id: p.conversationId,
+            turn_index: p.turnIndex,
+            speaker_id: p.speakerId,
+            text: p.text,
+            t: e.t,
+          });
         break;
       }
       case "RelationshipChanged":
         this.relate(e.payload.fromId, e.payload.toId);
+        break;
+      case "ThreadOpened": {
+        const p = e.payload;
+        this.threads.opened(threadRow(p.threadId, p.kind, p.text, p.npcIds, e.t));
+        break;
+      }
+      case "ThreadClosed":
+        this.threads.closed(e.payload.threadId, e.t);
         break;
       default:
         break;
@@ -421,11 +478,7 @@ export class SaveView implements Names {
   }
 
   /** Writes one change core's knowledge fold reported into the view's tables and lists. */
-  private foldKnowledge(
-    c: KnowledgeChange,
-    e: StoredEvent,
-    touch: (c: CollectionName, rowid: number) => void,
-  ) {
+  private foldKnowledge(c: KnowledgeChange, e: StoredEvent, touch: Touch) {
     switch (c.type) {
       case "recorded": {
         const key = this.keys.keyOf("memories", c.memoryId);
@@ -446,7 +499,7 @@ export class SaveView implements Names {
           text: p.text,
         });
         this.facts.arrived("memory", c.memoryId, local);
-        touch("memories", key);
+        touch("memories", key, [p.text]);
         return;
       }
       case "died": {
@@ -455,10 +508,18 @@ export class SaveView implements Names {
         return;
       }
       case "fact":
-        if (c.itemKind === "thread") return; // threads are read from the store, never searched
+        if (c.itemKind === "thread") {
+          this.threads.learn(c.npcId, c.itemId, c.fact.t);
+          return;
+        }
         this.learn(c.itemKind, c.itemId, this.npcs.intern(c.npcId), c.fact.t);
         return;
     }
+  }
+
+  /** A dialogue turn's row (what `DossierSource.turn` reads), from the view. */
+  turnRow(rowid: number): TurnRow | undefined {
+    return this.turnRows.get(rowid);
   }
 
   // --- the rule ----------------------------------------------------------------------
@@ -519,6 +580,9 @@ export class SaveView implements Names {
     }
   }
 }
+
+/** Records a touched row: its collection, rowid and embedded columns (null: removed). */
+type Touch = (c: CollectionName, rowid: number, values: ReadonlyArray<unknown> | null) => void;
 
 /** The key a change list gave a new row of `table`, if it made one. */
 const added = (changes: ReadonlyArray<KeyChange>, table: KeyedTable): number | undefined => {

@@ -19,8 +19,13 @@ export interface ThreadRow {
   readonly opened_at: number;
 }
 
+/** What the section reads: the open threads an NPC knows of at t. */
+export interface ThreadReads {
+  openKnown(saveId: string, npcId: string, t: number): ReadonlyArray<ThreadRow>;
+}
+
 /** Reads the threads an NPC knows of and that are open at t. */
-export class ThreadSource {
+export class ThreadSource implements ThreadReads {
   private readonly open: Statement;
 
   constructor(db: SqliteDatabase) {
@@ -66,7 +71,7 @@ const npcList = (json: string): ReadonlyArray<string> => {
  * as its arrival order (`DossierItem.order`).
  */
 export const threadCandidates = (
-  source: ThreadSource,
+  source: ThreadReads,
   saveId: string,
   npcId: string,
   t: number,

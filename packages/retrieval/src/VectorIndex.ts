@@ -18,7 +18,7 @@ import {
 } from "./collections.ts";
 import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
 import { EmbeddingCache } from "./EmbeddingCache.ts";
-import type { Touched } from "./SaveView.ts";
+import type { Touched, TouchedRows } from "./SaveView.ts";
 import { type IndexManifest, indexPaths, loadVectorFiles, saveVectorFiles } from "./VectorFiles.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
 
@@ -175,13 +175,27 @@ export class VectorIndexes {
     });
   }
 
-  /** Brings vectors up to date for the touched rowids and every new row. */
-  update(touched: Touched = {}): Effect.Effect<number, EmbedderError> {
+  /**
+   * Brings vectors up to date for the touched rowids and every new row; with `given` (the
+   * rows a save's view made or changed, for every touched rowid: `SaveView.catchUp`),
+   * from those rows, reading no table.
+   */
+  update(
+    touched: Touched = {},
+    given?: { readonly saveId: string; readonly rows: TouchedRows },
+  ): Effect.Effect<number, EmbedderError> {
     const self = this;
     return Effect.gen(function* () {
       let changed = 0;
       for (const [c, index] of self.indexes) {
         const rowids = touched[c] ?? [];
+        if (given !== undefined) {
+          if (rowids.length === 0) continue;
+          const rows = given.rows[c] ?? new Map();
+          const r = yield* index.update(rowids, { saveId: given.saveId, rows });
+          changed += r.added + r.removed;
+          continue;
+        }
         if (rowids.length === 0 && !index.hasNewRows()) continue;
         const r = yield* index.update(rowids);
         changed += r.added + r.removed;
@@ -207,9 +221,12 @@ export class VectorIndexes {
   }
 
   /** `update` for a synchronous embedder (the hashing one); false when it would need I/O. */
-  updateSync(touched: Touched = {}): boolean {
+  updateSync(
+    touched: Touched = {},
+    given?: { readonly saveId: string; readonly rows: TouchedRows },
+  ): boolean {
     if (!this.embedder.embedSync) return false;
-    Effect.runSync(this.update(touched));
+    Effect.runSync(this.update(touched, given));
     return true;
   }
 

@@ -3,7 +3,10 @@
  * event id, inserted with gapless seqs and folded into the read models in the same
  * transaction — event by event through the projector, or, for a batch with many events
  * of SqlFold.ts's types, those with one statement per table — then the head moved and,
- * when the append crosses a multiple of `snapshotEvery`, a snapshot taken.
+ * when the append crosses a multiple of `snapshotEvery`, a snapshot taken. A log-only
+ * append inserts the same rows and moves the head but folds nothing: it marks where the
+ * read models stop (`saves.projected_seq`) and keeps its events, and `catchUp` later
+ * folds everything behind as one append of it would.
  */
 import { currentVersions, type Event, type StoredEvent } from "@hearsay/core";
 import type { decodeBatch } from "./decodeBatch.ts";
@@ -43,6 +46,10 @@ export interface AppendParts {
   readonly sqlFoldFrom: number;
 }
 
+/** A log-only append: the read models stop at the old head unless already behind. */
+const MARK_BEHIND = "UPDATE saves SET projected_seq = coalesce(projected_seq, ?) WHERE save_id = ?";
+const CLEAR_PROJECTED = "UPDATE saves SET projected_seq = NULL WHERE save_id = ?";
+
 const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
 
 /** The event types an append leaves to SqlFold.ts. */
@@ -52,6 +59,18 @@ export class EventAppend {
   private readonly appendEvent: SqliteStatement;
   /** The appends' SQL fold (made at the first append that needs it). */
   private appendFold: SqlFold | null = null;
+  private projected: SqliteStatement | undefined;
+  /**
+   * Per save, the events its log-only appends wrote since `from` (through `to`), as they
+   * were appended: what a catch-up folds without reading them back, when they are still
+   * exactly what its read models lack (else it reads the log).
+   */
+  private readonly behind = new Map<
+    string,
+    { readonly from: number; to: number; readonly events: Array<StoredEvent> }
+  >();
+  private markBehind: SqliteStatement | undefined;
+  private clearProjected: SqliteStatement | undefined;
 
   constructor(private readonly parts: AppendParts) {
     this.appendEvent = parts.db.prepare(
@@ -72,7 +91,66 @@ export class EventAppend {
     expectedSeq: number,
     decoded: ReturnType<typeof decodeBatch>,
   ): AppendResult {
-    const { db, history, projector, stateIO, snapshots, setHead } = this.parts;
+    return this.write(saveId, expectedSeq, decoded, true);
+  }
+
+  /**
+   * Appends a decoded batch's log rows only, in one (immediate) transaction: the read
+   * models are left behind, and the save's `projected_seq` marks the last seq they hold
+   * until `catchUp` folds the rest. Same ids, seqs and dedup as `append`.
+   *
+   * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
+   * @throws UnknownSave
+   */
+  appendLogOnly(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReturnType<typeof decodeBatch>,
+  ): AppendResult {
+    return this.write(saveId, expectedSeq, decoded, false);
+  }
+
+  /**
+   * Folds the save's events after its `projected_seq` into the read models, as one
+   * append of them would have (same rows, keys, FTS and digest; a snapshot when the fold
+   * crosses a multiple of `snapshotEvery`), and marks the save fully projected. Returns
+   * how many events it folded. Call inside a digest transaction.
+   */
+  catchUp(saveId: string): number {
+    const { history, stateIO, snapshots } = this.parts;
+    const save = history.get(saveId);
+    const from = this.projectedSeq(save);
+    if (from === null) return 0;
+    const kept = this.behind.get(saveId);
+    this.behind.delete(saveId);
+    const events =
+      kept !== undefined && kept.from === from && kept.to === save.head
+        ? kept.events
+        : history.read(save, from + 1, save.head);
+    this.fold(save, from, save.head, events);
+    this.clearProjected ??= this.parts.db.prepare(CLEAR_PROJECTED);
+    this.clearProjected.run(saveId);
+    const n = this.parts.snapshotEvery;
+    if (n > 0 && Math.floor(save.head / n) > Math.floor(from / n)) {
+      snapshots.write(saveId, save.campaignId, save.head, stateIO.read(saveId), null);
+    }
+    return events.length;
+  }
+
+  /** The last seq the save's read models hold, or null when they hold its whole log. */
+  projectedSeq(save: SaveInfo): number | null {
+    this.projected ??= this.parts.db.prepare("SELECT projected_seq FROM saves WHERE save_id = ?");
+    const v = this.projected.pluck().get(save.saveId) as number | null | undefined;
+    return v === null || v === undefined || v >= save.head ? null : v;
+  }
+
+  private write(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReturnType<typeof decodeBatch>,
+    project: boolean,
+  ): AppendResult {
+    const { db, history, stateIO, snapshots, setHead } = this.parts;
     return withDigest(
       db,
       (): AppendResult => {
@@ -80,60 +158,47 @@ export class EventAppend {
         if (save.head !== expectedSeq) {
           throw new StaleSeq({ saveId, expectedSeq, headSeq: save.head });
         }
+        // Folding after log-only appends: the read models first catch up with the log.
+        if (project && this.projectedSeq(save) !== null) this.catchUp(saveId);
         const ancestors = this.ancestorSegments(save);
         const seen = new Set<string>();
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
-        // SqlFold.ts takes events at their type's current version only. Decoding upcasts
-        // every event to it, so that holds; were it not to, the batch is folded event by
-        // event instead.
-        let foldable = 0;
-        let current = true;
         for (const e of decoded) {
-          if (!sqlFolded.has(e.type)) continue;
-          foldable += 1;
-          if (e.version !== currentVersions.get(e.type)) current = false;
-        }
-        const bySql = current && foldable >= this.parts.sqlFoldFrom;
-        try {
-          for (const e of decoded) {
-            if (
-              seen.has(e.id) ||
-              (ancestors.length > 0 && history.containsEventId(ancestors, e.id))
-            ) {
-              continue;
-            }
-            seen.add(e.id);
-            // An id already among the save's own events inserts nothing (one statement, not two).
-            const inserted = this.appendEvent.run(
-              saveId,
-              seq + 1,
-              save.campaignId,
-              e.id,
-              e.t,
-              dayOfMinutes(e.t),
-              e.type,
-              e.version,
-              JSON.stringify(e.payload),
-            );
-            if (inserted.changes === 0) continue;
-            seq += 1;
-            const stored = storedOf(e, seq, save);
-            if (!bySql || !sqlFolded.has(e.type))
-              projector.apply(stored, saveId, save.campaignId, "live");
-            appended.push(stored);
+          if (
+            seen.has(e.id) ||
+            (ancestors.length > 0 && history.containsEventId(ancestors, e.id))
+          ) {
+            continue;
           }
-          if (bySql && seq > save.head) this.foldBySql(save, save.head + 1, seq);
-          else projector.flushFts();
-        } finally {
-          // FTS writes the fold held back go in with their batch, or not at all.
-          projector.dropFts();
+          seen.add(e.id);
+          // An id already among the save's own events inserts nothing (one statement, not two).
+          const inserted = this.appendEvent.run(
+            saveId,
+            seq + 1,
+            save.campaignId,
+            e.id,
+            e.t,
+            dayOfMinutes(e.t),
+            e.type,
+            e.version,
+            JSON.stringify(e.payload),
+          );
+          if (inserted.changes === 0) continue;
+          seq += 1;
+          appended.push(storedOf(e, seq, save));
         }
         let snapshot: SnapshotInfo | null = null;
         if (seq !== save.head) {
+          if (project) this.fold(save, save.head, seq, appended);
+          else {
+            this.markBehind ??= db.prepare(MARK_BEHIND);
+            this.markBehind.run(save.head, saveId);
+            this.keep(saveId, save.head, seq, appended);
+          }
           setHead.run(seq, saveId);
           const n = this.parts.snapshotEvery;
-          if (n > 0 && Math.floor(seq / n) > Math.floor(save.head / n)) {
+          if (project && n > 0 && Math.floor(seq / n) > Math.floor(save.head / n)) {
             snapshot = snapshots.write(saveId, save.campaignId, seq, stateIO.read(saveId), null);
           }
         }
@@ -141,6 +206,57 @@ export class EventAppend {
       },
       true,
     );
+  }
+
+  /** Keeps a log-only append's events for the catch-up (see `behind`). */
+  private keep(
+    saveId: string,
+    head: number,
+    seq: number,
+    appended: ReadonlyArray<StoredEvent>,
+  ): void {
+    const kept = this.behind.get(saveId);
+    if (kept !== undefined && kept.to === head) {
+      for (const e of appended) kept.events.push(e);
+      kept.to = seq;
+    } else this.behind.set(saveId, { from: head, to: seq, events: [...appended] });
+  }
+
+  /**
+   * Folds the save's events `after`+1..`toSeq` (`events`, in seq order) into the read
+   * models: event by event through the projector, or, when they hold at least
+   * `sqlFoldFrom` events of SqlFold.ts's types (all at their current version), those with
+   * one statement per table. Both give the same rows and digest.
+   */
+  private fold(
+    save: SaveInfo,
+    after: number,
+    toSeq: number,
+    events: ReadonlyArray<StoredEvent>,
+  ): void {
+    const { projector } = this.parts;
+    // SqlFold.ts takes events at their type's current version only. Decoding upcasts
+    // every event to it, so that holds; were it not to, the batch is folded event by
+    // event instead.
+    let foldable = 0;
+    let current = true;
+    for (const e of events) {
+      if (!sqlFolded.has(e.type)) continue;
+      foldable += 1;
+      if (e.version !== currentVersions.get(e.type)) current = false;
+    }
+    const bySql = current && foldable >= this.parts.sqlFoldFrom;
+    try {
+      for (const e of events) {
+        if (!bySql || !sqlFolded.has(e.type))
+          projector.apply(e, save.saveId, save.campaignId, "live");
+      }
+      if (bySql && toSeq > after) this.foldBySql(save, after + 1, toSeq);
+      else projector.flushFts();
+    } finally {
+      // FTS writes the fold held back go in with their batch, or not at all.
+      projector.dropFts();
+    }
   }
 
   /** The history segments that are not the save's own events. */

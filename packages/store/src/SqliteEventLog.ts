@@ -3,7 +3,10 @@
  * branches, the append-only log with optimistic concurrency (`expectedSeq`), reads by
  * seq and by game day, and — through the projector — read models that are updated in the
  * same transaction as the append, rebuilt from the log on demand, snapshotted every N
- * events and restorable from a snapshot plus the tail of the log. The append path is
+ * events and restorable from a snapshot plus the tail of the log. A run appends log rows
+ * only (`appendLogOnly`; the events are kept in memory for the fold) and catches the read
+ * models up in batches (`caughtUp`); every
+ * read of them here, and every writable open, catches up first. The append path is
  * `EventAppend`, refolds from the log or a snapshot `SaveRefold`, and the reads of a save's
  * log and read models `SaveReads` and `KnowledgeQueries`; this class holds the saves and
  * the transactions around them.
@@ -19,7 +22,7 @@ import { KEY_SPACES } from "./ItemKeys.ts";
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { withDigest, withDigestAsync } from "./ProjectionDigest.ts";
+import { digestTallyOf, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { SaveReads } from "./SaveReads.ts";
@@ -69,6 +72,13 @@ export class SqliteEventLog {
     | undefined;
   private readonly insertEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
+  /** `PRAGMA data_version`: changes when another connection commits to the file. */
+  private readonly dataVersion: SqliteStatement;
+  /**
+   * Per save, the `data_version` at which its read models were last found level with its
+   * log: until another connection commits (or this one appends log rows only), they still are.
+   */
+  private readonly levelAt = new Map<string, number>();
 
   constructor(
     readonly db: SqliteDatabase,
@@ -91,6 +101,7 @@ export class SqliteEventLog {
       "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.setHead = db.prepare("UPDATE saves SET head_seq = ? WHERE save_id = ?");
+    this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.appends = new EventAppend({
       db,
       history: this.history,
@@ -102,6 +113,21 @@ export class SqliteEventLog {
       sqlFoldFrom: Math.max(1, opts.sqlFoldFrom ?? 64),
     });
     this.refoldIfAsked();
+    this.catchUpAll();
+  }
+
+  /**
+   * Catches up every save whose read models lag its log (a run stopped between
+   * catch-ups, or was killed), on a writable open: what a resume, a rebuild or any other
+   * writer then reads is the whole log's.
+   */
+  private catchUpAll(): void {
+    if (this.db.readonly) return;
+    const behind = this.db
+      .prepare("SELECT save_id FROM saves WHERE projected_seq IS NOT NULL ORDER BY save_id")
+      .pluck()
+      .all() as Array<string>;
+    for (const saveId of behind) this.caughtUp(saveId);
   }
 
   /**
@@ -232,6 +258,62 @@ export class SqliteEventLog {
   }
 
   /**
+   * Appends a batch's log rows only, in one (immediate) transaction, leaving the read
+   * models behind until {@link caughtUp}: the run's hot path. The batch is as durable as
+   * an `append`'s (a writable open, or any read of the read models, folds it); ids, seqs,
+   * dedup and errors are `append`'s.
+   *
+   * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
+   * @throws InvalidEvent naming the first event that does not decode (nothing written)
+   * @throws UnknownSave
+   */
+  appendLogOnly(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
+    const decoded = decodeBatch(saveId, events);
+    this.levelAt.delete(saveId);
+    try {
+      return this.appends.appendLogOnly(saveId, expectedSeq, decoded);
+    } catch (e) {
+      throw this.busyAsSaid(e);
+    }
+  }
+
+  /**
+   * Folds whatever of the save's log its read models do not hold yet (after
+   * `appendLogOnly`), in one transaction, as appending it would have: same rows, keys,
+   * FTS entries and digest. Returns how many events it folded (0 when none were behind,
+   * and then it writes nothing). Every read of the read models through this class calls
+   * it first.
+   */
+  caughtUp(saveId: string): number {
+    if (this.db.readonly) return 0;
+    // Known level, and no other connection has committed since: one pragma, no query.
+    const version = this.dataVersion.get() as number;
+    if (this.levelAt.get(saveId) === version) return 0;
+    const save = this.history.get(saveId);
+    let folded = 0;
+    if (this.appends.projectedSeq(save) !== null) {
+      try {
+        folded = withDigest(this.db, () => this.appends.catchUp(saveId), true);
+      } catch (e) {
+        throw this.busyAsSaid(e);
+      }
+    }
+    if (!this.db.inTransaction) this.levelAt.set(saveId, version);
+    return folded;
+  }
+
+  /** Whether the save's read models lag its log. */
+  behind(saveId: string): boolean {
+    return this.appends.projectedSeq(this.history.get(saveId)) !== null;
+  }
+
+  /** The save is fully projected (after a refold to its head). */
+  private projectedAll(saveId?: string): void {
+    if (saveId === undefined) this.db.exec("UPDATE saves SET projected_seq = NULL");
+    else this.db.prepare("UPDATE saves SET projected_seq = NULL WHERE save_id = ?").run(saveId);
+  }
+
+  /**
    * Runs `work` as one transaction: every append it makes (to any save) is committed
    * together when it resolves, and none of them when it throws. The file stays
    * write-locked until then, so no other writer's batch can land between its appends
@@ -278,9 +360,14 @@ export class SqliteEventLog {
     return withDigest(
       this.db,
       () => {
-        if (saveId !== undefined)
-          return this.refolds.refold(this.history.get(saveId), 1, undefined);
-        return this.refolds.refoldAll();
+        if (saveId !== undefined) {
+          const n = this.refolds.refold(this.history.get(saveId), 1, undefined);
+          this.projectedAll(saveId);
+          return n;
+        }
+        const n = this.refolds.refoldAll();
+        this.projectedAll();
+        return n;
       },
       true,
     );
@@ -360,11 +447,16 @@ export class SqliteEventLog {
 
   /** The canonical state of every projection row of the save. @throws UnknownSave */
   projectionState(saveId: string): ProjectionState {
+    this.caughtUp(saveId);
     return this.reads.projectionState(saveId);
   }
 
   /** `stateHash` of {@link projectionState}: what Checkpoint events carry. */
   projectionHash(saveId: string): string {
+    this.caughtUp(saveId);
+    // Inside a transaction the digest's deltas wait for its end: fold them in now (a
+    // rollback still drops them, with the rows).
+    if (this.db.inTransaction) digestTallyOf(this.db)?.flush();
     return this.reads.projectionHash(saveId);
   }
 
@@ -372,6 +464,7 @@ export class SqliteEventLog {
 
   /** Snapshots the save's read models at its head (with optional actor state as JSON). */
   takeSnapshot(saveId: string, actors: unknown = null): SnapshotInfo {
+    this.caughtUp(saveId);
     return withDigest(
       this.db,
       () => {
@@ -418,7 +511,9 @@ export class SqliteEventLog {
         const save = this.history.get(saveId);
         const snap = this.refolds.latestSnapshot(save, atOrBefore ?? save.head);
         if (!snap) throw new SnapshotNotFound({ saveId, seq: atOrBefore ?? null });
-        return { fromSeq: snap.seq, folded: this.refolds.refold(save, snap.seq + 1, snap.state) };
+        const folded = this.refolds.refold(save, snap.seq + 1, snap.state);
+        this.projectedAll(saveId);
+        return { fromSeq: snap.seq, folded };
       },
       true,
     );
@@ -434,6 +529,7 @@ export class SqliteEventLog {
     itemId: string,
     t: GameTime,
   ): boolean {
+    this.caughtUp(saveId);
     return this.knowledge.knowsAt(saveId, npcId, itemKind, itemId, t);
   }
 
@@ -445,11 +541,13 @@ export class SqliteEventLog {
     saveId: string,
     memoryIds: ReadonlyArray<string>,
   ): ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }> {
+    this.caughtUp(saveId);
     return this.reads.memoryTexts(saveId, memoryIds);
   }
 
   /** Every item the NPC knows at `t` (optionally of one kind), ordered by kind then id. */
   knownItems(saveId: string, npcId: NpcId, t: GameTime, kind?: ItemKind): ReadonlyArray<KnownItem> {
+    this.caughtUp(saveId);
     return this.knowledge.knownItems(saveId, npcId, t, kind);
   }
 }

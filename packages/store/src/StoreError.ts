@@ -55,6 +55,18 @@ export class DatabaseUnavailable extends Schema.TaggedError<DatabaseUnavailable>
   }
 }
 
+/** A save's read models lag its log (a run was stopped before catching them up). */
+export class ReadModelsBehind extends Schema.TaggedError<ReadModelsBehind>()("ReadModelsBehind", {
+  path: Schema.String,
+  saveId: Schema.String,
+  projectedSeq: Schema.Number,
+  head: Schema.Number,
+}) {
+  override get message(): string {
+    return `${this.path}: save ${this.saveId}'s read models stop at seq ${this.projectedSeq} of ${this.head} (a run was stopped before catching them up); resume the run (hearsay run --resume --db ${this.path}) to catch them up`;
+  }
+}
+
 /** Another connection holds the database's write lock past the busy timeout. */
 export class DatabaseBusy extends Schema.TaggedError<DatabaseBusy>()("DatabaseBusy", {
   path: Schema.String,
@@ -200,6 +212,7 @@ export type StoreError =
   | SaveExists
   | InvalidBranchPoint
   | SnapshotNotFound
+  | ReadModelsBehind
   | StoreFailure;
 
 const storeErrorTags = new Set([
@@ -218,6 +231,7 @@ const storeErrorTags = new Set([
   "SaveExists",
   "InvalidBranchPoint",
   "SnapshotNotFound",
+  "ReadModelsBehind",
   "StoreFailure",
 ]);
 

@@ -3,12 +3,12 @@
  * names no file (a decode error, an undefined row): SQLite's `quick_check` over a
  * read-only connection. Only failures pay for it, never a healthy command.
  */
-import { openForReading } from "./openForReading.ts";
+import { openHearsayReadOnly } from "./openForReading.ts";
 
 /** What is wrong with the file at `path`, or null when `quick_check` finds it whole. */
 export const findDamage = (path: string): string | null => {
   try {
-    const db = openForReading(path);
+    const db = openHearsayReadOnly(path);
     try {
       const rows = db.pragma("quick_check(3)", { simple: false }) as Array<{
         quick_check: string;

@@ -76,6 +76,7 @@ export {
   MigrationFailed,
   NotADatabase,
   NotAHearsayDatabase,
+  ReadModelsBehind,
   SaveExists,
   SnapshotNotFound,
   StaleSeq,

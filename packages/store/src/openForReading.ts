@@ -24,7 +24,12 @@ import {
 } from "./databaseFile.ts";
 import type { SqliteDatabase } from "./openDatabase.ts";
 import { DIGEST_FN } from "./ProjectionDigest.ts";
-import { DatabaseMissing, DatabaseUnavailable, NotAHearsayDatabase } from "./StoreError.ts";
+import {
+  DatabaseMissing,
+  DatabaseUnavailable,
+  NotAHearsayDatabase,
+  ReadModelsBehind,
+} from "./StoreError.ts";
 import { SCHEMA_VERSION } from "./schema.sql.ts";
 import { plainPath } from "./sqliteUri.ts";
 
@@ -52,6 +57,27 @@ const connect = (target: string): SqliteDatabase => {
 };
 
 /**
+ * Refuses a file one of whose saves has read models behind its log (a run stopped
+ * between catch-ups): a reader would see an older state than the log's.
+ */
+const refuseBehind = (db: SqliteDatabase, path: string): void => {
+  const cols = db.pragma("table_info(saves)") as Array<{ name: string }>;
+  if (!cols.some((c) => c.name === "projected_seq")) return;
+  const behind = db
+    .prepare(
+      "SELECT save_id, projected_seq, head_seq FROM saves WHERE projected_seq IS NOT NULL AND projected_seq < head_seq ORDER BY save_id LIMIT 1",
+    )
+    .get() as { save_id: string; projected_seq: number; head_seq: number } | undefined;
+  if (behind === undefined) return;
+  throw new ReadModelsBehind({
+    path,
+    saveId: behind.save_id,
+    projectedSeq: behind.projected_seq,
+    head: behind.head_seq,
+  });
+};
+
+/**
  * Opens the hearsay database at `path` for reading only.
  *
  * @throws DatabaseMissing when there is no file
@@ -60,8 +86,24 @@ const connect = (target: string): SqliteDatabase => {
  * @throws NotAHearsayDatabase when it is empty or another program's database
  * @throws DatabaseDamaged when it is truncated or its schema cannot be read
  * @throws FutureSchemaVersion when a newer build wrote it
+ * @throws ReadModelsBehind when a save's read models lag its log
  */
 export const openForReading = (path: string): SqliteDatabase => {
+  const db = openHearsayReadOnly(path);
+  try {
+    refuseBehind(db, path);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+};
+
+/**
+ * {@link openForReading} without its last check: a file whose read models lag its log
+ * opens too (what a writer checks a file with before it takes the lock and catches up).
+ */
+export const openHearsayReadOnly = (path: string): SqliteDatabase => {
   const state = checkDatabaseFile(path);
   if (state === "missing") {
     throw new DatabaseMissing({ path });

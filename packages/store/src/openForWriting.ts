@@ -11,7 +11,7 @@
 import { rmSync } from "node:fs";
 import { checkDatabaseFile, checkHearsaySchema } from "./databaseFile.ts";
 import { openDatabase, type SqliteDatabase } from "./openDatabase.ts";
-import { openForReading } from "./openForReading.ts";
+import { openHearsayReadOnly } from "./openForReading.ts";
 import { SCHEMA_VERSION } from "./schema.sql.ts";
 import { acquireWriterLock, type WriterLock } from "./WriterLock.ts";
 
@@ -28,7 +28,7 @@ export interface OpenForWritingOptions {
 
 /** Checks, without writing, that `path` holds a hearsay database this build can open. */
 const requireHearsay = (path: string): void => {
-  openForReading(path).close();
+  openHearsayReadOnly(path).close();
 };
 
 /**

@@ -4,7 +4,8 @@
  * adds the thread and planned-happening read models (see NarrativeProjector.ts); version
  * 6 adds when a world event lapses (`world_events.lapses_at`, a late digest column); version
  * 7 drops the secondary indexes no reader uses (`unreadIndexes`); version 8 gives every save
- * its key space (ItemKeys.ts) and asks for a refold where that changes keys.
+ * its key space (ItemKeys.ts) and asks for a refold where that changes keys; version 9
+ * records how far a save's read models lag its log (`saves.projected_seq`).
  * Read models are folds over the log (only the projector writes them) and every row
  * carries `save_id` and `campaign_id`. Base tables keep rowids so the FTS5 tables can
  * use them as external content.
@@ -491,6 +492,14 @@ CREATE UNIQUE INDEX saves_key_space ON saves(key_space);
 CREATE TABLE read_model_refolds (reason TEXT NOT NULL);
 INSERT INTO read_model_refolds (reason)
   SELECT 'item keys per save (schema 8)' WHERE (SELECT count(*) FROM saves) > 1;`,
+  },
+  {
+    version: 9,
+    // Read models off the hot path: a run appends its ticks' log rows only, and the read
+    // models catch up later (SqliteEventLog.caughtUp). `projected_seq` is the last seq a
+    // save's read models hold while they are behind its log; null when they hold it all.
+    name: "read models behind the log",
+    sql: "ALTER TABLE saves ADD COLUMN projected_seq INTEGER;",
   },
 ];
 

@@ -39,7 +39,8 @@ const asVersion7 = (db: SqliteDatabase): void => {
   }
   for (const fts of Object.keys(ftsTables))
     db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('rebuild')`);
-  db.exec(`DROP INDEX saves_key_space;
+  db.exec(`ALTER TABLE saves DROP COLUMN projected_seq;
+    DROP INDEX saves_key_space;
     ALTER TABLE saves DROP COLUMN key_space;
     DROP TABLE read_model_refolds;
     DELETE FROM schema_migrations WHERE version > 7;`);

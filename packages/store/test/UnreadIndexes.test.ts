@@ -44,7 +44,8 @@ const asVersion6 = (db: SqliteDatabase): void => {
     (ix) => v6.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(ix) as string,
   );
   v6.close();
-  db.exec(`DROP INDEX saves_key_space;
+  db.exec(`ALTER TABLE saves DROP COLUMN projected_seq;
+    DROP INDEX saves_key_space;
     ALTER TABLE saves DROP COLUMN key_space;
     DROP TABLE read_model_refolds;
     DELETE FROM schema_migrations WHERE version > 6;`);
