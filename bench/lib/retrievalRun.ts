@@ -139,7 +139,9 @@ export const runSize = (n: number, o: RunOptions) => {
       : Math.round((buildCpu.user + buildCpu.system) / 1000);
     const store = index.store("memories")!;
     console.error(
-      `[${n}] index built in ${indexMs} ms (graphs: ${graphMs} ms), ${indexCpuMs} ms of CPU (${reports[0]!.outcome}, graph ${store.hasGraph})`,
+      indexReused
+        ? `[${n}] index loaded from the files a previous run saved (that run timed its build; graph ${store.hasGraph})`
+        : `[${n}] index built in ${indexMs} ms (graphs: ${graphMs} ms), ${indexCpuMs} ms of CPU (${reports[0]!.outcome}, graph ${store.hasGraph})`,
     );
 
     // The floor of the build: one fresh graph segment over the first 20k vectors, built as
