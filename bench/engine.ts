@@ -357,7 +357,7 @@ export default async (): Promise<void> => {
         `(of which the digest's triggers ${r.digestCpuUsPerNpcDay.toFixed(0)})`,
     );
     console.log(
-      `  the same log appended log rows only (as a run does), CPU µs per NPC-day: read models caught up every tick ` +
+      `  the same log appended log rows only (the store can; a run folds every tick), CPU µs per NPC-day: read models caught up every tick ` +
         `${r.logOnlyCpuUsPerNpcDay.caughtUpEveryTick.toFixed(0)}, every 24 ticks ${r.logOnlyCpuUsPerNpcDay.caughtUpEvery24Ticks.toFixed(0)}`,
     );
   }

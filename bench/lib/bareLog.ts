@@ -17,6 +17,14 @@ export interface BareLog {
   readonly rows: number;
 }
 
+/** Times `work` (wall and this process's CPU); `work` returns the rows it wrote. */
+const timed = (work: () => number): BareLog => {
+  const c0 = cpuNow();
+  const t0 = performance.now();
+  const rows = work();
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpuNow() - c0) / 1e6, rows };
+};
+
 /**
  * Appends `batches` (a run's ticks, in order) to a fresh table in `path` (default: a
  * database in memory, as the bench's run uses), one transaction per batch.
@@ -34,13 +42,11 @@ export const bareLog = (
     const tick = db.transaction((events: ReadonlyArray<StoredEvent>) => {
       for (const e of events) insert.run(e.seq, JSON.stringify(e));
     });
-    const c0 = cpuNow();
-    const t0 = performance.now();
-    for (const b of batches) tick(b);
-    const seconds = (performance.now() - t0) / 1000;
-    const cpuSeconds = (cpuNow() - c0) / 1e6;
-    const rows = Number(db.prepare("SELECT count(*) FROM bare_log").pluck().get());
-    return { seconds, cpuSeconds, rows };
+    const time = timed(() => {
+      for (const b of batches) tick(b);
+      return 0;
+    });
+    return { ...time, rows: Number(db.prepare("SELECT count(*) FROM bare_log").pluck().get()) };
   } finally {
     db.close();
   }
@@ -84,13 +90,11 @@ export const storeLogOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>)
       const last = events[events.length - 1];
       if (last !== undefined) head.run(last.seq, last.saveId);
     });
-    const c0 = cpuNow();
-    const t0 = performance.now();
-    for (const b of batches) tick(b);
-    const seconds = (performance.now() - t0) / 1000;
-    const cpuSeconds = (cpuNow() - c0) / 1e6;
-    const rows = Number(db.prepare("SELECT count(*) FROM events").pluck().get());
-    return { seconds, cpuSeconds, rows };
+    const time = timed(() => {
+      for (const b of batches) tick(b);
+      return 0;
+    });
+    return { ...time, rows: Number(db.prepare("SELECT count(*) FROM events").pluck().get()) };
   } finally {
     db.close();
   }
@@ -101,11 +105,11 @@ export const storeLogOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>)
  * append does before it writes anything — its share of the store's append.
  */
 export const decodeOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>): BareLog => {
-  let rows = 0;
-  const c0 = cpuNow();
-  const t0 = performance.now();
-  for (const b of batches) for (const e of b) rows += decodeEvent(e) === undefined ? 0 : 1;
-  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpuNow() - c0) / 1e6, rows };
+  return timed(() => {
+    let rows = 0;
+    for (const b of batches) for (const e of b) rows += decodeEvent(e) === undefined ? 0 : 1;
+    return rows;
+  });
 };
 
 /**
@@ -124,22 +128,18 @@ export const storeWithoutDigest = (batches: ReadonlyArray<ReadonlyArray<StoredEv
       .pluck()
       .all(`%${DIGEST_FN}(%`) as Array<string>;
     for (const name of triggers) db.exec(`DROP TRIGGER "${name}"`);
-    let head = 0;
-    const c0 = cpuNow();
-    const t0 = performance.now();
-    for (const b of batches) head = log.append(first.saveId, head, b).head;
-    return {
-      seconds: (performance.now() - t0) / 1000,
-      cpuSeconds: (cpuNow() - c0) / 1e6,
-      rows: head,
-    };
+    return timed(() => {
+      let head = 0;
+      for (const b of batches) head = log.append(first.saveId, head, b).head;
+      return head;
+    });
   } finally {
     db.close();
   }
 };
 
 /**
- * The store as a run uses it: `batches` appended log rows only (`appendLogOnly`), the read
+ * The store folding in batches (which a run does not do: it measured no net gain): `batches` appended log rows only (`appendLogOnly`), the read
  * models caught up every `every` batches and at the end (`caughtUp`) — same rows and digest
  * as appending them whole, folded in larger ranges.
  */
@@ -153,19 +153,15 @@ export const storeCaughtUpEvery = (
     if (first === undefined) return { seconds: 0, cpuSeconds: 0, rows: 0 };
     const log = new SqliteEventLog(db);
     log.createSave({ saveId: first.saveId, campaignId: first.campaignId, name: "log only" });
-    let head = 0;
-    const c0 = cpuNow();
-    const t0 = performance.now();
-    batches.forEach((b, i) => {
-      head = log.appendLogOnly(first.saveId, head, b).head;
-      if ((i + 1) % every === 0) log.caughtUp(first.saveId);
+    return timed(() => {
+      let head = 0;
+      batches.forEach((b, i) => {
+        head = log.appendLogOnly(first.saveId, head, b).head;
+        if ((i + 1) % every === 0) log.caughtUp(first.saveId);
+      });
+      log.caughtUp(first.saveId);
+      return head;
     });
-    log.caughtUp(first.saveId);
-    return {
-      seconds: (performance.now() - t0) / 1000,
-      cpuSeconds: (cpuNow() - c0) / 1e6,
-      rows: head,
-    };
   } finally {
     db.close();
   }
