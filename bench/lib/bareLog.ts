@@ -139,9 +139,10 @@ export const storeWithoutDigest = (batches: ReadonlyArray<ReadonlyArray<StoredEv
 };
 
 /**
- * The store folding in batches (which a run does not do: it measured no net gain): `batches` appended log rows only (`appendLogOnly`), the read
- * models caught up every `every` batches and at the end (`caughtUp`) — same rows and digest
- * as appending them whole, folded in larger ranges.
+ * The store folding in batches (a run does not: it measured no net gain): `batches`
+ * appended log rows only (`appendLogOnly`), the read models caught up every `every`
+ * batches and at the end (`caughtUp`) — same rows and digest as appending them whole,
+ * folded in larger ranges.
  */
 export const storeCaughtUpEvery = (
   batches: ReadonlyArray<ReadonlyArray<StoredEvent>>,
