@@ -2,8 +2,7 @@
  * The engine benches' CPU split: a run's process CPU time divided into appending to the
  * store (with its projections), building dossiers (a turn's sections where the brain
  * reads them), catching the retrieval view up after
- * each append, and everything else (the engine). `instrument` wraps a log's appends (and
- * its read models' catch-ups) and
+ * each append, and everything else (the engine). `instrument` wraps a log's `append` and
  * hands back a dossier source factory whose builds and catch-ups are timed and counted.
  */
 import type { DeferredDossier, DossierSectionName, SaveId, StoredEvent } from "@hearsay/core";
@@ -51,10 +50,6 @@ export const instrument = (log: SqliteEventLog): CpuParts => {
     };
   };
   log.append = timed("append", log.append.bind(log));
-  // A run appends log rows only and catches the read models up in batches: both are the
-  // store's part (a catch-up a read forces is timed here, not in the read's part).
-  log.appendLogOnly = timed("append", log.appendLogOnly.bind(log));
-  log.caughtUp = timed("append", log.caughtUp.bind(log));
   const source = (l: SqliteEventLog, saveId: SaveId): DossierSource => {
     const inner = retrievalDossiers(l, saveId);
     const build = timed("dossier", (r: DossierAsk) => inner.dossier(r));

@@ -152,9 +152,9 @@ export class RetrievalEngine {
   }
 
   /**
-   * Catches the save's read models up with its log before a read of them (a run appends
-   * log rows only, `SqliteEventLog.appendLogOnly`): keyword search, dialogue turns,
-   * threads and rows a dossier reads from the tables.
+   * Catches the save's read models up with its log before a read of them (after
+   * `SqliteEventLog.appendLogOnly`; one pragma when nothing is behind): keyword search and
+   * the rows a dossier reads from the tables.
    */
   private ready(saveId: string): void {
     this.options.log.caughtUp?.(saveId);
@@ -341,9 +341,8 @@ export class RetrievalEngine {
               openTasks: (s, n, t) => own.openTasks(s, n, t),
               // The view keeps the threads and who knows of each: no read, no catch-up.
               threads: view.threads,
-              // The view holds every turn it folded (the table's rows): no read, no catch-up.
-              turn: (rowid) =>
-                view.turnRow(rowid) ?? this.readyThen(saveId, () => source.turn(rowid)),
+              // A turn's text is read from its row, not kept twice in the view's memory.
+              turn: (rowid) => this.readyThen(saveId, () => source.turn(rowid)),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
       turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],

@@ -2,7 +2,7 @@
  * The in-memory read model retrieval filters and scores with, for one save: every
  * searchable item's facts (`ItemTable` per collection), who knows what since when
  * (`KnownList` per NPC and kind), NPC names, places, factions and relationship edges,
- * each NPC's dialogue turns (with their rows) and the threads each knows of.
+ * each NPC's dialogue turns and the threads each knows of.
  *
  * It is loaded once from the projections with read-only SQL (one read transaction, at
  * the save's head seq) and then kept current by folding the log's new events. Who knows
@@ -33,7 +33,6 @@ import {
   type SqliteDatabase,
 } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
-import type { TurnRow } from "./DossierSource.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
 import {
@@ -91,8 +90,6 @@ export class SaveView implements Names {
   readonly turns = new Map<number, Array<TurnRef>>();
   /** The threads and who knows of each (the dossier's threads section). */
   readonly threads = new KnownThreads();
-  /** Each dialogue turn's row by rowid, as `DossierSource.turn` reads it. */
-  private readonly turnRows = new Map<number, TurnRow>();
   /** The last seq folded in. */
   seq = 0;
   private readonly facts = new KnowledgeIndex();
@@ -162,7 +159,7 @@ export class SaveView implements Names {
       ),
       relations: p("SELECT from_id, to_id FROM relationships WHERE save_id = ?").raw(),
       turns: p(
-        "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index, text FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
+        "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
     };
   }
@@ -224,17 +221,11 @@ export class SaveView implements Names {
     for (const [from, to] of this.s.relations!.iterate(save) as Iterable<[string, string]>) {
       this.relate(from, to);
     }
-    for (const [rowid, t, speaker, listeners, conversation, index, text] of this.s.turns!.iterate(
+    for (const [rowid, t, speaker, listeners, conversation, index] of this.s.turns!.iterate(
       save,
-    ) as Iterable<[number, number, string, string, string, number, string]>) {
+    ) as Iterable<[number, number, string, string, string, number]>) {
       keys.load("conversation_turns", pairId(conversation, index), rowid);
-      this.addTurn(rowid, listeners, {
-        conversation_id: conversation,
-        turn_index: index,
-        speaker_id: speaker,
-        text,
-        t,
-      });
+      this.addTurn(rowid, t, speaker, listeners);
     }
   }
 
@@ -284,10 +275,8 @@ export class SaveView implements Names {
     set.add(this.npcs.intern(to));
   }
 
-  private addTurn(rowid: number, listeners: string, row: TurnRow): void {
-    const t = row.t;
-    this.turnRows.set(rowid, row);
-    const who = new Set([row.speaker_id, ...jsonList(listeners)]);
+  private addTurn(rowid: number, t: number, speaker: string, listeners: string): void {
+    const who = new Set([speaker, ...jsonList(listeners)]);
     for (const id of who) {
       const npc = this.npcs.intern(id);
       let list = this.turns.get(npc);
@@ -450,14 +439,7 @@ export class SaveView implements Names {
       case "ConversationTurn": {
         const key = added(changes, "conversation_turns");
         const p = e.payload;
-        if (key !== undefined)
-          this.addTurn(key, json(p.listenerIds), {
-            conversation_id: p.conversationId,
-            turn_index: p.turnIndex,
-            speaker_id: p.speakerId,
-            text: p.text,
-            t: e.t,
-          });
+        if (key !== undefined) this.addTurn(key, e.t, p.speakerId, json(p.listenerIds));
         break;
       }
       case "RelationshipChanged":
@@ -515,11 +497,6 @@ export class SaveView implements Names {
         this.learn(c.itemKind, c.itemId, this.npcs.intern(c.npcId), c.fact.t);
         return;
     }
-  }
-
-  /** A dialogue turn's row (what `DossierSource.turn` reads), from the view. */
-  turnRow(rowid: number): TurnRow | undefined {
-    return this.turnRows.get(rowid);
   }
 
   // --- the rule ----------------------------------------------------------------------

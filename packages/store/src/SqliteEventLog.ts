@@ -3,10 +3,10 @@
  * branches, the append-only log with optimistic concurrency (`expectedSeq`), reads by
  * seq and by game day, and — through the projector — read models that are updated in the
  * same transaction as the append, rebuilt from the log on demand, snapshotted every N
- * events and restorable from a snapshot plus the tail of the log. A run appends log rows
- * only (`appendLogOnly`; the events are kept in memory for the fold) and catches the read
- * models up in batches (`caughtUp`); every
- * read of them here, and every writable open, catches up first. The append path is
+ * events and restorable from a snapshot plus the tail of the log. A batch may also be
+ * appended as log rows only (`appendLogOnly`; its events kept in memory for the fold) and
+ * the read models caught up later (`caughtUp`) — a run does not, yet: it measured no net
+ * gain. Every read of them here, and every writable open, catches up first. The append path is
  * `EventAppend`, refolds from the log or a snapshot `SaveRefold`, and the reads of a save's
  * log and read models `SaveReads` and `KnowledgeQueries`; this class holds the saves and
  * the transactions around them.
@@ -259,7 +259,7 @@ export class SqliteEventLog {
 
   /**
    * Appends a batch's log rows only, in one (immediate) transaction, leaving the read
-   * models behind until {@link caughtUp}: the run's hot path. The batch is as durable as
+   * models behind until {@link caughtUp} (no run appends this way yet). The batch is as durable as
    * an `append`'s (a writable open, or any read of the read models, folds it); ids, seqs,
    * dedup and errors are `append`'s.
    *
