@@ -30,13 +30,13 @@ export type DossierItemKind = (typeof dossierItemKinds)[number];
  * - `moment`, the rules of runs recorded before the field existed: world events and
  *   debates are ranked by the NPC's situation with its company, lore by the request's
  *   query (on an own turn, its situation with its company and latest news);
- * - `stable`, the rules of runs recorded before `steady`: world events, debates and, on a turn among NPCs (its own
- *   or a reply to another's line), lore are ranked by what the NPC stands in — its place
- *   and its open tasks — not by who is present, the line heard or the turn's news, so
- *   they change when it moves, takes up a task or learns something, not from one turn to
- *   the next; lore follows the query when the player or a tool puts a question to the
- *   NPC. On a turn among NPCs its memories and world events come in two parts: first
- *   those its place and tasks select as of the start of the day (the memories and events
+ * - `stable`, the rules of runs recorded before `steady`: world events, debates and, on a
+ *   turn among NPCs (its own or a reply to another's line), lore are ranked by what the
+ *   NPC stands in — its place and its open tasks — not by who is present, the line heard
+ *   or the turn's news, so they change when it moves, takes up a task or learns
+ *   something, not from one turn to the next; lore follows the query when the player or
+ *   a tool puts a question to the NPC. On a turn among NPCs its memories and world
+ *   events come in two parts: first those its place and tasks select as of the start of the day (the memories and events
  *   there were by then), then, within the same budget, what the turn ranks now — the
  *   memories its query brings to mind, the day's news — and its relationships the
  *   strongest first, then those with whoever is present; its scene leaves the time to

@@ -448,16 +448,6 @@ export class VectorRows {
   }
 
   /**
-   * Copies the i8 rows of the first `n` of `rowids` (all present) into `out`, one after
-   * another (as {@link gatherSlots}).
-   */
-  gatherQuantized(rowids: Float64Array, n: number, out: Int8Array): void {
-    const slots = new Int32Array(n);
-    for (let j = 0; j < n; j++) slots[j] = this.slotOf.get(rowids[j]!) - 1;
-    this.gatherSlots(slots, n, out);
-  }
-
-  /**
    * Copies the i8 rows of the first `n` of `slots` (live, from {@link presentSlotsOf})
    * into `out`, one after another: what an exact scan reads. One call per gather, so the
    * loop stays tight.

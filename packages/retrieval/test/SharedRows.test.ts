@@ -92,7 +92,10 @@ describe("shared rows", () => {
           ),
         );
         const gathered = new Int8Array(known.length * D);
-        rows.gatherQuantized(known, known.length, gathered);
+        const slots = new Int32Array(known.length);
+        const present = new Float64Array(known.length);
+        expect(rows.presentSlotsOf(known, present, slots)).toBe(known.length);
+        rows.gatherSlots(slots, known.length, gathered);
         const expected = new Int8Array(known.length * D);
         for (let j = 0; j < known.length; j++) rows.copyQuantized(known[j]!, expected, j * D);
         expect(gathered).toEqual(expected);

@@ -495,8 +495,8 @@ INSERT INTO read_model_refolds (reason)
   },
   {
     version: 9,
-    // Read models off the hot path: a run appends its ticks' log rows only, and the read
-    // models catch up later (SqliteEventLog.caughtUp). `projected_seq` is the last seq a
+    // Read models off the hot path: log rows may be appended alone and the read models
+    // caught up later (SqliteEventLog.appendLogOnly / caughtUp). `projected_seq` is the last seq a
     // save's read models hold while they are behind its log; null when they hold it all.
     name: "read models behind the log",
     sql: "ALTER TABLE saves ADD COLUMN projected_seq INTEGER;",
