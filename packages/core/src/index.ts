@@ -116,8 +116,11 @@ export {
   ThreadOutcome,
 } from "./events/threads.ts";
 export {
+  CarriedPurpose,
   Checkpoint,
   ClockAdvanced,
+  carriedPurposeNames,
+  currentCarried,
   MaintenanceJob,
   MaintenanceRan,
   RunResumed,

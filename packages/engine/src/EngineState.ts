@@ -9,6 +9,7 @@
  */
 import type {
   Activity,
+  CarriedPurpose,
   Event,
   FactionId,
   GameTime,
@@ -64,6 +65,8 @@ export class EngineState {
   seed = 0;
   brain = "";
   endDay = 0;
+  /** Purposes the run asks inside another's answer (`SimulationStarted.carried`). */
+  carried: ReadonlySet<CarriedPurpose> = new Set();
   lastCheckpointSeq = 0;
   readonly npcs = new Map<NpcId, NpcRuntime>();
   /** Location → NPC ids there, kept sorted on read. */
@@ -92,6 +95,7 @@ export class EngineState {
         this.seed = event.payload.seed;
         this.brain = event.payload.brain;
         this.endDay = event.payload.endDay;
+        this.carried = new Set(event.payload.carried ?? []);
         return;
       case "RunResumed":
         this.seed = event.payload.seed;

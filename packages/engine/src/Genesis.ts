@@ -9,6 +9,7 @@
 import { isNight, nextHourAt } from "@hearsay/actors";
 import {
   type CampaignId,
+  type CarriedPurpose,
   type DossierRules,
   hourOf,
   type LoreChunk,
@@ -38,6 +39,8 @@ export interface GenesisInput {
   readonly indexMode?: "disabled";
   /** Core's `DossierRules` the run's dossiers choose items by, unless `moment`. */
   readonly dossierRules?: Exclude<DossierRules, "moment">;
+  /** Purposes the run asks inside another's answer (none: absent from the event). */
+  readonly carried: ReadonlyArray<CarriedPurpose>;
   readonly lore: ReadonlyArray<LoreFile>;
 }
 
@@ -88,6 +91,7 @@ export const genesis = (ctx: TickContext, input: GenesisInput): void => {
     ...(input.embedder === undefined ? {} : { embedder: input.embedder }),
     ...(input.indexMode === undefined ? {} : { indexMode: input.indexMode }),
     ...(input.dossierRules === undefined ? {} : { dossierRules: input.dossierRules }),
+    ...(input.carried.length === 0 ? {} : { carried: [...input.carried] }),
   });
   for (const lore of input.lore) {
     ctx.writer.emit("LoreImported", {

@@ -8,6 +8,8 @@
 import { foldSchedule, type NpcInput } from "@hearsay/actors";
 import {
   type CampaignId,
+  type CarriedPurpose,
+  currentCarried,
   type Event,
   type EventType,
   type GameTime,
@@ -59,6 +61,11 @@ export interface SimulationSpec {
   readonly recordBrain: boolean;
   readonly dossiers: (log: SqliteEventLog, saveId: SaveId) => DossierSource;
   readonly resume: boolean;
+  /**
+   * For a new save: the purposes it asks inside another's answer (default core's
+   * `currentCarried`); a replay passes what its recording did. A resumed save keeps its own.
+   */
+  readonly carried?: ReadonlyArray<CarriedPurpose>;
   readonly config?: Partial<EngineConfig>;
   readonly onProgress?: (progress: Progress) => void;
   /**
@@ -301,6 +308,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       ...(dossiers.embedder === undefined ? {} : { embedder: dossiers.embedder }),
       ...(dossiers.indexMode === undefined ? {} : { indexMode: dossiers.indexMode }),
       ...(dossiers.dossierRules === undefined ? {} : { dossierRules: dossiers.dossierRules }),
+      carried: spec.carried ?? currentCarried,
       lore: spec.lore,
     });
     append(writer.drain());

@@ -5,6 +5,19 @@ import { CampaignId, FactionId, LocationId, NpcId, WorldEventId } from "../ids.t
 import { Visibility } from "../Visibility.ts";
 import { defineEvent, Text, Unit } from "./defineEvent.ts";
 
+/**
+ * Purposes a run asks inside another purpose's answer instead of as calls of their own:
+ * `revise_profile` in the `act` answer of the NPC whose profile is due (it is always asked
+ * just before that NPC's own turn), `summarize_debate` in the answer of a debate's last
+ * turn (its speaker has heard every line). A fact of the run
+ * (`SimulationStarted.carried`), so a replay asks the calls its recording answered.
+ */
+export const carriedPurposeNames = ["revise_profile", "summarize_debate"] as const;
+export const CarriedPurpose = Schema.Literals(carriedPurposeNames);
+export type CarriedPurpose = typeof CarriedPurpose.Type;
+/** What a new run carries. */
+export const currentCarried: ReadonlyArray<CarriedPurpose> = carriedPurposeNames;
+
 export const SimulationStarted = defineEvent("SimulationStarted", 1, {
   simulation: Schema.String,
   /** sha256 of the canonical world definition, so replay can tell the world changed. */
@@ -31,6 +44,8 @@ export const SimulationStarted = defineEvent("SimulationStarted", 1, {
    * `DossierRules`); absent: the earlier `moment` rules. Replay builds dossiers the same way.
    */
   dossierRules: Schema.optionalKey(Schema.Literals(["stable", "steady"])),
+  /** Purposes the run asks inside another's answer (`CarriedPurpose`); absent: none. */
+  carried: Schema.optionalKey(Schema.Array(CarriedPurpose)),
 });
 
 export const ClockAdvanced = defineEvent("ClockAdvanced", 1, {

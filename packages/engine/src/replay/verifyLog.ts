@@ -220,6 +220,7 @@ export const verifyLog = async (opts: VerifyOptions): Promise<VerifyReport> => {
         recordBrain: chosen.record,
         dossiers,
         resume: pos > 0,
+        carried: plan.started.carried ?? [],
         config: { checkpointEveryTicks: leg.everyTicks, ...opts.config },
         skips: plan.skips,
         onAppend: (events) => {
