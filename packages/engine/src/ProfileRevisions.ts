@@ -2,10 +2,13 @@
  * Profiles that change. An NPC's facts keep what happened to it since its profile last
  * changed (`NpcFacts.sinceProfile`: tasks seen through, promises broken, feuds, memories
  * recorded). Each event weighs what `profileWeights` says; when the weights add up to
- * `profileThreshold`, or a long busy stretch has passed, the NPC's next decision first
- * revises the profile (`revise_profile`) from the profile as it stands and a dossier
- * searched for what made it due, and the fields that changed go into a `ProfileRevised`
- * event. The event resets the record, so what counted once revises once.
+ * `profileThreshold`, or a long busy stretch has passed, the NPC's next decision revises
+ * the profile from the profile as it stands and what made it due, and the fields that
+ * changed go into a `ProfileRevised` event. The event resets the record, so what counted
+ * once revises once. A run that carries `revise_profile` (`SimulationStarted.carried`, all
+ * new runs) asks it in the NPC's own `act` call (its input's `revise`, its answer's
+ * `revision`); a run recorded before asks a `revise_profile` call of its own first, with
+ * a dossier searched for what made it due.
  */
 import { eventTriggers, type NpcFacts, type SinceProfile } from "@hearsay/actors";
 import {
@@ -17,7 +20,7 @@ import {
   profileChanges,
   reviseProfile,
 } from "@hearsay/core";
-import type { BrainRequest } from "@hearsay/mind";
+import type { BrainRequest, ReviseProfileOutput } from "@hearsay/mind";
 import type { EngineConfig, ProfileEventTrigger } from "./EngineConfig.ts";
 import { reviseInputOf, revisionQuery, sceneOf } from "./Glimpses.ts";
 import type { TickContext } from "./TickContext.ts";
@@ -79,17 +82,51 @@ export const revisionDue = (
   return triggers.length === 0 ? null : triggers;
 };
 
-/** Revises the profiles of those among `ids` (deciding now) that are due. */
-export const reviseProfiles = async (
-  ctx: TickContext,
-  ids: ReadonlyArray<NpcId>,
-): Promise<void> => {
-  const due: Array<{ facts: NpcFacts; triggers: Array<ProfileTrigger> }> = [];
+/** An NPC whose profile is due now, and why. */
+export interface DueRevision {
+  readonly facts: NpcFacts;
+  readonly triggers: ReadonlyArray<ProfileTrigger>;
+}
+
+/** Those among `ids` (deciding now) whose profiles are due, in their order. */
+export const dueRevisions = (ctx: TickContext, ids: ReadonlyArray<NpcId>): Array<DueRevision> => {
+  const due: Array<DueRevision> = [];
   for (const id of ids) {
     const facts = ctx.actors.facts(id);
     const triggers = facts === undefined ? null : revisionDue(facts, ctx.t, ctx.config);
     if (facts !== undefined && triggers !== null) due.push({ facts, triggers });
   }
+  return due;
+};
+
+/**
+ * Records a brain's revision of `due`'s profile. Only what really differs is recorded,
+ * whatever the brain sent back; a revision that changes nothing is still recorded, so
+ * what made it due is settled.
+ */
+export const recordRevision = (
+  ctx: TickContext,
+  { facts, triggers }: DueRevision,
+  { changes, reason }: ReviseProfileOutput,
+): void => {
+  const current = facts.profile!;
+  ctx.writer.emit("ProfileRevised", {
+    npcId: facts.npcId,
+    changes: profileChanges(current, reviseProfile(current, changes)),
+    triggers: [...triggers],
+    reason: reason.slice(0, 300),
+  });
+};
+
+/**
+ * Revises, each in a `revise_profile` call of its own, the profiles of those among `ids`
+ * (deciding now) that are due: runs that do not carry the purpose in the `act` answer.
+ */
+export const reviseProfiles = async (
+  ctx: TickContext,
+  ids: ReadonlyArray<NpcId>,
+): Promise<void> => {
+  const due = dueRevisions(ctx, ids);
   if (due.length === 0) return;
   const requests = due.map(
     ({ facts, triggers }): BrainRequest<"revise_profile"> => ({
@@ -108,26 +145,14 @@ export const reviseProfiles = async (
   );
   const outcomes = await ctx.brain.decideAll(requests, ctx.writer);
   sealDossiers(requests);
-  for (const [i, { facts, triggers }] of due.entries()) {
+  for (const [i, one] of due.entries()) {
     const outcome = outcomes[i]!;
-    const npcId = facts.npcId;
-    if (!outcome.ok) {
+    if (outcome.ok) recordRevision(ctx, one, outcome.answer.output);
+    else
       ctx.writer.emit("SimulationWarning", {
         code: "profile_revision_failed",
         message: outcome.error.message.slice(0, 2000),
-        npcId,
+        npcId: one.facts.npcId,
       });
-      continue;
-    }
-    const current = facts.profile!;
-    const { changes, reason } = outcome.answer.output;
-    // Only what really differs is recorded, whatever the brain sent back; a revision that
-    // changes nothing is still recorded, so what made it due is settled.
-    ctx.writer.emit("ProfileRevised", {
-      npcId,
-      changes: profileChanges(current, reviseProfile(current, changes)),
-      triggers,
-      reason: reason.slice(0, 300),
-    });
   }
 };

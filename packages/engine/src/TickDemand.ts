@@ -50,11 +50,15 @@ const sceneSummaries = (ctx: TickContext, add: Add): void => {
 /** Witnesses share a summary call two or more at a time. */
 const sharedCallsAtMost = (witnesses: number): number => Math.floor(witnesses / 2);
 
-/** The turns of NPCs about to decide: a profile if none yet, a revision, an `act`. */
+/**
+ * The turns of NPCs about to decide: a profile if none yet, a revision (unless the run
+ * carries it in the `act` answer), an `act`.
+ */
 const turns = (ctx: TickContext, ids: ReadonlyArray<NpcId>, add: Add): void => {
+  const revisions = !ctx.state.carried.has("revise_profile");
   for (const id of new Set(ids)) {
     if ((ctx.actors.facts(id)?.profile ?? null) === null) add("profile", id, 1);
-    add("revise_profile", id, 1);
+    if (revisions) add("revise_profile", id, 1);
     add("act", id, 1);
   }
 };

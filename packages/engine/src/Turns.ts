@@ -2,15 +2,16 @@
  * NPC turns. Only NPCs whose wake-up came due are touched (never a bare tick to all):
  * each gets a WAKE with what it needs for gating (its company, a seeded roll, and whom it
  * sees, for a planned step); one with a step of its agenda left takes it without a call.
- * Those that ask to decide get, in one batch, a first-meeting profile if they have none
- * (or a revised one when what happened to them calls for it), then a dossier and an
- * `act` call, whose answer may plan the next steps; answers are applied in id order. A
+ * Those that ask to decide get, in one batch, a first-meeting profile if they have none,
+ * then a dossier and an `act` call, whose answer may plan the next steps and, when what
+ * happened to the NPC calls for it, revises its profile (ProfileRevisions.ts); answers
+ * are applied in id order. A
  * line spoken carries the memories its answer gave of saying it, for the talk to keep if
  * nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
 import { type NpcId, Prng, type WorldEventId } from "@hearsay/core";
-import { type BrainRequest, validateAnswer } from "@hearsay/mind";
+import { type BrainRequest, type ProfileDue, validateAnswer } from "@hearsay/mind";
 import { Result } from "effect";
 import {
   actInputOf,
@@ -19,9 +20,15 @@ import {
   companyOf,
   profileInputOf,
   profileQuery,
+  reviseInputOf,
   sceneOf,
 } from "./Glimpses.ts";
-import { reviseProfiles } from "./ProfileRevisions.ts";
+import {
+  type DueRevision,
+  dueRevisions,
+  recordRevision,
+  reviseProfiles,
+} from "./ProfileRevisions.ts";
 import { type Reactions, react } from "./Reactions.ts";
 import type { TickContext } from "./TickContext.ts";
 import { sealDossiers, TurnDossier } from "./TurnDossier.ts";
@@ -95,12 +102,21 @@ export const decide = async (
   const order = [...new Set(ids)].sort();
   if (order.length === 0) return;
   await ensureProfiles(ctx, order);
-  await reviseProfiles(ctx, order);
+  // A run that carries revisions asks each due one in the NPC's `act` call, below.
+  const carried = ctx.state.carried.has("revise_profile");
+  if (!carried) await reviseProfiles(ctx, order);
+  const due = new Map(
+    carried ? dueRevisions(ctx, order).map((d) => [d.facts.npcId, d] as const) : [],
+  );
   const requests = order.map((id): BrainRequest<"act"> => {
     const npc = ctx.state.npcs.get(id)!;
     const present = companyOf(ctx, id, npc.locationId);
     const locationId = npc.locationId;
-    const input = actInputOf(ctx, id, present);
+    const revision = due.get(id);
+    const input =
+      revision === undefined
+        ? actInputOf(ctx, id, present)
+        : { ...actInputOf(ctx, id, present), revise: profileDueOf(ctx, revision) };
     // Taken now, before this tick's answers change the state the query is built from.
     const query = turnQuery(ctx, id, input);
     return {
@@ -126,6 +142,10 @@ export const decide = async (
     const checked = outcome.ok ? validateAnswer("act", request.input, outcome.answer.output) : null;
     if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
       const action = outcome.answer.output;
+      const revision = due.get(id);
+      // An answer that leaves the revision out leaves it due: the next turn asks again.
+      if (revision !== undefined && action.revision !== undefined)
+        recordRevision(ctx, revision, action.revision);
       react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action }), into);
     } else {
       const why = !outcome.ok
@@ -137,6 +157,12 @@ export const decide = async (
       react(ctx, id, ctx.actors.send(id, { type: "DECLINED", t: ctx.t }), into);
     }
   }
+};
+
+/** What a due revision's `act` call is given: `revise_profile`'s input but `self`. */
+const profileDueOf = (ctx: TickContext, { facts, triggers }: DueRevision): ProfileDue => {
+  const { self: _self, ...due } = reviseInputOf(ctx, facts, triggers, ctx.t);
+  return due;
 };
 
 export const warn = (

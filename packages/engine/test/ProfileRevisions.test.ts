@@ -16,6 +16,7 @@ import {
 } from "@hearsay/engine";
 import { type BrainShape, ScriptedBrain } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
 
@@ -81,6 +82,59 @@ describe("profile revisions", () => {
     }
   }, 120_000);
 
+  it("a run that carries revisions asks each in the NPC's own act call, and records the answer's", async () => {
+    const scripted = ScriptedBrain.make();
+    const purposes = new Set<string>();
+    const asked: Array<{ npcId: string; t: number; triggers: ReadonlyArray<string> }> = [];
+    const brain: BrainShape = {
+      name: "scripted",
+      decide: (request) => {
+        purposes.add(request.purpose);
+        if (request.purpose === "act" && request.input.revise !== undefined) {
+          expect(request.input.conversation).toBeUndefined();
+          asked.push({
+            npcId: request.npcId!,
+            t: request.t,
+            triggers: request.input.revise.triggers,
+          });
+        }
+        return scripted.decide(request);
+      },
+    };
+    const log = memoryLog();
+    await runHamlet(log, { days: 4, brain, config: often });
+    const started = log.read(MAIN, { toSeq: 1 })[0]!;
+    expect(started.type === "SimulationStarted" && started.payload.carried).toContain(
+      "revise_profile",
+    );
+    expect(purposes.has("revise_profile")).toBe(false);
+    const revised = log.read(MAIN).filter((e) => e.type === "ProfileRevised");
+    expect(revised.length).toBeGreaterThan(0);
+    // One revision for each act call that asked one, at its time, for what made it due.
+    expect(
+      revised.map((e) => ({ npcId: e.payload.npcId, t: e.t, triggers: e.payload.triggers })),
+    ).toEqual(asked);
+  }, 120_000);
+
+  it("an act answer that leaves the revision out leaves it due, and the NPC's next turn asks again", async () => {
+    const scripted = ScriptedBrain.make();
+    const asked = new Map<string, number>();
+    const brain: BrainShape = {
+      name: "scripted",
+      decide: (request) =>
+        Effect.map(scripted.decide(request), (answer) => {
+          if (request.purpose !== "act" || request.input.revise === undefined) return answer;
+          asked.set(request.npcId!, (asked.get(request.npcId!) ?? 0) + 1);
+          const { revision: _, ...rest } = answer.output as { revision?: unknown };
+          return { ...answer, output: rest } as typeof answer;
+        }),
+    };
+    const log = memoryLog();
+    await runHamlet(log, { days: 4, brain, config: often });
+    expect(log.read(MAIN).filter((e) => e.type === "ProfileRevised")).toHaveLength(0);
+    expect([...asked.values()].some((n) => n > 1)).toBe(true);
+  }, 120_000);
+
   it("first profiles and revisions are asked with the NPC's dossier: lore and what it knows", async () => {
     const scripted = ScriptedBrain.make();
     const seen: Array<{ purpose: string; sections: Array<string> }> = [];
@@ -97,7 +151,8 @@ describe("profile revisions", () => {
         return scripted.decide(request);
       },
     };
-    await runHamlet(memoryLog(), { days: 3, brain, config: often });
+    // A run that does not carry revisions (one recorded before) asks them on their own.
+    await runHamlet(memoryLog(), { days: 3, brain, config: often, carried: [] });
     const profiles = seen.filter((x) => x.purpose === "profile");
     const revisions = seen.filter((x) => x.purpose === "revise_profile");
     expect(profiles.length).toBeGreaterThan(0);

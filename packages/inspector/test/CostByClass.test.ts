@@ -32,7 +32,7 @@ beforeAll(async () => {
       ...defaultMindConfig,
       ollamaUrl: server.url,
       fallback: ["scripted"],
-      budgets: { maxCalls: null, maxCallsPerDay: 30, maxTokens: null },
+      budgets: { maxCalls: null, maxCallsPerDay: 20, maxTokens: null },
       policy: {
         ...defaultPolicy,
         principalNpcs: [ids.npc("npc-mara")],

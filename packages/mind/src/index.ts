@@ -137,6 +137,7 @@ export {
   Move,
   OwnTask,
   Place,
+  ProfileDue,
   ProposeTask,
   Rest,
   Speak,

@@ -69,6 +69,31 @@ describe("chatAnswer", () => {
     });
     expect(answer({ present: [], tasks: [] })).toEqual({ steps: [{ rest: 1 }] });
   });
+
+  it("gives an $optional object key only when the input has its `if` path and can fill it", () => {
+    const act = {
+      good: [
+        {
+          action: "rest",
+          revision: { $optional: { reason: "{{self.name}} changed." }, if: "revise" },
+          note: { $optional: { where: "$location.name" } },
+        },
+      ],
+      schema_invalid: [],
+      unknown_ids: [],
+      malformed: [],
+    };
+    const answer = (input: object) => JSON.parse(chatAnswer(act, "good", input, "p"));
+    expect(answer({ self: { name: "Ada" }, revise: {} })).toEqual({
+      action: "rest",
+      revision: { reason: "Ada changed." },
+    });
+    expect(answer({ self: { name: "Ada" } })).toEqual({ action: "rest" });
+    expect(answer({ self: { name: "Ada" }, location: { name: "Quay" } })).toEqual({
+      action: "rest",
+      note: { where: "Quay" },
+    });
+  });
 });
 
 describe("readPrompt", () => {

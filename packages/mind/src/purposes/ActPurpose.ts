@@ -17,6 +17,7 @@ import {
 import { Schema } from "effect";
 import { DialogueLine, MemoryDraft } from "./ExtractMemoriesPurpose.ts";
 import { BoundedText, LineText, NpcGlimpse, NpcSelf, Participant, RegardChange } from "./Fields.ts";
+import { ReviseProfileInput, ReviseProfileOutput } from "./ReviseProfilePurpose.ts";
 
 /** A place, with tags the world gives it (`home`, `tavern`, `market`, `faction:<id>`…). */
 export const Place = Schema.Struct({
@@ -83,6 +84,15 @@ export const AgendaStep = Schema.Union([
 ]);
 export type AgendaStep = typeof AgendaStep.Type;
 
+const { self: _self, ...dueFields } = ReviseProfileInput.fields;
+/**
+ * Its profile is due for revision: what `revise_profile` would be given but `self`. A run
+ * that carries `revise_profile` (`SimulationStarted.carried`) asks it here, in the `act`
+ * call of the NPC's own turn that would have followed the separate call.
+ */
+export const ProfileDue = Schema.Struct(dueFields);
+export type ProfileDue = typeof ProfileDue.Type;
+
 export const ActInput = Schema.Struct({
   self: NpcSelf,
   location: Place,
@@ -97,6 +107,8 @@ export const ActInput = Schema.Struct({
   conversation: Schema.optional(ActConversation),
   /** The steps it had planned and not yet taken, when it has a plan. */
   planned: Schema.optional(Schema.Array(AgendaStep)),
+  /** Present when its profile is due for revision: the answer's `revision` revises it. */
+  revise: Schema.optional(ProfileDue),
 });
 export type ActInput = typeof ActInput.Type;
 
@@ -109,6 +121,8 @@ const remembers = {
   memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
   /** The next steps it means to take, in order (at most `AGENDA_MAX_STEPS`); none, no plan. */
   agenda: Schema.optional(Schema.Array(AgendaStep).check(Schema.isMaxLength(AGENDA_MAX_STEPS))),
+  /** When the input has `revise`: the profile's revision, as `revise_profile` answers it. */
+  revision: Schema.optional(ReviseProfileOutput),
 };
 
 export const Speak = Schema.Struct({
@@ -213,4 +227,8 @@ export const actInstruction = [
   '"rest" or "propose_task"). You take them in the hours ahead without being asked again,',
   "until something new happens; a step naming someone who is not there then is dropped.",
   "`planned`, if the input has it, is what you had meant to do next: keep it or change it.",
+  "If the input has `revise`, your profile is due for revision after what happened to you:",
+  "also give `revision`, `{changes, reason}`: `changes` holds only the fields of",
+  "`revise.profile` that change (each in the form the profile has it), `reason` one line on",
+  "why. Change little, ground it in `revise` and what you remember, invent nobody new.",
 ].join("\n");

@@ -16,6 +16,7 @@ import {
 import type { ActInput, ActOutput, AgendaStep } from "../purposes/ActPurpose.ts";
 import { type ActTuning, chooseAction } from "./chooseAction.ts";
 import { extractByRule } from "./extractByRule.ts";
+import { reviseProfileByRule } from "./reviseProfileByRule.ts";
 import { voiceOf } from "./Voice.ts";
 
 const NIGHT_START = 22;
@@ -130,6 +131,15 @@ const readOnce = (dossier: DossierReader | null): DossierReader | null => {
 
 /** The scripted answer to an `act` request. */
 export const actByRule = (asked: ActRequest, prng: Prng, tuning: ActTuning): ActOutput => {
+  const answer = actionByRule(asked, prng, tuning);
+  const due = asked.input.revise;
+  // A profile due for revision is revised by the same rules as a `revise_profile` call.
+  return due === undefined
+    ? answer
+    : { ...answer, revision: reviseProfileByRule({ self: asked.input.self, ...due }) };
+};
+
+const actionByRule = (asked: ActRequest, prng: Prng, tuning: ActTuning): ActOutput => {
   const request = { ...asked, dossier: readOnce(asked.dossier) };
   const self = request.input.self;
   const action = chooseAction({

@@ -6,7 +6,8 @@
  * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
  * input cannot fill — and fills it, so "good" answers name ids the input offers
  * (`{ "$each": path, "as": template }` repeats a template for each element of a list;
- * `{ "$optional": template }` in a list is left out when the input cannot fill it;
+ * `{ "$optional": template }` in a list, or as an object's value, is left out when the
+ * input cannot fill it — or, with `"if": path`, when the input has nothing at `path`;
  * `{ "$first": [templates] }` is the first of them the input can fill).
  */
 import { createHash } from "node:crypto";
@@ -114,6 +115,15 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(template)) {
+      const optional = (v as { $optional?: unknown } | null)?.$optional;
+      if (optional !== undefined) {
+        // A key the answer gives only when the input asks for it (a profile revision).
+        const when = (v as { if?: unknown }).if;
+        if (typeof when === "string" && lookup(input, when) === MISSING) continue;
+        const filled = fillTemplate(optional, input);
+        if (filled !== MISSING) out[k] = filled;
+        continue;
+      }
       const filled = fillTemplate(v, input);
       if (filled === MISSING) return MISSING;
       out[k] = filled;
