@@ -103,7 +103,8 @@ const hostsOf = (servers: ReadonlyArray<FixtureServerThread>): Array<ModelHostCo
 /**
  * What goes to the rules instead of the model (see BrainPolicy): the policy's defaults,
  * each overridden by `--speaker-memories`, `--listener-memories`, `--one-line-scenes`,
- * `--two-line-scenes` or `--few-heard-scenes` (`model` or `scripted`), and all five set to `model` by `--no-rules`.
+ * `--two-line-scenes`, `--few-heard-scenes` or `--debate-scenes` (`model` or `scripted`), and all six set
+ * to `model` by `--no-rules`.
  */
 const ruleOf = (name: string, fallback: "model" | "scripted"): "model" | "scripted" => {
   const given = flag(name);
@@ -116,6 +117,7 @@ const rules = {
   oneLineScenes: ruleOf("--one-line-scenes", defaultMindConfig.policy.oneLineScenes),
   twoLineScenes: ruleOf("--two-line-scenes", defaultMindConfig.policy.twoLineScenes),
   fewHeardScenes: ruleOf("--few-heard-scenes", defaultMindConfig.policy.fewHeardScenes),
+  debateScenes: ruleOf("--debate-scenes", defaultMindConfig.policy.debateScenes),
 };
 
 const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
@@ -181,6 +183,9 @@ const runWorld = async (brain: BrainShape, days: number) => {
     taskChanges: count("TaskStatusChanged"),
     scenes: count("SceneClosed"),
     memories: count("MemoryRecorded"),
+    // Purposes carried in another's answer are served without a call of their own.
+    profileRevisions: count("ProfileRevised"),
+    debates: count("DebateHeld"),
   };
   log.db.close();
   return { calls, lastDay, worldEvents, lively, asks, seconds, cpuMs: cpu };
@@ -288,6 +293,8 @@ export const llmCost = async (): Promise<void> => {
       ["  task status changes per NPC-day", (costRun.lively.taskChanges / npcDays).toFixed(2)],
       ["  scenes closed per NPC-day", (costRun.lively.scenes / npcDays).toFixed(2)],
       ["  memories per NPC-day", (costRun.lively.memories / npcDays).toFixed(2)],
+      ["  profile revisions per NPC-day", (costRun.lively.profileRevisions / npcDays).toFixed(3)],
+      ["  debates held per NPC-day", (costRun.lively.debates / npcDays).toFixed(3)],
       ["model calls per world event", (modelCalls / costRun.worldEvents).toFixed(3)],
       ["prompt tokens per NPC-day", Math.round(promptTokens / npcDays)],
       ["output tokens per NPC-day", Math.round(outputTokens / npcDays)],

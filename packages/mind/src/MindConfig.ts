@@ -12,7 +12,7 @@
  *     "budgets": { "maxCalls", "maxCallsPerDay", "maxTokens" },
  *     "policy": { "purposes", "principalNpcs", "sceneSize", "deadlineHours", "firstMeeting",
  *                 "nearHops", "speakerMemories", "listenerMemories", "oneLineScenes",
- *                 "twoLineScenes", "fewHeardScenes" } }
+ *                 "twoLineScenes", "fewHeardScenes", "debateScenes" } }
  *
  * `ollama.hosts` ([{ "url", "concurrency", "models"? }]) spreads chat calls over several
  * servers; without it the one `ollama.host` with `ollama.concurrency` slots serves them.
@@ -214,6 +214,12 @@ const fields: Record<Exclude<keyof MindConfig, "budgets" | "policy">, Field> &
     ["policy", "fewHeardScenes"],
     null,
     PolicyConfig.fields.fewHeardScenes,
+    'give "model" or "scripted"',
+  ),
+  debateScenes: f(
+    ["policy", "debateScenes"],
+    null,
+    PolicyConfig.fields.debateScenes,
     'give "model" or "scripted"',
   ),
   ollamaUrl: f(

@@ -36,6 +36,7 @@ const arbPolicy: fc.Arbitrary<PolicyConfig> = fc.record({
   oneLineScenes: fc.constantFrom("model" as const, "scripted" as const),
   twoLineScenes: fc.constantFrom("model" as const, "scripted" as const),
   fewHeardScenes: fc.constantFrom("model" as const, "scripted" as const),
+  debateScenes: fc.constantFrom("model" as const, "scripted" as const),
 });
 
 /** The requests of one tick: any purposes, all at the same game time. */
@@ -209,6 +210,7 @@ describe("a speaker's memories of its one line", () => {
     oneLineScenes: "model",
     twoLineScenes: "model",
     fewHeardScenes: "model",
+    debateScenes: "model",
   });
 
   /** Unraised, model-bound under `policy` with every rule off. */
@@ -301,7 +303,9 @@ describe("a speaker's memories of its one line", () => {
           );
           const rule =
             debates.length > 0
-              ? null
+              ? fewHeard && policy.debateScenes === "scripted"
+                ? "debates taken part in, two lines heard or fewer"
+                : null
               : lines.length === 1 && policy.oneLineScenes === "scripted"
                 ? "scene of one line"
                 : lines.length === 2 && policy.twoLineScenes === "scripted"

@@ -192,6 +192,7 @@ describe("loadMindConfig", () => {
       oneLineScenes: "scripted",
       twoLineScenes: "scripted",
       fewHeardScenes: "scripted",
+      debateScenes: "scripted",
     });
     expect(load({ cwd, env: { HEARSAY_PRINCIPAL_NPCS: "a, b" } }).policy.principalNpcs).toEqual([
       "a",

@@ -99,6 +99,14 @@ export const PolicyConfig = Schema.Struct({
    * heard, and the lines it said it wrote itself and kept in its own answers' memories.
    */
   fewHeardScenes: Schema.Literals(["model", "scripted"]),
+  /**
+   * Who summarises a witness's view of a scene that holds debates, in which it heard at
+   * most two lines from others (`scripted`: the rules, unless raised; for a shared summary,
+   * each of its witnesses): a view holds only debates its witness took part in, and each
+   * participant already keeps a memory of the debate's summary and outcome; the rules
+   * quote those and every line heard.
+   */
+  debateScenes: Schema.Literals(["model", "scripted"]),
 });
 export type PolicyConfig = typeof PolicyConfig.Type;
 
@@ -114,6 +122,7 @@ export const defaultPolicy: PolicyConfig = {
   oneLineScenes: "scripted",
   twoLineScenes: "scripted",
   fewHeardScenes: "scripted",
+  debateScenes: "scripted",
 };
 
 /** The NPCs near the player or the camera, each with why ("near the camera at Market"). */
@@ -199,14 +208,17 @@ const restated = (policy: PolicyConfig, request: BrainRequest): string | null =>
     case "summarize_scene":
     case "summarize_shared_scene": {
       const { lines, debates } = request.input;
-      if (debates.length > 0) return null;
-      if (policy.oneLineScenes === "scripted" && lines.length === 1) return "scene of one line";
-      if (policy.twoLineScenes === "scripted" && lines.length === 2) return "scene of two lines";
       const witnesses =
         request.purpose === "summarize_shared_scene"
           ? request.input.witnesses.map((w) => w.id as string)
           : [request.input.self.id as string];
       const heard = (id: string) => lines.filter((l) => l.speakerId !== id).length;
+      if (debates.length > 0)
+        return policy.debateScenes === "scripted" && witnesses.every((id) => heard(id) <= 2)
+          ? "debates taken part in, two lines heard or fewer"
+          : null;
+      if (policy.oneLineScenes === "scripted" && lines.length === 1) return "scene of one line";
+      if (policy.twoLineScenes === "scripted" && lines.length === 2) return "scene of two lines";
       if (policy.fewHeardScenes === "scripted" && witnesses.every((id) => heard(id) <= 2))
         return "two lines heard or fewer";
       return null;
