@@ -11,7 +11,9 @@
  *     one shared call per two witnesses, and every debater's share of the scene a
  *     debate opens;
  *   maintenance — a consolidation due: each NPC's groups to put together;
- *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
+ *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary
+ *     unless the run carries it in the last turn's answer (then only a failed last turn
+ *     asks it, unforeseen);
  *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
  *   conversations — per waking NPC at most one line spoken (by its answer, or by a
  *     planned step at its wake-up), so one reply and two
@@ -83,7 +85,7 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
     const debaters = ctx.config.debateMaxParticipants;
     for (const _ of ctx.actors.clock.debatesDue()) {
       add("debate_turn", null, ctx.config.debateRounds * debaters);
-      add("summarize_debate", null, 1);
+      if (!ctx.state.carried.has("summarize_debate")) add("summarize_debate", null, 1);
       add("summarize_scene", null, SUMMARY_ASKS * debaters);
       add("summarize_shared_scene", null, sharedCallsAtMost(debaters));
     }
