@@ -69,6 +69,21 @@ describe("chatAnswer", () => {
     });
     expect(answer({ present: [], tasks: [] })).toEqual({ steps: [{ rest: 1 }] });
   });
+
+  it("leaves out an $optional key the input cannot fill, and keeps the rest of the object", () => {
+    const turns = {
+      good: [{ text: "{{name}} speaks.", summary: { $optional: "{{closing.lines}} lines." } }],
+      schema_invalid: [],
+      unknown_ids: [],
+      malformed: [],
+    };
+    const answer = (input: object) => JSON.parse(chatAnswer(turns, "good", input, "p"));
+    expect(answer({ name: "Bo", closing: { lines: 4 } })).toEqual({
+      text: "Bo speaks.",
+      summary: "4 lines.",
+    });
+    expect(answer({ name: "Bo" })).toEqual({ text: "Bo speaks." });
+  });
 });
 
 describe("readPrompt", () => {

@@ -6,7 +6,8 @@
  * hash of the prompt, skipping templates whose `$path` / `{{path}}` references the
  * input cannot fill — and fills it, so "good" answers name ids the input offers
  * (`{ "$each": path, "as": template }` repeats a template for each element of a list;
- * `{ "$optional": template }` in a list is left out when the input cannot fill it;
+ * `{ "$optional": template }` in a list, or as an object's value, is left out — the
+ * element, or the key — when the input cannot fill it;
  * `{ "$first": [templates] }` is the first of them the input can fill).
  */
 import { createHash } from "node:crypto";
@@ -114,8 +115,14 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(template)) {
-      const filled = fillTemplate(v, input);
-      if (filled === MISSING) return MISSING;
+      // `{ "$optional": template }` as a value: the key, or no key when the input cannot
+      // fill it (a field an answer gives only for some inputs).
+      const optional = (v as { $optional?: unknown } | null)?.$optional;
+      const filled = fillTemplate(optional === undefined ? v : optional, input);
+      if (filled === MISSING) {
+        if (optional !== undefined) continue;
+        return MISSING;
+      }
       out[k] = filled;
     }
     return out;
