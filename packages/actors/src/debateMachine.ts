@@ -1,8 +1,10 @@
 /**
  * A background debate: gather → rounds → summary → outcome. The engine spawns one when a
  * debate topic comes due, answers its requests (who joins, each speaker's line, the
- * summary) and reads its output. It stores no transcript beyond its own run: what
- * survives is the summary and the outcome (ARCHITECTURE.md, "Brains").
+ * summary) and reads its output. Its ask for the last turn says so (`last`), so the
+ * engine may have that speaker's answer carry the summary. It stores no transcript
+ * beyond its own run: what survives is the summary and the outcome (ARCHITECTURE.md,
+ * "Brains").
  *
  *   gathering ──GATHERED (≥ min)──▶ rounds ──LINE × participants × rounds──▶ summarising
  *        │                                                                    │ SUMMARY
@@ -53,16 +55,20 @@ export type DebateEmitted =
       readonly npcId: NpcId;
       readonly round: number;
       readonly lines: ReadonlyArray<DebateLine>;
+      /** This is the debate's last turn: the summary is asked next. */
+      readonly last: boolean;
     }
   | { readonly type: "summarise"; readonly lines: ReadonlyArray<DebateLine> };
 
-const nextSpeaker = (ctx: DebateContext): { npcId: NpcId; round: number } | null => {
+/** Who speaks next, in which round, and whether theirs is the last line; null: none. */
+const nextSpeaker = (ctx: DebateContext): { npcId: NpcId; round: number; last: boolean } | null => {
   const n = ctx.lines.length;
   const total = ctx.participants.length * ctx.rounds;
   if (n >= total) return null;
   return {
     npcId: ctx.participants[n % ctx.participants.length]!,
     round: Math.floor(n / ctx.participants.length),
+    last: n === total - 1,
   };
 };
 
@@ -97,7 +103,13 @@ export const debateMachine = setup({
     ),
     askNext: emit(({ context }) => {
       const next = nextSpeaker(context)!;
-      return { type: "turn" as const, npcId: next.npcId, round: next.round, lines: context.lines };
+      return {
+        type: "turn" as const,
+        npcId: next.npcId,
+        round: next.round,
+        lines: context.lines,
+        last: next.last,
+      };
     }),
     askSummary: emit(({ context }) => ({ type: "summarise" as const, lines: context.lines })),
     conclude: assign(({ event }) =>

@@ -20,17 +20,21 @@ describe("debate machine", () => {
     const { actor, seen } = start();
     actor.send({ type: "GATHERED", participants: [a, b] });
     const order: Array<string> = [];
+    const last: Array<boolean> = [];
     for (let i = 0; i < 4; i++) {
       const ask = seen.at(-1)!;
       expect(ask.type).toBe("turn");
       if (ask.type !== "turn") return;
       order.push(`${ask.npcId}@${ask.round}`);
+      last.push(ask.last);
       actor.send({
         type: "LINE",
         line: { npcId: ask.npcId, round: ask.round, line: `line ${i}`, stance: "for" },
       });
     }
     expect(order).toEqual(["a@0", "b@0", "a@1", "b@1"]);
+    // Only the ask for the final line says it is the last: the summary is asked next.
+    expect(last).toEqual([false, false, false, true]);
     expect(seen.at(-1)).toEqual(expect.objectContaining({ type: "summarise" }));
     actor.send({ type: "SUMMARY", summary: "They argued.", outcome: "The toll stays." });
     expect(actor.getSnapshot().status).toBe("done");

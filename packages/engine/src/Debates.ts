@@ -5,6 +5,12 @@
  * rounds and summary through the brain; what is stored is a summary and an outcome — a
  * DebateHeld, a world event for those who witness the outcome, and for each participant
  * the knowledge of the debate and a memory of it — never the transcript.
+ *
+ * A run that carries `summarize_debate` (`SimulationStarted.carried`) asks it inside the
+ * debate's last turn: that speaker has heard every line, and its answer gives the
+ * summary and outcome with its line. Only when that answer has no summary and outcome
+ * (it failed, or left one out) is the summary asked as a call of its own — as it always
+ * is in a run that does not carry it, so older recordings replay their calls.
  */
 
 import type { DebateEmitted, DebateEvent } from "@hearsay/actors";
@@ -42,8 +48,12 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
   const lines: Array<MindLine> = [];
   // Regard moves in a debate only as its speakers say: toward the one each answered.
   const shifts: Array<{ from: NpcId; to: NpcId; shift: RegardShift }> = [];
+  const carried = ctx.state.carried.has("summarize_debate");
+  // The summary and outcome the closing turn's answer gave, when it was asked for them.
+  let closing: { summary: string; outcome: string } | null = null;
   const answer = async (ask: DebateEmitted): Promise<DebateEvent> => {
     if (ask.type === "turn") {
+      const closes = carried && ask.last;
       const request: BrainRequest<"debate_turn"> = {
         purpose: "debate_turn",
         npcId: ask.npcId,
@@ -57,6 +67,8 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
           self: selfOf(ctx, ask.npcId),
           participants,
           previous: [...lines],
+          // Absent, not false, on other turns: their inputs hash as before the flag.
+          ...(closes ? { closes: true as const } : {}),
         },
       };
       const outcome = await ctx.brain.decide(request, ctx.writer);
@@ -67,8 +79,17 @@ const holdOne = async (ctx: TickContext, topic: Topic, debateId: DebateId): Prom
       if (said?.regard !== undefined && said.replyTo !== null && said.replyTo !== ask.npcId)
         shifts.push({ from: ask.npcId, to: said.replyTo, shift: said.regard });
       lines.push({ speakerId: ask.npcId, speakerName: ctx.names.npcName(ask.npcId), text, stance });
+      // A summary counts only whole: both parts, an outcome that says something.
+      if (
+        closes &&
+        said?.summary !== undefined &&
+        said.outcome !== undefined &&
+        said.outcome !== ""
+      )
+        closing = { summary: said.summary, outcome: said.outcome };
       return { type: "LINE", line: { npcId: ask.npcId, round: ask.round, line: text, stance } };
     }
+    if (closing !== null) return { type: "SUMMARY", ...closing };
     const outcome = await ctx.brain.decide(
       {
         purpose: "summarize_debate",

@@ -11,8 +11,11 @@
  *     one shared call per two witnesses, and every debater's share of the scene a
  *     debate opens;
  *   maintenance — a consolidation due: each NPC's groups to put together;
- *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary;
- *   turns — each NPC due to wake: a profile if it has none, a revision, an `act`;
+ *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary
+ *     unless the run carries it in the last turn's answer (then only a failed last turn
+ *     asks it, unforeseen);
+ *   turns — each NPC due to wake: a profile if it has none, a revision (unless the run
+ *     carries it in the `act` answer), an `act`;
  *   conversations — per waking NPC at most one line spoken (by its answer, or by a
  *     planned step at its wake-up), so one reply and two
  *     memory extractions at most (NPC not known yet): the speaker's only when its line
@@ -87,7 +90,7 @@ export const tickDemandOf = (ctx: TickContext): ReadonlyArray<TickDemand> =>
     const debaters = ctx.config.debateMaxParticipants;
     for (const _ of ctx.actors.clock.debatesDue()) {
       add("debate_turn", null, ctx.config.debateRounds * debaters);
-      add("summarize_debate", null, 1);
+      if (!ctx.state.carried.has("summarize_debate")) add("summarize_debate", null, 1);
       add("summarize_scene", null, SUMMARY_ASKS * debaters);
       add("summarize_shared_scene", null, sharedCallsAtMost(debaters));
     }

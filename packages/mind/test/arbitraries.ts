@@ -360,22 +360,27 @@ const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> }
     locationName: fc.option(fc.constant("Saltmarket"), { nil: null }),
     turns: arbTurns,
   }),
-  debate_turn: fc.record({
-    debateId: fc.constant(ids.debate("debate-1")),
-    topic: fc.constantFrom("raising the toll on the bridge", "Should the watch be doubled?"),
-    round: fc.nat(5),
-    self: arbSelf(),
-    participants: arbParticipants,
-    previous: fc.array(
-      fc.record({
-        speakerId: fc.constantFrom(...npcPool),
-        speakerName: fc.constantFrom(...names),
-        text: arbText,
-        stance: fc.constantFrom("for" as const, "against" as const, "undecided" as const),
-      }),
-      { maxLength: 8 },
-    ),
-  }),
+  debate_turn: fc.record(
+    {
+      debateId: fc.constant(ids.debate("debate-1")),
+      topic: fc.constantFrom("raising the toll on the bridge", "Should the watch be doubled?"),
+      round: fc.nat(5),
+      self: arbSelf(),
+      participants: arbParticipants,
+      previous: fc.array(
+        fc.record({
+          speakerId: fc.constantFrom(...npcPool),
+          speakerName: fc.constantFrom(...names),
+          text: arbText,
+          stance: fc.constantFrom("for" as const, "against" as const, "undecided" as const),
+        }),
+        { maxLength: 8 },
+      ),
+      // Set on a debate's closing turn only (its answer carries the summary): absent, never false.
+      closes: fc.constant(true as const),
+    },
+    { requiredKeys: ["debateId", "topic", "round", "self", "participants", "previous"] },
+  ),
   summarize_debate: fc.record({
     debateId: fc.constant(ids.debate("debate-1")),
     topic: fc.constantFrom("raising the toll on the bridge", "Should the watch be doubled?"),

@@ -423,4 +423,40 @@ describe("OllamaBrain against the fixture server", () => {
       expect(Result.isSuccess(validateAnswer(r.purpose, r.input, answer.output))).toBe(true);
     }
   });
+
+  it("answers a debate's closing turn with its summary and outcome, and no other turn", async () => {
+    const s = await start();
+    const brain = OllamaBrain.make({ config: config(s.url) });
+    const participants = [
+      { id: ana, name: "Ana" },
+      { id: bo, name: "Bo" },
+    ];
+    const turn = (round: number, closes: boolean): BrainRequest<"debate_turn"> => ({
+      purpose: "debate_turn",
+      npcId: ana,
+      t: gameTime(1, round),
+      seed: 1,
+      dossier: null,
+      input: {
+        debateId: ids.debate("d"),
+        topic: "the toll",
+        round,
+        self: actRequest().input.self,
+        participants,
+        previous: [{ speakerId: bo, speakerName: "Bo", text: "Raise it.", stance: "for" }],
+        ...(closes ? { closes: true as const } : {}),
+      },
+    });
+    for (const round of [0, 1, 2, 3]) {
+      const open = await run(brain.decide(turn(round, false)));
+      expect(open.meta.brain).toBe("ollama");
+      expect(open.output.summary).toBeUndefined();
+      expect(open.output.outcome).toBeUndefined();
+      const closing = await run(brain.decide(turn(round, true)));
+      expect(closing.meta.brain).toBe("ollama");
+      // Two lines: Bo's, and the one this turn answers.
+      expect(closing.output.summary).toContain("the toll ran to 2 lines");
+      expect(closing.output.outcome).toContain("the toll");
+    }
+  });
 });

@@ -1,7 +1,9 @@
 /**
  * The debate purposes: `debate_turn` (one participant's line and stance in a round) and
  * `summarize_debate` (the summary and outcome the engine stores instead of a
- * transcript).
+ * transcript). The turn that closes a debate may carry the summary and outcome in its
+ * own answer (`closes`), so a run that carries `summarize_debate` asks no separate call:
+ * its speaker has heard every line, its own included, which is all a summary is given.
  */
 import { DebateId, NpcId } from "@hearsay/core";
 import { Schema } from "effect";
@@ -26,6 +28,12 @@ export const DebateTurnInput = Schema.Struct({
   participants: Schema.Array(Participant),
   /** Lines said so far, oldest first. */
   previous: Schema.Array(DebateLine),
+  /**
+   * True when this turn is the debate's last: its answer also gives the summary and
+   * outcome. Absent on every other turn, and on every turn of a run that asks
+   * `summarize_debate` separately — so such inputs hash as they always did.
+   */
+  closes: Schema.optionalKey(Schema.Literal(true)),
 });
 export type DebateTurnInput = typeof DebateTurnInput.Type;
 
@@ -36,6 +44,10 @@ export const DebateTurnOutput = Schema.Struct({
   replyTo: Schema.NullOr(NpcId),
   /** How its regard for `replyTo` moves in answering them, and why; none, no change. */
   regard: Schema.optional(RegardChange),
+  /** On a closing turn (`closes`): who argued what, as `SummarizeDebateOutput.summary`. */
+  summary: Schema.optionalKey(LineText(1200)),
+  /** On a closing turn: what was decided, as `SummarizeDebateOutput.outcome`. */
+  outcome: Schema.optionalKey(BoundedText(400)),
 });
 export type DebateTurnOutput = typeof DebateTurnOutput.Type;
 
@@ -59,6 +71,9 @@ export const debateTurnInstruction = [
   "and `replyTo` (the id of the participant you answer, from `participants`, or null), and",
   "optionally `regard`: how your trust, respect and suspicion of `replyTo` move (each -0.2",
   "to 0.2) with a short `reason`.",
+  "When the input has `closes: true`, your line closes the debate: also give `summary` (who",
+  "argued what, 2-4 sentences, fair to every side) and `outcome` (what was decided, or that",
+  "nothing was), from the lines said, yours included.",
 ].join("\n");
 
 export const summarizeDebateInstruction = [

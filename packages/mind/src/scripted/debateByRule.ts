@@ -2,7 +2,8 @@
  * Scripted debates. A participant's first stance is a seeded leaning on the topic; in
  * later rounds it holds, or drifts toward the room's majority (the undecided readily,
  * the decided rarely). Its line answers the last speaker who disagreed, in its voice.
- * The summary counts the stances, names the leading voices, and states the outcome.
+ * The summary counts the stances, names the leading voices, and states the outcome; a
+ * turn that closes the debate carries that summary of every line, its own included.
  */
 import { Prng } from "@hearsay/core";
 import type {
@@ -81,10 +82,12 @@ export const debateTurnByRule = (
     );
   parts.push(fill(prng.pick(argue[stance]), { topic }));
   if (prng.chance(0.3)) parts.push(prng.pick(voice.book.close));
-  const text = parts.join(" ");
+  const whole = parts.join(" ");
+  const text = whole.length <= 600 ? whole : `${whole.slice(0, 599)}…`;
   const answered = opponent !== undefined && parts.length > 1 ? opponent : undefined;
+  const own: DebateLine = { speakerId: input.self.id, speakerName: input.self.name, text, stance };
   return {
-    text: text.length <= 600 ? text : `${text.slice(0, 599)}…`,
+    text,
     stance,
     replyTo: answered?.speakerId ?? null,
     // Answering someone who argues the other side cools trust a little, never by chance.
@@ -98,6 +101,16 @@ export const debateTurnByRule = (
             reason: `disagreed with ${answered.speakerName} in a debate`,
           },
         }),
+    // The closing speaker has heard every line: the summary is the one a separate call
+    // would give for the same lines.
+    ...(input.closes === true
+      ? summarizeByRule({
+          debateId: input.debateId,
+          topic: input.topic,
+          participants: input.participants,
+          turns: [...input.previous, own],
+        })
+      : {}),
   };
 };
 

@@ -57,11 +57,19 @@ const lookup = (root: unknown, path: string): unknown => {
 /**
  * The input as templates see it: an `act` input's `tasks` lists every open task its NPC is
  * a party to, so `heldTasks` (the ones assigned to it) is what a "work" or "give up"
- * answer may name.
+ * answer may name; a `debate_turn` input that `closes` its debate has `closing.lines`
+ * (every line, the one answered included), so only its answer fills a summary.
  */
 const templateView = (input: unknown): unknown => {
   if (input === null || typeof input !== "object") return input;
-  const { tasks, self } = input as { tasks?: unknown; self?: { id?: unknown } };
+  const { tasks, self, closes, previous } = input as {
+    tasks?: unknown;
+    self?: { id?: unknown };
+    closes?: unknown;
+    previous?: unknown;
+  };
+  if (closes === true && Array.isArray(previous))
+    return { ...input, closing: { lines: previous.length + 1 } };
   if (!Array.isArray(tasks) || self === undefined) return input;
   return {
     ...input,
