@@ -184,6 +184,7 @@ const runWorld = async (brain: BrainShape, days: number) => {
     scenes: count("SceneClosed"),
     memories: count("MemoryRecorded"),
     // Purposes carried in another's answer are served without a call of their own.
+    profiles: count("ProfileGenerated"),
     profileRevisions: count("ProfileRevised"),
     debates: count("DebateHeld"),
   };
@@ -293,6 +294,7 @@ export const llmCost = async (): Promise<void> => {
       ["  task status changes per NPC-day", (costRun.lively.taskChanges / npcDays).toFixed(2)],
       ["  scenes closed per NPC-day", (costRun.lively.scenes / npcDays).toFixed(2)],
       ["  memories per NPC-day", (costRun.lively.memories / npcDays).toFixed(2)],
+      ["  first profiles per NPC-day", (costRun.lively.profiles / npcDays).toFixed(3)],
       ["  profile revisions per NPC-day", (costRun.lively.profileRevisions / npcDays).toFixed(3)],
       ["  debates held per NPC-day", (costRun.lively.debates / npcDays).toFixed(3)],
       ["model calls per world event", (modelCalls / costRun.worldEvents).toFixed(3)],

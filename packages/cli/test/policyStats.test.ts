@@ -48,6 +48,9 @@ describe("a run under a brain policy", () => {
       dossiers: retrievalDossiers,
       resume: false,
       maxTicks: 12,
+      // First profiles asked as calls of their own (as a run recorded before they were
+      // carried in the act answer), so a purpose the policy scripts is asked.
+      carried: [],
     });
     const calls = log
       .read(MAIN)

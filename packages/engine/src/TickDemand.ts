@@ -14,8 +14,8 @@
  *   debates due — each round's turns for at most `debateMaxParticipants`, and a summary
  *     unless the run carries it in the last turn's answer (then only a failed last turn
  *     asks it, unforeseen);
- *   turns — each NPC due to wake: a profile if it has none, a revision (unless the run
- *     carries it in the `act` answer), an `act`;
+ *   turns — each NPC due to wake: a profile if it has none and a revision (unless the
+ *     run carries them in the `act` answer), an `act`;
  *   conversations — per waking NPC at most one line spoken (by its answer, or by a
  *     planned step at its wake-up), so one reply and two
  *     memory extractions at most (NPC not known yet): the speaker's only when its line
@@ -59,8 +59,9 @@ const sharedCallsAtMost = (witnesses: number): number => Math.floor(witnesses / 
  */
 const turns = (ctx: TickContext, ids: ReadonlyArray<NpcId>, add: Add): void => {
   const revisions = !ctx.state.carried.has("revise_profile");
+  const profiles = !ctx.state.carried.has("profile");
   for (const id of new Set(ids)) {
-    if ((ctx.actors.facts(id)?.profile ?? null) === null) add("profile", id, 1);
+    if (profiles && (ctx.actors.facts(id)?.profile ?? null) === null) add("profile", id, 1);
     if (revisions) add("revise_profile", id, 1);
     add("act", id, 1);
   }

@@ -2,16 +2,22 @@
  * NPC turns. Only NPCs whose wake-up came due are touched (never a bare tick to all):
  * each gets a WAKE with what it needs for gating (its company, a seeded roll, and whom it
  * sees, for a planned step); one with a step of its agenda left takes it without a call.
- * Those that ask to decide get, in one batch, a first-meeting profile if they have none,
- * then a dossier and an `act` call, whose answer may plan the next steps and, when what
- * happened to the NPC calls for it, revises its profile (ProfileRevisions.ts); answers
- * are applied in id order. A
+ * Those that ask to decide get, in one batch, a dossier and an `act` call, whose answer
+ * may plan the next steps, gives a first-meeting profile if the NPC has none, and revises
+ * its profile when what happened to it calls for it (ProfileRevisions.ts); answers are
+ * applied in id order. A run recorded before those were carried (`SimulationStarted.
+ * carried`) asks `profile` and `revise_profile` calls of their own first. A
  * line spoken carries the memories its answer gave of saying it, for the talk to keep if
  * nobody answers (Conversations.ts). A failed call is a recorded warning and the NPC
  * falls back to its routine.
  */
 import { type NpcId, Prng, type WorldEventId } from "@hearsay/core";
-import { type BrainRequest, type ProfileDue, validateAnswer } from "@hearsay/mind";
+import {
+  type BrainRequest,
+  type ProfileDue,
+  type ProfileNeed,
+  validateAnswer,
+} from "@hearsay/mind";
 import { Result } from "effect";
 import {
   actInputOf,
@@ -101,22 +107,28 @@ export const decide = async (
 ): Promise<void> => {
   const order = [...new Set(ids)].sort();
   if (order.length === 0) return;
-  await ensureProfiles(ctx, order);
-  // A run that carries revisions asks each due one in the NPC's `act` call, below.
+  // A run that carries first profiles and revisions asks each in the NPC's `act` call,
+  // below; one recorded before asks them in calls of their own first.
+  const firsts = ctx.state.carried.has("profile");
+  if (!firsts) await ensureProfiles(ctx, order);
   const carried = ctx.state.carried.has("revise_profile");
   if (!carried) await reviseProfiles(ctx, order);
   const due = new Map(
     carried ? dueRevisions(ctx, order).map((d) => [d.facts.npcId, d] as const) : [],
+  );
+  const needs = new Set(
+    firsts ? order.filter((id) => (ctx.actors.facts(id)?.profile ?? null) === null) : [],
   );
   const requests = order.map((id): BrainRequest<"act"> => {
     const npc = ctx.state.npcs.get(id)!;
     const present = companyOf(ctx, id, npc.locationId);
     const locationId = npc.locationId;
     const revision = due.get(id);
-    const input =
-      revision === undefined
-        ? actInputOf(ctx, id, present)
-        : { ...actInputOf(ctx, id, present), revise: profileDueOf(ctx, revision) };
+    const input = {
+      ...actInputOf(ctx, id, present),
+      ...(needs.has(id) ? { firstProfile: profileNeedOf(ctx, id) } : {}),
+      ...(revision === undefined ? {} : { revise: profileDueOf(ctx, revision) }),
+    };
     // Taken now, before this tick's answers change the state the query is built from.
     const query = turnQuery(ctx, id, input);
     return {
@@ -143,7 +155,10 @@ export const decide = async (
     if (outcome.ok && checked !== null && Result.isSuccess(checked)) {
       const action = outcome.answer.output;
       const revision = due.get(id);
-      // An answer that leaves the revision out leaves it due: the next turn asks again.
+      // An answer that leaves the profile or the revision out leaves it to be asked again
+      // at the NPC's next turn of its own.
+      if (needs.has(id) && action.profile !== undefined)
+        ctx.writer.emit("ProfileGenerated", { npcId: id, profile: action.profile });
       if (revision !== undefined && action.revision !== undefined)
         recordRevision(ctx, revision, action.revision);
       react(ctx, id, ctx.actors.send(id, { type: "DECIDED", t: ctx.t, action }), into);
@@ -157,6 +172,12 @@ export const decide = async (
       react(ctx, id, ctx.actors.send(id, { type: "DECLINED", t: ctx.t }), into);
     }
   }
+};
+
+/** What a first profile's `act` call is given: `profile`'s input but `self`. */
+const profileNeedOf = (ctx: TickContext, id: NpcId): ProfileNeed => {
+  const { self: _self, ...need } = profileInputOf(ctx, id);
+  return need;
 };
 
 /** What a due revision's `act` call is given: `revise_profile`'s input but `self`. */

@@ -116,24 +116,56 @@ describe("profile revisions", () => {
     ).toEqual(asked);
   }, 120_000);
 
-  it("an act answer that leaves the revision out leaves it due, and the NPC's next turn asks again", async () => {
+  it("a run that carries first profiles asks each in the NPC's first act call of its own", async () => {
     const scripted = ScriptedBrain.make();
-    const asked = new Map<string, number>();
+    const purposes = new Set<string>();
+    const asked: Array<{ npcId: string; t: number }> = [];
     const brain: BrainShape = {
       name: "scripted",
-      decide: (request) =>
-        Effect.map(scripted.decide(request), (answer) => {
-          if (request.purpose !== "act" || request.input.revise === undefined) return answer;
-          asked.set(request.npcId!, (asked.get(request.npcId!) ?? 0) + 1);
-          const { revision: _, ...rest } = answer.output as { revision?: unknown };
-          return { ...answer, output: rest } as typeof answer;
-        }),
+      decide: (request) => {
+        purposes.add(request.purpose);
+        if (request.purpose === "act" && request.input.firstProfile !== undefined) {
+          expect(request.input.conversation).toBeUndefined();
+          asked.push({ npcId: request.npcId!, t: request.t });
+        }
+        return scripted.decide(request);
+      },
     };
     const log = memoryLog();
-    await runHamlet(log, { days: 4, brain, config: often });
-    expect(log.read(MAIN).filter((e) => e.type === "ProfileRevised")).toHaveLength(0);
-    expect([...asked.values()].some((n) => n > 1)).toBe(true);
+    await runHamlet(log, { days: 2, brain });
+    expect(purposes.has("profile")).toBe(false);
+    const generated = log.read(MAIN).filter((e) => e.type === "ProfileGenerated");
+    expect(generated.length).toBeGreaterThan(0);
+    // Once each, at the act call that asked it; the NPC never asked again after.
+    expect(generated.map((e) => ({ npcId: e.payload.npcId, t: e.t }))).toEqual(asked);
+    expect(new Set(asked.map((a) => a.npcId)).size).toBe(asked.length);
   }, 120_000);
+
+  it.each([
+    ["revision", "revise", "ProfileRevised"],
+    ["profile", "firstProfile", "ProfileGenerated"],
+  ] as const)(
+    "an act answer that leaves the %s out leaves it to be asked again at the NPC's next turn",
+    async (key, asks, recorded) => {
+      const scripted = ScriptedBrain.make();
+      const asked = new Map<string, number>();
+      const brain: BrainShape = {
+        name: "scripted",
+        decide: (request) =>
+          Effect.map(scripted.decide(request), (answer) => {
+            if (request.purpose !== "act" || request.input[asks] === undefined) return answer;
+            asked.set(request.npcId!, (asked.get(request.npcId!) ?? 0) + 1);
+            const { [key]: _, ...rest } = answer.output as Record<string, unknown>;
+            return { ...answer, output: rest } as typeof answer;
+          }),
+      };
+      const log = memoryLog();
+      await runHamlet(log, { days: 4, brain, config: often });
+      expect(log.read(MAIN).filter((e) => e.type === recorded)).toHaveLength(0);
+      expect([...asked.values()].some((n) => n > 1)).toBe(true);
+    },
+    120_000,
+  );
 
   it("first profiles and revisions are asked with the NPC's dossier: lore and what it knows", async () => {
     const scripted = ScriptedBrain.make();

@@ -40,7 +40,9 @@ beforeAll(async () => {
       },
     },
   });
-  const path = await recordHaskerry(1, brain);
+  // First profiles asked as calls of their own (a run recorded before they were carried in
+  // the act answer), so a purpose the policy sends to the scripted brain is asked.
+  const path = await recordHaskerry(1, brain, undefined, { carried: [] });
   await server.close();
   const db = new Database(path, { readonly: true });
   calls = (

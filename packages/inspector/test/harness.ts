@@ -15,7 +15,12 @@ import {
   type NpcId,
   type SaveId,
 } from "@hearsay/core";
-import { type DossierSource, loadSimulation, runSimulation } from "@hearsay/engine";
+import {
+  type DossierSource,
+  loadSimulation,
+  runSimulation,
+  type SimulationSpec,
+} from "@hearsay/engine";
 import { type BrainShape, ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 
@@ -26,6 +31,7 @@ export const recordHaskerry = async (
   dossiers: (log: SqliteEventLog, saveId: SaveId) => DossierSource = () => ({
     dossier: () => null,
   }),
+  over: Pick<SimulationSpec, "carried"> = {},
 ): Promise<string> => {
   const dir = mkdtempSync(join(tmpdir(), "hearsay-inspector-"));
   const path = join(dir, "haskerry.db");
@@ -44,6 +50,7 @@ export const recordHaskerry = async (
       recordBrain: true,
       dossiers,
       resume: false,
+      ...over,
     });
   } finally {
     db.close();

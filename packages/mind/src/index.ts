@@ -138,6 +138,7 @@ export {
   OwnTask,
   Place,
   ProfileDue,
+  ProfileNeed,
   ProposeTask,
   Rest,
   Speak,

@@ -7,12 +7,12 @@ import { defineEvent, Text, Unit } from "./defineEvent.ts";
 
 /**
  * Purposes a run asks inside another purpose's answer instead of as calls of their own:
- * `revise_profile` in the `act` answer of the NPC whose profile is due (it is always asked
- * just before that NPC's own turn), `summarize_debate` in the answer of a debate's last
- * turn (its speaker has heard every line). A fact of the run
+ * `profile` (a first-meeting profile) and `revise_profile` in the `act` answer of the NPC's
+ * own turn that would have followed the call, `summarize_debate` in the answer of a
+ * debate's last turn (its speaker has heard every line). A fact of the run
  * (`SimulationStarted.carried`), so a replay asks the calls its recording answered.
  */
-export const carriedPurposeNames = ["revise_profile", "summarize_debate"] as const;
+export const carriedPurposeNames = ["profile", "revise_profile", "summarize_debate"] as const;
 export const CarriedPurpose = Schema.Literals(carriedPurposeNames);
 export type CarriedPurpose = typeof CarriedPurpose.Type;
 /** What a new run carries. */

@@ -17,6 +17,7 @@ import {
 import { Schema } from "effect";
 import { DialogueLine, MemoryDraft } from "./ExtractMemoriesPurpose.ts";
 import { BoundedText, LineText, NpcGlimpse, NpcSelf, Participant, RegardChange } from "./Fields.ts";
+import { ProfileInput, ProfileOutput } from "./ProfilePurpose.ts";
 import { ReviseProfileInput, ReviseProfileOutput } from "./ReviseProfilePurpose.ts";
 
 /** A place, with tags the world gives it (`home`, `tavern`, `market`, `faction:<id>`…). */
@@ -93,6 +94,14 @@ const { self: _self, ...dueFields } = ReviseProfileInput.fields;
 export const ProfileDue = Schema.Struct(dueFields);
 export type ProfileDue = typeof ProfileDue.Type;
 
+const { self: _selfToo, ...needFields } = ProfileInput.fields;
+/**
+ * It has no profile yet: what `profile` would be given but `self`. A run that carries
+ * `profile` asks it here, in the `act` call of the NPC's first turn of its own.
+ */
+export const ProfileNeed = Schema.Struct(needFields);
+export type ProfileNeed = typeof ProfileNeed.Type;
+
 export const ActInput = Schema.Struct({
   self: NpcSelf,
   location: Place,
@@ -107,6 +116,8 @@ export const ActInput = Schema.Struct({
   conversation: Schema.optional(ActConversation),
   /** The steps it had planned and not yet taken, when it has a plan. */
   planned: Schema.optional(Schema.Array(AgendaStep)),
+  /** Present when it has no profile yet: the answer's `profile` is its first. */
+  firstProfile: Schema.optional(ProfileNeed),
   /** Present when its profile is due for revision: the answer's `revision` revises it. */
   revise: Schema.optional(ProfileDue),
 });
@@ -121,6 +132,8 @@ const remembers = {
   memories: Schema.optional(Schema.Array(MemoryDraft).check(Schema.isMaxLength(8))),
   /** The next steps it means to take, in order (at most `AGENDA_MAX_STEPS`); none, no plan. */
   agenda: Schema.optional(Schema.Array(AgendaStep).check(Schema.isMaxLength(AGENDA_MAX_STEPS))),
+  /** When the input has `firstProfile`: its first-meeting profile, as `profile` answers it. */
+  profile: Schema.optional(ProfileOutput),
   /** When the input has `revise`: the profile's revision, as `revise_profile` answers it. */
   revision: Schema.optional(ReviseProfileOutput),
 };
@@ -227,6 +240,10 @@ export const actInstruction = [
   '"rest" or "propose_task"). You take them in the hours ahead without being asked again,',
   "until something new happens; a step naming someone who is not there then is dropped.",
   "`planned`, if the input has it, is what you had meant to do next: keep it or change it.",
+  "If the input has `firstProfile`, you have no profile yet: also give `profile`, your",
+  "first-meeting profile — `backstory` (3-5 sentences), `personality` (a phrase),",
+  "`speechStyle`, `goals`, `fears` and `loyalties` (short lists) and `relationshipSeed` (one",
+  "sentence on how you treat the people you know) — true to your role, traits and faction.",
   "If the input has `revise`, your profile is due for revision after what happened to you:",
   "also give `revision`, `{changes, reason}`: `changes` holds only the fields of",
   "`revise.profile` that change (each in the form the profile has it), `reason` one line on",

@@ -6,15 +6,10 @@
  * while it stays there and the same tasks. The plan ends at nightfall, or at a step that
  * is no plain action (giving up or renegotiating a task is decided when it comes).
  */
-import {
-  type DossierReader,
-  type GameTime,
-  hourOf,
-  MINUTES_PER_HOUR,
-  type Prng,
-} from "@hearsay/core";
+import { type DossierReader, type GameTime, hourOf, MINUTES_PER_HOUR, Prng } from "@hearsay/core";
 import type { ActInput, ActOutput, AgendaStep } from "../purposes/ActPurpose.ts";
 import { type ActTuning, chooseAction } from "./chooseAction.ts";
+import { draftProfile } from "./draftProfile.ts";
 import { extractByRule } from "./extractByRule.ts";
 import { reviseProfileByRule } from "./reviseProfileByRule.ts";
 import { voiceOf } from "./Voice.ts";
@@ -25,6 +20,9 @@ const MORNING = 6;
 export interface ActRequest {
   readonly input: ActInput;
   readonly t: GameTime;
+  /** The run's seed and whose turn it is: a first profile's draws are the `profile` call's. */
+  readonly seed: number;
+  readonly npcId: string | null;
   readonly dossier: DossierReader | null;
 }
 
@@ -132,11 +130,21 @@ const readOnce = (dossier: DossierReader | null): DossierReader | null => {
 /** The scripted answer to an `act` request. */
 export const actByRule = (asked: ActRequest, prng: Prng, tuning: ActTuning): ActOutput => {
   const answer = actionByRule(asked, prng, tuning);
-  const due = asked.input.revise;
-  // A profile due for revision is revised by the same rules as a `revise_profile` call.
-  return due === undefined
-    ? answer
-    : { ...answer, revision: reviseProfileByRule({ self: asked.input.self, ...due }) };
+  const { self, firstProfile: need, revise: due } = asked.input;
+  // A first profile is drafted, and one due revised, by the same rules and draws as the
+  // `profile` or `revise_profile` call would have been.
+  const first =
+    need === undefined
+      ? {}
+      : {
+          profile: draftProfile(
+            { self, ...need },
+            Prng.derive(asked.seed, "profile", asked.npcId ?? "-", asked.t),
+            voiceOf(self.traits, self.speechStyle),
+          ),
+        };
+  const revised = due === undefined ? {} : { revision: reviseProfileByRule({ self, ...due }) };
+  return { ...answer, ...first, ...revised };
 };
 
 const actionByRule = (asked: ActRequest, prng: Prng, tuning: ActTuning): ActOutput => {
