@@ -8,16 +8,25 @@
  *   characters — a token proxy) equals the start of its previous prompt, over
  *   consecutive `act` turns and over consecutive calls of any purpose (target ≥ 60% on
  *   turns);
- * - throughput with 1, 2 and 4 hosts of 30 ms latency and 2 slots each: a whole run of
- *   the world (engine included), and the same calls asked straight of the brain, all at
- *   once (the pool alone); target ≥ 0.8 × linear. "× ideal" compares with what the
+ * - throughput with 1, 2 and 4 hosts of 30 ms latency and 2 slots each, in model calls
+ *   answered per second: a whole run of the world (engine included), a whole run of the
+ *   same world scaled to `--throughput-npcs` NPCs (480: a tick of the 60-NPC world asks
+ *   about six calls, some waiting on others — a line's answer on the line — fewer than
+ *   four hosts' eight slots), and the same calls asked straight of the brain, all at once
+ *   (the pool alone); target ≥ 0.8 × linear. "× ideal" compares with what the
  *   hosts could answer at most (every slot busy, each call taking the latency). This process's CPU per call is shown
  *   beside each: where it, times the calls in flight, nears the latency, the client's
  *   own work (prompt, hash, decoding) bounds the rate, not the hosts.
  */
 import { loadavg } from "node:os";
 import { ids, MINUTES_PER_DAY, type PayloadOf } from "@hearsay/core";
-import { loadSimulation, retrievalDossiers, runSimulation } from "@hearsay/engine";
+import {
+  type LoadedSimulation,
+  loadSimulation,
+  retrievalDossiers,
+  runSimulation,
+  scaleSimulation,
+} from "@hearsay/engine";
 import {
   type BrainRequest,
   type BrainShape,
@@ -134,16 +143,16 @@ const brainOver = (hosts: ReadonlyArray<ModelHostConfig>) =>
 /** A recorded call the policy sent to the scripted brain: it cost no model time. */
 const byRule = (c: Call): boolean => c.policy?.priority === "scripted";
 
-const runWorld = async (brain: BrainShape, days: number) => {
+const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimulation = sim) => {
   const log = new SqliteEventLog(openDatabase(":memory:"));
   /** Own turns that asked the brain, by why (news, no plan, a stale plan, tasks, a step that fails). */
   const asks = new Map<string, number>();
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   await runSimulation({
-    world: sim.world,
-    worldHash: sim.worldHash,
-    lore: sim.lore,
+    world: simulation.world,
+    worldHash: simulation.worldHash,
+    lore: simulation.lore,
     log,
     saveId: ids.save("bench"),
     days,
@@ -329,16 +338,23 @@ export const llmCost = async (): Promise<void> => {
   const servers: Array<FixtureServerThread> = [];
   for (let i = 0; i < 4; i++) servers.push(await startFixtureServerThread(latencyMs));
   const batch = asked.filter((r) => r.purpose === "act").slice(0, 480);
+  const scaledNpcs = Number(flag("--throughput-npcs") ?? 480);
+  const scaledSim = scaleSimulation(sim, scaledNpcs);
   const rows: Array<{
     hosts: number;
     world: number;
     worldCpuMs: number;
+    scaledWorld: number;
     pool: number;
     poolCpuMs: number;
   }> = [];
+  /** Model calls a whole run got answered per second (the rules' answers cost no model time). */
+  const rate = (run: { calls: ReadonlyArray<Call>; seconds: number }) =>
+    run.calls.filter((c) => !byRule(c)).length / run.seconds;
   for (const k of [1, 2, 4]) {
     const hosts = hostsOf(servers.slice(0, k));
     const world = await runWorld(brainOver(hosts), throughputDays);
+    const scaled = await runWorld(brainOver(hosts), throughputDays, scaledSim);
     const brain = brainOver(hosts);
     const started = performance.now();
     const cpu0 = process.cpuUsage();
@@ -351,8 +367,9 @@ export const llmCost = async (): Promise<void> => {
     const poolCpu = cpuMs(process.cpuUsage(cpu0));
     rows.push({
       hosts: k,
-      world: world.calls.length / world.seconds,
+      world: rate(world),
       worldCpuMs: world.cpuMs / Math.max(1, world.calls.length),
+      scaledWorld: rate(scaled),
       pool: batch.length / poolSeconds,
       poolCpuMs: poolCpu / batch.length,
     });
@@ -362,12 +379,14 @@ export const llmCost = async (): Promise<void> => {
   // What the hosts could answer at most: every slot busy, each call taking the latency.
   const ideal = (hosts: number) => (hosts * 2 * 1000) / latencyMs;
   printTable(
-    `Throughput, hosts of ${latencyMs} ms latency and 2 slots each (world: ${throughputDays} day run; pool: ${batch.length} act calls at once)`,
+    `Throughput in model calls/s, hosts of ${latencyMs} ms latency and 2 slots each (world: ${throughputDays} day run of ${npcs} NPCs, then of ${scaledNpcs}; pool: ${batch.length} act calls at once)`,
     [
       "hosts",
-      "world calls/s",
+      `world (${npcs})`,
       "× linear",
       "CPU ms/call",
+      `world (${scaledNpcs})`,
+      "× linear",
       "pool calls/s",
       "× linear",
       "× ideal",
@@ -378,6 +397,8 @@ export const llmCost = async (): Promise<void> => {
       Math.round(r.world * 10) / 10,
       Math.round((r.world / (r.hosts * base.world)) * 100) / 100,
       Math.round(r.worldCpuMs * 100) / 100,
+      Math.round(r.scaledWorld * 10) / 10,
+      Math.round((r.scaledWorld / (r.hosts * base.scaledWorld)) * 100) / 100,
       Math.round(r.pool * 10) / 10,
       Math.round((r.pool / (r.hosts * base.pool)) * 100) / 100,
       Math.round((r.pool / ideal(r.hosts)) * 100) / 100,
@@ -390,7 +411,7 @@ export const llmCost = async (): Promise<void> => {
     [
       `calls per NPC-day ${perNpcDay.toFixed(2)} (target ≤ 2.4): ${verdict(perNpcDay <= 2.4)}`,
       `stable prefix on consecutive turns ${pct(turns.share)}% (target ≥ 60%): ${verdict(turns.share >= 0.6)}`,
-      `4 hosts: world ${(four.world / (4 * base.world)).toFixed(2)}× linear, pool ${(four.pool / (4 * base.pool)).toFixed(2)}× linear (target ≥ 0.8): world ${verdict(four.world / (4 * base.world) >= 0.8)}, pool ${verdict(four.pool / (4 * base.pool) >= 0.8)}`,
+      `4 hosts: world of ${npcs} ${(four.world / (4 * base.world)).toFixed(2)}× linear, of ${scaledNpcs} ${(four.scaledWorld / (4 * base.scaledWorld)).toFixed(2)}×, pool ${(four.pool / (4 * base.pool)).toFixed(2)}× (target ≥ 0.8): world of ${npcs} ${verdict(four.world / (4 * base.world) >= 0.8)}, of ${scaledNpcs} ${verdict(four.scaledWorld / (4 * base.scaledWorld) >= 0.8)}, pool ${verdict(four.pool / (4 * base.pool) >= 0.8)}`,
       `load average ${loadavg()[0]!.toFixed(2)}`,
       `results: ${writeResults("llmcall", {
         days,
@@ -414,6 +435,7 @@ export const llmCost = async (): Promise<void> => {
         stablePrefixTurns: turns.share,
         stablePrefixAny: any.share,
         throughput: rows,
+        throughputScaledNpcs: scaledNpcs,
         latencyMs,
         load: loadavg()[0],
       })}`,
