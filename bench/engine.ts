@@ -32,6 +32,7 @@ import {
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { startGcTally } from "./lib/gcTally.ts";
 import { printTable } from "./lib/printTable.ts";
+import { threadCpu } from "./lib/threadCpu.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
@@ -109,6 +110,14 @@ interface Row {
    */
   readonly gc: Readonly<Record<string, { count: number; ms: number; max: number }>>;
   readonly gcShareOfWall: number;
+  /**
+   * The run's CPU µs per NPC-day on the main thread and on every other thread (V8's
+   * optimizing compiler and parallel GC helpers, mostly); null where /proc is not there.
+   * The parts above are timed with the whole process's CPU, so the other threads' time
+   * is in whichever part ran meanwhile — most of it in the engine, the untimed rest.
+   */
+  readonly mainThreadCpuUsPerNpcDay: number | null;
+  readonly otherThreadsCpuUsPerNpcDay: number | null;
 }
 
 /** NPC-days in the target year. */
@@ -145,6 +154,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   };
   const gcTally = startGcTally();
   const started = performance.now();
+  const threads0 = threadCpu();
   const cpu0 = process.cpuUsage();
   const summary = await runSimulation({
     world,
@@ -166,6 +176,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const threads1 = threadCpu();
   const gcs = gcTally.stop();
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -243,6 +254,10 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     yearCpuSecondsAtThisRate: (cpuSeconds * TARGET_NPC_DAYS) / (npcs * days),
     gc: Object.fromEntries(gcs),
     gcShareOfWall: [...gcs.values()].reduce((a, g) => a + g.ms, 0) / 1000 / seconds,
+    mainThreadCpuUsPerNpcDay:
+      threads0 && threads1 ? perNpcDay(threads1.main - threads0.main) : null,
+    otherThreadsCpuUsPerNpcDay:
+      threads0 && threads1 ? perNpcDay(threads1.others - threads0.others) : null,
   };
 };
 
@@ -347,6 +362,11 @@ export default async (): Promise<void> => {
           .join(", ") || "none"
       } — ${(100 * r.gcShareOfWall).toFixed(1)}% of its wall time (pauses are wall time; load ${r.loadAverage.toFixed(1)})`,
     );
+    if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null)
+      console.log(
+        `  the run's CPU µs per NPC-day by thread: main ${r.mainThreadCpuUsPerNpcDay.toFixed(0)}, ` +
+          `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it)`,
+      );
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +
         `the store's log table ${r.logTableUsPerNpcDay.toFixed(0)} µs, the store with its read models ${r.baselineUsPerNpcDay.toFixed(0)} µs`,

@@ -288,16 +288,41 @@ const regard = (ctx: TickContext, talk: Talk, from: NpcId, to: NpcId, shift: Reg
   for (const witness of heard) moveRegard(ctx, witness, from, faint, seen);
 };
 
+/** How many of the speaker's latest rumours it may pass on. */
+const RECENT_RUMOURS = 24;
+
+/**
+ * The last `n` world events an NPC heard of, in the order it learnt them. Its rumours grow
+ * all run long (about one a day each in the default world), and a talk reads only the
+ * latest: a window of `n` ids rather than a copy of every entry.
+ */
+export const lastRumours = (
+  rumours: ReadonlyMap<WorldEventId, number>,
+  n: number,
+): Array<WorldEventId> => {
+  if (n <= 0) return [];
+  const window: Array<WorldEventId> = [];
+  let next = 0;
+  for (const id of rumours.keys()) {
+    if (window.length < n) window.push(id);
+    else window[next] = id;
+    next = (next + 1) % n;
+  }
+  // Once full, the oldest sits where the next would have gone.
+  return window.length < n ? window : [...window.slice(next), ...window.slice(0, next)];
+};
+
 /** The speaker may pass on one thing it knows that the listener does not. */
 const passOn = (ctx: TickContext, speaker: NpcId, listener: NpcId): void => {
   const prng = Prng.derive(ctx.seed, "rumour", ctx.t, speaker, listener);
   if (!prng.chance(ctx.config.rumourChance)) return;
   const a = ctx.actors.facts(speaker)!;
   const b = ctx.actors.facts(listener)!;
-  const recent = [...a.rumours.entries()].slice(-24);
-  const candidates = recent
-    .filter(([id, c]) => !b.rumours.has(id) && c * ctx.config.rumourDecay >= ctx.config.rumourFloor)
-    .map(([id]) => id)
+  const candidates = lastRumours(a.rumours, RECENT_RUMOURS)
+    .filter((id) => {
+      const c = a.rumours.get(id)!;
+      return !b.rumours.has(id) && c * ctx.config.rumourDecay >= ctx.config.rumourFloor;
+    })
     .sort();
   if (candidates.length === 0) return;
   const itemId: WorldEventId = prng.pick(candidates);
