@@ -9,11 +9,9 @@
 import { defaultConsolidation } from "@hearsay/actors";
 import type { NpcId, StoredEvent } from "@hearsay/core";
 import { verifyLog } from "@hearsay/engine";
-import { type BrainShape, BrainUnavailable } from "@hearsay/mind";
-import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { logHash } from "./harness.ts";
-import { hamlet, MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
+import { hamlet, MAIN, memoryLog, refusingBrain, runHamlet } from "./replay/fixtures.ts";
 import { standInBrain } from "./replay/standInBrain.ts";
 
 /** Daily, after a day, for anything faded below 0.6: a short run puts plenty together. */
@@ -114,22 +112,7 @@ describe("memory consolidation", () => {
         .read(MAIN)
         .some((e) => e.type === "LlmCallRecorded" && e.payload.purpose === "consolidate_memories"),
     ).toBe(true);
-    let asked = 0;
-    const refuse: BrainShape = {
-      name: "refuses",
-      decide: () =>
-        Effect.suspend(() => {
-          asked += 1;
-          return Effect.fail(
-            new BrainUnavailable({
-              brain: "refuses",
-              model: "none",
-              kind: "server_error",
-              reason: "a verifying replay must not call a brain",
-            }),
-          );
-        }),
-    };
+    const { brain: refuse, calls: asked } = refusingBrain();
     const report = await verifyLog({
       log,
       saveId: MAIN,
@@ -138,6 +121,6 @@ describe("memory consolidation", () => {
       scripted: () => refuse,
     });
     expect(report.ok).toBe(true);
-    expect(asked).toBe(0);
+    expect(asked()).toBe(0);
   });
 });

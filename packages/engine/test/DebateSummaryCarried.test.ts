@@ -15,7 +15,7 @@ import {
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { freshLog, MAIN, ofType, run } from "./harness.ts";
-import { hamlet, memoryLog, runHamlet } from "./replay/fixtures.ts";
+import { hamlet, memoryLog, refusingBrain, runHamlet } from "./replay/fixtures.ts";
 
 type Closing = "answers" | "fails" | "no_outcome";
 
@@ -127,22 +127,7 @@ describe("a debate's summary carried in its last turn", () => {
     const { brain } = spy();
     await runHamlet(log, { brain, recordBrain: true });
     expect(ofType(log, "DebateHeld").length).toBeGreaterThan(0);
-    let called = 0;
-    const refuse: BrainShape = {
-      name: "refuses",
-      decide: () =>
-        Effect.suspend(() => {
-          called += 1;
-          return Effect.fail(
-            new BrainUnavailable({
-              brain: "refuses",
-              model: "none",
-              kind: "server_error",
-              reason: "a verifying replay must not call a brain",
-            }),
-          );
-        }),
-    };
+    const { brain: refuse, calls: called } = refusingBrain();
     const report = await verifyLog({
       log,
       saveId: MAIN,
@@ -151,6 +136,6 @@ describe("a debate's summary carried in its last turn", () => {
     });
     expect(report.divergence).toBeNull();
     expect(report.ok).toBe(true);
-    expect(called).toBe(0);
+    expect(called()).toBe(0);
   });
 });

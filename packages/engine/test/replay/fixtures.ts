@@ -17,8 +17,9 @@ import {
   type SimulationSpec,
   workspaceRoot,
 } from "@hearsay/engine";
-import { ScriptedBrain } from "@hearsay/mind";
+import { type BrainShape, BrainUnavailable, ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 
 export const HAMLET_DIR = join(workspaceRoot(), "test", "fixtures", "recorded", "hamlet");
 export const HAMLET_LOG = join(HAMLET_DIR, "log.jsonl");
@@ -98,4 +99,28 @@ export const loadJsonl = (text: string): SqliteEventLog => {
 export const recordedFixture = (): { readonly text: string; readonly log: SqliteEventLog } => {
   const text = readFileSync(HAMLET_LOG, "utf8");
   return { text, log: loadJsonl(text) };
+};
+
+/**
+ * A brain that fails every call, counting them: what a replay that must answer from its
+ * recording alone is given, so a call it asks shows as `calls() > 0`.
+ */
+export const refusingBrain = (): { readonly brain: BrainShape; readonly calls: () => number } => {
+  let calls = 0;
+  const brain: BrainShape = {
+    name: "refuses",
+    decide: () =>
+      Effect.suspend(() => {
+        calls += 1;
+        return Effect.fail(
+          new BrainUnavailable({
+            brain: "refuses",
+            model: "none",
+            kind: "server_error",
+            reason: "a verifying replay must not call a brain",
+          }),
+        );
+      }),
+  };
+  return { brain, calls: () => calls };
 };
