@@ -175,13 +175,15 @@ const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimul
   const cpu = cpuMs(process.cpuUsage(cpu0));
   const events = log.read(ids.save("bench"));
   const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
-  // The last day's calls: a run's first day also pays once-per-NPC calls (profiles).
-  const lastDay = events.filter(
-    (e) =>
-      e.type === "LlmCallRecorded" &&
-      !byRule(e.payload as Call) &&
-      e.t >= (days - 1) * MINUTES_PER_DAY,
-  ).length;
+  // The last day's and the last ten days' calls: a run's first days also pay
+  // once-per-NPC calls (profiles), and one day is a small sample.
+  const modelCallsSince = (day: number) =>
+    events.filter(
+      (e) =>
+        e.type === "LlmCallRecorded" && !byRule(e.payload as Call) && e.t >= day * MINUTES_PER_DAY,
+    ).length;
+  const lastDay = modelCallsSince(days - 1);
+  const lastTen = modelCallsSince(Math.max(0, days - 10));
   // How lively the world stayed: its events, the calls' own records aside, and of them
   // what was said, the tasks proposed and the moves of tasks (started, done, failed).
   const worldEvents = events.length - calls.length;
@@ -198,7 +200,7 @@ const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimul
     debates: count("DebateHeld"),
   };
   log.db.close();
-  return { calls, lastDay, worldEvents, lively, asks, seconds, cpuMs: cpu };
+  return { calls, lastDay, lastTen, worldEvents, lively, asks, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -286,6 +288,11 @@ export const llmCost = async (): Promise<void> => {
         `all, day ${days - 1} alone`,
         costRun.lastDay,
         Math.round((costRun.lastDay / npcs) * 1000) / 1000,
+      ],
+      [
+        `all, days ${Math.max(0, days - 10)}–${days - 1}`,
+        costRun.lastTen,
+        Math.round((costRun.lastTen / (npcs * Math.min(10, days))) * 1000) / 1000,
       ],
     ],
     3,
@@ -428,6 +435,7 @@ export const llmCost = async (): Promise<void> => {
           [...costRun.asks].map(([why, n]) => [why, n / npcDays]),
         ),
         callsPerNpcDayLastDay: costRun.lastDay / npcs,
+        callsPerNpcDayLastTenDays: costRun.lastTen / (npcs * Math.min(10, days)),
         sections: Object.fromEntries(turns.sections),
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,
