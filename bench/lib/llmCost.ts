@@ -183,6 +183,12 @@ const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimul
         e.type === "LlmCallRecorded" && !byRule(e.payload as Call) && e.t >= day * MINUTES_PER_DAY,
     ).length;
   const lastDay = modelCallsSince(days - 1);
+  const byDay = Array.from({ length: days }, () => 0);
+  for (const e of events)
+    if (e.type === "LlmCallRecorded" && !byRule(e.payload as Call)) {
+      const day = Math.floor(e.t / MINUTES_PER_DAY);
+      if (day < days) byDay[day]! += 1;
+    }
   const lastTen = modelCallsSince(Math.max(0, days - 10));
   // How lively the world stayed: its events, the calls' own records aside, and of them
   // what was said, the tasks proposed and the moves of tasks (started, done, failed).
@@ -200,7 +206,7 @@ const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimul
     debates: count("DebateHeld"),
   };
   log.db.close();
-  return { calls, lastDay, lastTen, worldEvents, lively, asks, seconds, cpuMs: cpu };
+  return { calls, lastDay, lastTen, byDay, worldEvents, lively, asks, seconds, cpuMs: cpu };
 };
 
 export const llmCost = async (): Promise<void> => {
@@ -296,6 +302,9 @@ export const llmCost = async (): Promise<void> => {
       ],
     ],
     3,
+  );
+  console.log(
+    `model calls per NPC-day, day by day: ${costRun.byDay.map((n) => (n / npcs).toFixed(2)).join(" ")}`,
   );
   printTable(
     "Tokens and prompt reuse",
@@ -436,6 +445,7 @@ export const llmCost = async (): Promise<void> => {
         ),
         callsPerNpcDayLastDay: costRun.lastDay / npcs,
         callsPerNpcDayLastTenDays: costRun.lastTen / (npcs * Math.min(10, days)),
+        callsPerNpcDayByDay: costRun.byDay.map((n) => n / npcs),
         sections: Object.fromEntries(turns.sections),
         byPurpose: Object.fromEntries(purposes.map(([p, n]) => [p, n / npcDays])),
         promptTokensPerNpcDay: promptTokens / npcDays,

@@ -151,7 +151,7 @@ const make = (options: OllamaBrainOptions): OllamaBrainShape => {
       client.chat({
         model,
         messages,
-        format: outputFormat(request.purpose),
+        format: outputFormat(request.purpose, request.input),
         stream: false,
         keep_alive: config.keepAlive,
         options: { temperature: config.temperature, seed: seedOf(request), num_ctx: config.numCtx },

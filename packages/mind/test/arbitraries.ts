@@ -343,8 +343,38 @@ export const arbConsolidateInput = fc.record({
     .map((ms) => [...ms].sort((a, b) => a.recordedAt - b.recordedAt)),
 });
 
+/**
+ * An own turn's input, now and then asking for a first profile or a due revision as a run
+ * that carries them does (never with a conversation: only own turns carry them).
+ */
+const arbActInputCarrying = fc
+  .tuple(
+    arbActInput,
+    fc.option(
+      fc.record({
+        locationName: fc.constantFrom("Saltmarket", "the Mill"),
+        factionName: fc.option(fc.constantFrom("the Lantern Guild", "the Watch"), { nil: null }),
+        acquaintances: fc.subarray(npcPool).chain((os) => fc.tuple(...os.map(arbGlimpse))),
+      }),
+      { nil: undefined },
+    ),
+    fc.option(
+      arbReviseInput.map(({ self: _, ...due }) => due),
+      { nil: undefined },
+    ),
+  )
+  .map(([input, firstProfile, revise]) =>
+    input.conversation !== undefined
+      ? input
+      : {
+          ...input,
+          ...(firstProfile === undefined ? {} : { firstProfile }),
+          ...(revise === undefined || firstProfile !== undefined ? {} : { revise }),
+        },
+  );
+
 const arbInputOf: { [P in PurposeName]: fc.Arbitrary<BrainRequest<P>["input"]> } = {
-  act: arbActInput,
+  act: arbActInputCarrying,
   consolidate_memories: arbConsolidateInput,
   profile: fc.record({
     self: arbSelf(),

@@ -28,6 +28,44 @@ describe("outputFormat", () => {
     }
     expect(JSON.stringify(outputFormat("act"))).toContain('"propose_task"');
   });
+
+  it("offers a carried field only when the input asks for it", () => {
+    const keys = (format: Record<string, unknown>): Set<string> => {
+      const members = (format.anyOf as Array<Record<string, unknown>> | undefined) ?? [format];
+      return new Set(members.flatMap((m) => Object.keys(m.properties as object)));
+    };
+    expect(keys(outputFormat("act", {}))).not.toContain("profile");
+    expect(keys(outputFormat("act", {}))).not.toContain("revision");
+    expect(keys(outputFormat("act", { revise: {} }))).toContain("revision");
+    expect(keys(outputFormat("act", { revise: {} }))).not.toContain("profile");
+    expect(keys(outputFormat("act", { firstProfile: {} }))).toContain("profile");
+    expect(keys(outputFormat("act", {}))).toContain("agenda");
+    expect(keys(outputFormat("debate_turn", {}))).not.toContain("summary");
+    expect(keys(outputFormat("debate_turn", { closes: true }))).toEqual(
+      new Set(["text", "stance", "replyTo", "regard", "summary", "outcome"]),
+    );
+  });
+
+  it("accepts, under the format its input is asked with, every answer the scripted brain gives", () => {
+    // The grammar must never refuse an answer the engine reads: every key of a scripted
+    // answer is in the format of the request it answers.
+    fc.assert(
+      fc.property(arbAnyRequest, (request) => {
+        const output = encodeOutput(request.purpose, scripted.decideSync(request).output) as Record<
+          string,
+          unknown
+        >;
+        const format = outputFormat(request.purpose, request.input);
+        const members = (format.anyOf as Array<Record<string, unknown>> | undefined) ?? [format];
+        const fits = members.some((m) => {
+          const props = m.properties as Record<string, unknown> | undefined;
+          return props !== undefined && Object.keys(output).every((k) => k in props);
+        });
+        expect(fits).toBe(true);
+      }),
+      { numRuns: runs(200) },
+    );
+  });
 });
 
 describe("decodeAnswer", () => {

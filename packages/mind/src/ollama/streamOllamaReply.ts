@@ -94,7 +94,7 @@ export const streamOllamaReply = (options: StreamOllamaReplyOptions): ReplyStrea
           const parts = await client.chat({
             model,
             messages,
-            format: outputFormat(request.purpose),
+            format: outputFormat(request.purpose, request.input),
             stream: true,
             keep_alive: config.keepAlive,
             options: {
