@@ -104,7 +104,7 @@ export const cappedOut = (
 ): Array<MemoryId> => {
   if (memories.size <= cap) return [];
   let live = 0;
-  const order: Array<[MemoryId, LiveMemory, number]> = [];
+  const order: Array<Ranked> = [];
   for (const [id, m] of memories) {
     if (endedAt(m, at.decay, at.t)) continue;
     live += 1;
@@ -112,10 +112,37 @@ export const cappedOut = (
   }
   const excess = live - cap;
   if (excess <= 0) return [];
-  order.sort(
-    ([ida, a, ia], [idb, b, ib]) => ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : 1),
-  );
-  return order.slice(0, excess).map(([id]) => id);
+  return lowest(order, excess).map(([id]) => id);
+};
+
+/** A memory a cap may drop, with what it matters at the cap's time. */
+type Ranked = [MemoryId, LiveMemory, number];
+
+/** The cap's order: least important then, then oldest, then id (a total order). */
+const byRank = ([ida, a, ia]: Ranked, [idb, b, ib]: Ranked): number =>
+  ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : ida > idb ? 1 : 0);
+
+/** Below this many to drop, picking them beats sorting them all. */
+const PICK_AT_MOST = 8;
+
+/**
+ * The first `n` of `order` by `byRank`, in that order: what sorting it all and taking `n`
+ * gives. A cap at its limit drops one or two of some fifty memories, so it picks them in
+ * one pass rather than sorting every memory on every cap.
+ */
+const lowest = (order: Array<Ranked>, n: number): Array<Ranked> => {
+  if (n > PICK_AT_MOST || n >= order.length) return order.sort(byRank).slice(0, n);
+  const out: Array<Ranked> = [];
+  for (const r of order) {
+    if (out.length === n && byRank(r, out[n - 1]!) >= 0) continue;
+    let i = out.length === n ? n - 1 : out.length;
+    while (i > 0 && byRank(r, out[i - 1]!) < 0) {
+      out[i] = out[i - 1]!;
+      i -= 1;
+    }
+    out[i] = r;
+  }
+  return out;
 };
 
 /**

@@ -159,6 +159,12 @@ export interface NpcFacts {
   readonly regard: Map<string, Regard>;
   /** Tasks it holds (open or ended), by id. */
   readonly tasks: Map<TaskId, HeldTask>;
+  /**
+   * Of those, the open ones (the same objects), in no particular order: what a wake-up,
+   * a turn's input and a dossier read, so their cost follows what it holds now, not
+   * every task it ever held (an NPC ends a task or so a week, for good).
+   */
+  readonly open: Map<TaskId, HeldTask>;
   /** The task it is working on now: its session ends when its activity next changes. */
   workingOn: TaskId | null;
   /** The steps it planned and has not taken yet; null: none. */
@@ -175,6 +181,7 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
   news: [],
   regard: new Map(),
   tasks: new Map(),
+  open: new Map(),
   workingOn: null,
   agenda: null,
 });
@@ -182,9 +189,8 @@ export const emptyNpcFacts = (npcId: NpcId): NpcFacts => ({
 /** The open tasks assigned to the NPC, in id order: what it could work on. */
 export const openTasksOf = (facts: NpcFacts): Array<HeldTask> => {
   const out: Array<HeldTask> = [];
-  if (facts.tasks.size === 0) return out;
-  for (const task of facts.tasks.values())
-    if (task.assignee === facts.npcId && isOpen(task.status)) out.push(task);
+  if (facts.open.size === 0) return out;
+  for (const task of facts.open.values()) if (task.assignee === facts.npcId) out.push(task);
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 };
 
@@ -194,10 +200,9 @@ export const openTasksOf = (facts: NpcFacts): Array<HeldTask> => {
  */
 export const partyTasksOf = (facts: NpcFacts): Array<HeldTask> => {
   const out: Array<HeldTask> = [];
-  if (facts.tasks.size === 0) return out;
-  for (const task of facts.tasks.values())
-    if (isOpen(task.status) && (task.assignee === facts.npcId || task.proposedBy === facts.npcId))
-      out.push(task);
+  if (facts.open.size === 0) return out;
+  for (const task of facts.open.values())
+    if (task.assignee === facts.npcId || task.proposedBy === facts.npcId) out.push(task);
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 };
 
@@ -313,12 +318,19 @@ export const foldNpcFacts = (facts: NpcFacts, event: Event): void => {
       return;
     }
     case "TaskProposed":
+      foldTasks(facts.tasks, event);
+      facts.open.set(event.payload.taskId, facts.tasks.get(event.payload.taskId)!);
+      return;
     case "TaskDeadlineMoved":
       foldTasks(facts.tasks, event);
       return;
     case "TaskStatusChanged": {
       foldTasks(facts.tasks, event);
       const task = facts.tasks.get(event.payload.taskId);
+      if (task !== undefined) {
+        if (isOpen(task.status)) facts.open.set(task.id, task);
+        else facts.open.delete(task.id);
+      }
       // Only what the NPC itself undertook changes who it is.
       if (task === undefined || task.assignee !== facts.npcId) return;
       const to = event.payload.to;

@@ -35,7 +35,7 @@ import {
 } from "./agenda.ts";
 import { forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import { isOpen, openTasksOf } from "./NpcFacts.ts";
+import { openTasksOf } from "./NpcFacts.ts";
 import { type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
   type Plan,
@@ -90,7 +90,7 @@ const woken = (
   company: e.company,
   concerns: ctx.facts.concerns,
   roll: e.roll,
-  openTasks: ctx.facts.tasks.size === 0 ? NO_TASKS : openTasksOf(ctx.facts).map((task) => task.id),
+  openTasks: ctx.facts.open.size === 0 ? NO_TASKS : openTasksOf(ctx.facts).map((task) => task.id),
   locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
   destination: arriving ? null : ctx.destination,
 });
@@ -126,8 +126,8 @@ const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepS
   canReach: (to) => to !== ctx.locationId && ctx.routes.travelMinutes(ctx.locationId, to) !== null,
   sees: e.sees ?? (() => false),
   holds: (id) => {
-    const task = ctx.facts.tasks.get(id);
-    return task !== undefined && task.assignee === ctx.npcId && isOpen(task.status);
+    const task = ctx.facts.open.get(id);
+    return task !== undefined && task.assignee === ctx.npcId;
   },
   done: (id) => ctx.facts.tasks.get(id)?.status === "completed",
 });

@@ -115,6 +115,29 @@ describe("the cap", () => {
     );
   });
 
+  it("property: drops in rank order exactly what ranking them all and taking the excess drops", () => {
+    fc.assert(
+      fc.property(
+        memoriesArb,
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 40 * 24 * 60 }),
+        (memories, cap, t) => {
+          const at: RankedAt = { t: t as GameTime, decay: defaultMemoryDecay };
+          const live = [...memories].filter(([, m]) => !endedAt(m, at.decay, at.t));
+          const ranked = live
+            .filter(([, m]) => !m.pinned)
+            .map(([id, m]) => [importanceAt(at.decay, m, at.t), m.recordedAt, id] as const)
+            .sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : 1));
+          const excess = Math.max(0, live.length - cap);
+          expect(cappedOut(memories, cap, at)).toEqual(
+            ranked.slice(0, excess).map(([, , id]) => id),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("property: the choice does not depend on the order memories are held in", () => {
     fc.assert(
       fc.property(memoriesArb, fc.integer({ min: 0, max: 30 }), fc.nat(), (memories, cap, seed) => {

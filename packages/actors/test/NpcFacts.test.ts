@@ -2,10 +2,14 @@ import {
   concernedNpc,
   emptyNpcFacts,
   foldNpcFacts,
+  isOpen,
   type NpcFacts,
+  openTasksOf,
+  partyTasksOf,
   taskHolder,
 } from "@hearsay/actors";
-import { type Event, type EventType, ids, makeEvent } from "@hearsay/core";
+import { type Event, type EventType, ids, makeEvent, type TaskStatus } from "@hearsay/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 const smith = ids.npc("smith");
@@ -186,5 +190,86 @@ describe("an NPC's facts", () => {
     expect(taskHolder(proposal(baker, "player"), isNpc)).toBe(baker);
     expect(taskHolder(proposal(null, "player"), isNpc)).toBeNull();
     expect(taskHolder(proposal(null, null), isNpc)).toBeNull();
+  });
+
+  it("index exactly their open tasks, the very objects they hold, whatever the tasks' events", () => {
+    const statuses: ReadonlyArray<TaskStatus> = [
+      "proposed",
+      "active",
+      "completed",
+      "failed",
+      "expired",
+      "cancelled",
+      "rejected",
+    ];
+    const taskIds = ["t1", "t2", "t3", "t4"];
+    const people = [smith, baker, null, "player"];
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant("propose" as const),
+        task: fc.constantFrom(...taskIds),
+        by: fc.constantFrom(...people),
+        to: fc.constantFrom(...people),
+      }),
+      fc.record({
+        kind: fc.constant("status" as const),
+        task: fc.constantFrom(...taskIds, "t9"),
+        to: fc.constantFrom(...statuses),
+      }),
+      fc.record({ kind: fc.constant("move" as const), task: fc.constantFrom(...taskIds, "t9") }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const facts = emptyNpcFacts(smith);
+        steps.forEach((s, i) => {
+          const t = 10 + i;
+          if (s.kind === "propose")
+            foldNpcFacts(
+              facts,
+              ev("TaskProposed", t, {
+                taskId: s.task,
+                title: s.task,
+                description: "d",
+                proposedBy: s.by,
+                assignee: s.to,
+                locationId: null,
+                factionId: null,
+                deadline: 500,
+              }),
+            );
+          else if (s.kind === "status")
+            foldNpcFacts(
+              facts,
+              ev("TaskStatusChanged", t, {
+                taskId: s.task,
+                from: facts.tasks.get(s.task as never)?.status ?? "proposed",
+                to: s.to,
+                reason: "r",
+                by: null,
+              }),
+            );
+          else
+            foldNpcFacts(
+              facts,
+              ev("TaskDeadlineMoved", t, {
+                taskId: s.task,
+                from: 500,
+                to: 600 + t,
+                askedBy: smith,
+                agreedBy: baker,
+                reason: "r",
+              }),
+            );
+        });
+        const open = [...facts.tasks.values()].filter((k) => isOpen(k.status));
+        const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+        expect([...facts.open.values()].sort(byId)).toEqual(open.sort(byId));
+        for (const [id, k] of facts.open) expect(facts.tasks.get(id)).toBe(k);
+        expect(openTasksOf(facts)).toEqual(open.filter((k) => k.assignee === smith));
+        expect(partyTasksOf(facts)).toEqual(
+          open.filter((k) => k.assignee === smith || k.proposedBy === smith),
+        );
+      }),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import {
   emptyNpcFacts,
   foldNpcFacts,
+  isOpen,
   type NpcAction,
   type NpcEmitted,
   type NpcEvent,
@@ -78,7 +79,7 @@ const learn = (i: NpcInput, n: number) => {
   return i;
 };
 const task = (i: NpcInput, id: string, assignee: string, status: TaskStatus) => {
-  i.facts.tasks.set(ids.task(id), {
+  const held = {
     id: ids.task(id),
     title: id,
     description: "",
@@ -90,7 +91,10 @@ const task = (i: NpcInput, id: string, assignee: string, status: TaskStatus) => 
     status,
     sessions: 0,
     deadlineMoves: 0,
-  });
+  };
+  // As `foldNpcFacts` keeps them: every task held, the open ones indexed too.
+  i.facts.tasks.set(held.id, held);
+  if (isOpen(status)) i.facts.open.set(held.id, held);
   return i;
 };
 

@@ -256,10 +256,9 @@ export class ActorDossierReads implements OwnDossierRows {
 
   private tasksNow(npcId: NpcId): Array<TaskRow> {
     const facts = this.actors.facts(npcId);
-    if (facts === undefined || facts.tasks.size === 0) return [];
+    if (facts === undefined || facts.open.size === 0) return [];
     const out: Array<TaskRow> = [];
-    for (const k of facts.tasks.values()) {
-      if (k.status !== "proposed" && k.status !== "active") continue;
+    for (const k of facts.open.values()) {
       if (k.assignee !== npcId && k.proposedBy !== npcId) continue;
       out.push({
         task_id: k.id,

@@ -14,7 +14,7 @@
 import { sha256 } from "@hearsay/core";
 import { EngineState } from "./EngineState.ts";
 
-export const SNAPSHOT_FORMAT = "engine-state/8";
+export const SNAPSHOT_FORMAT = "engine-state/9";
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [k: string]: Json };
 

@@ -5,9 +5,10 @@
  * goes on exactly as a resume from the log.
  */
 import { foldSchedule } from "@hearsay/actors";
-import { ids } from "@hearsay/core";
+import { type Event, type EventType, ids, makeEvent } from "@hearsay/core";
 import {
   branchSave,
+  decodeRoots,
   decodeState,
   EngineSnapshots,
   EngineState,
@@ -151,6 +152,46 @@ describe("engine snapshots", () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it("a restored NPC's open tasks are the tasks it holds, not copies: ending one closes it", () => {
+    const ev = <T extends EventType>(type: T, n: number, payload: unknown): Event =>
+      makeEvent(type, { id: ids.event(`e${n}`), t: n, payload } as never) as Event;
+    const smith = ids.npc("smith");
+    const before = new NpcActors();
+    before.apply(ev("NpcRegistered", 1, { npcId: smith, name: "Smith", role: "smith" }));
+    before.apply(
+      ev("TaskProposed", 2, {
+        taskId: "t1",
+        title: "Fix the roof",
+        description: "d",
+        proposedBy: null,
+        assignee: smith,
+        locationId: null,
+        factionId: null,
+        deadline: null,
+      }),
+    );
+    expect(before.openTasksOf(smith).map((k) => k.id)).toEqual(["t1"]);
+    const fold = decodeRoots(
+      encodeRoots({ ...emptyRunFold(), npcs: before.folded() }),
+      emptyRunFold(),
+    );
+    const after = new NpcActors();
+    after.restore(fold.npcs);
+    const facts = after.facts(smith)!;
+    expect(facts.open.get(ids.task("t1"))).toBe(facts.tasks.get(ids.task("t1")));
+    after.apply(
+      ev("TaskStatusChanged", 3, {
+        taskId: "t1",
+        from: "proposed",
+        to: "completed",
+        reason: "r",
+        by: null,
+      }),
+    );
+    expect(after.openTasksOf(smith)).toEqual([]);
+    expect(after.task(ids.task("t1"))?.status).toBe("completed");
   });
 
   it("refuses a field it could not rebuild", () => {

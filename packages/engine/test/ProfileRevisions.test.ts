@@ -264,6 +264,7 @@ describe("profile revisions", () => {
       news: [],
       regard: new Map(),
       tasks: new Map(),
+      open: new Map(),
       workingOn: null,
       agenda: null,
     };
