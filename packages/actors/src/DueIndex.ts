@@ -7,10 +7,8 @@
  * per event.
  *
  * A time whose keys were all unscheduled stays on the heap until it is reached, and is
- * then passed over; a time scheduled again while still on it may sit there twice. Once
- * such leftovers make up half the heap it is rebuilt from the times still scheduled, so
- * a fold that sets and never takes (a resume reading the log) holds no more than twice
- * the times in use.
+ * then passed over; a time scheduled again while still on it may sit there twice. Either
+ * way the heap holds no more times than `set` was called with since they were reached.
  */
 import type { GameTime } from "@hearsay/core";
 
@@ -97,13 +95,6 @@ export class DueIndex<K extends string> {
 
   private push(due: number): void {
     const h = this.times;
-    if (h.length >= 2 * this.keysAt.size + 32) {
-      // Mostly leftovers: rebuild from the times in use (ascending is a heap), `due` with them.
-      h.length = 0;
-      for (const t of this.keysAt.keys()) h.push(t);
-      h.sort((a, b) => a - b);
-      return;
-    }
     let i = h.length;
     h.push(due);
     while (i > 0) {
