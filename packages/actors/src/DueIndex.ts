@@ -1,127 +1,82 @@
 /**
- * Things that come due at a game time — NPC wake-ups, memory expiries, task deadlines —
- * keyed by the time they are due, with those times on a min-heap, so a tick touches only
- * what is due now: never every NPC, nor everything due later the same day. Keys come out
- * in sorted order, so what is due is handled deterministically. Mutable on purpose: the
- * world clock owns its wake-up schedule and changes it only through its own events, once
- * per event.
- *
- * A time whose keys were all unscheduled stays on the heap until it is reached, and is
- * then passed over; a time scheduled again while still on it may sit there twice. Either
- * way the heap holds no more times than `set` was called with since they were reached.
+ * Things that come due at a game time — NPC wake-ups, memory expiries — bucketed by day,
+ * so a tick touches only what is due now, never every NPC. Keys come out in sorted order,
+ * so what is due is handled deterministically. Mutable on purpose: the world clock owns
+ * its wake-up schedule and changes it only through its own events, once per event.
  */
-import type { GameTime } from "@hearsay/core";
+import { type GameTime, MINUTES_PER_DAY } from "@hearsay/core";
 
 export class DueIndex<K extends string> {
-  /** The keys due at each time that has any. */
-  private readonly keysAt = new Map<number, Set<K>>();
-  /** When each key is due. */
-  private readonly dueOf = new Map<K, number>();
-  /** The times in `keysAt` (and some no longer there), as a binary min-heap. */
-  private readonly times: Array<number> = [];
+  private readonly buckets = new Map<number, Map<K, number>>();
+  private readonly dayOfKey = new Map<K, number>();
+  private firstDay = Number.POSITIVE_INFINITY;
 
   /** Schedules `key` at `due`, replacing any earlier schedule; null unschedules it. */
   set(key: K, due: number | null): void {
     this.delete(key);
     if (due === null) return;
-    let keys = this.keysAt.get(due);
-    if (!keys) {
-      keys = new Set();
-      this.keysAt.set(due, keys);
-      this.push(due);
+    const day = Math.floor(due / MINUTES_PER_DAY);
+    let bucket = this.buckets.get(day);
+    if (!bucket) {
+      bucket = new Map();
+      this.buckets.set(day, bucket);
     }
-    keys.add(key);
-    this.dueOf.set(key, due);
+    bucket.set(key, due);
+    this.dayOfKey.set(key, day);
+    if (day < this.firstDay) this.firstDay = day;
   }
 
   delete(key: K): void {
-    const due = this.dueOf.get(key);
-    if (due === undefined) return;
-    const keys = this.keysAt.get(due)!;
-    keys.delete(key);
-    if (keys.size === 0) this.keysAt.delete(due);
-    this.dueOf.delete(key);
+    const day = this.dayOfKey.get(key);
+    if (day === undefined) return;
+    this.buckets.get(day)?.delete(key);
+    this.dayOfKey.delete(key);
   }
 
   /** When `key` is due, if scheduled. */
   dueAt(key: K): number | undefined {
-    return this.dueOf.get(key);
+    const day = this.dayOfKey.get(key);
+    return day === undefined ? undefined : this.buckets.get(day)?.get(key);
   }
 
   /** Removes and returns every key due at or before `t`, sorted. */
   takeDue(t: GameTime): Array<K> {
+    const lastDay = Math.floor(t / MINUTES_PER_DAY);
     const out: Array<K> = [];
-    while (this.times.length > 0 && this.times[0]! <= t) {
-      const due = this.pop();
-      const keys = this.keysAt.get(due);
-      if (keys === undefined) continue;
-      for (const key of keys) {
-        out.push(key);
-        this.dueOf.delete(key);
+    for (let day = this.firstDay; day <= lastDay; day++) {
+      const bucket = this.buckets.get(day);
+      if (!bucket) continue;
+      for (const [key, due] of bucket) {
+        if (due <= t) {
+          out.push(key);
+          bucket.delete(key);
+          this.dayOfKey.delete(key);
+        }
       }
-      this.keysAt.delete(due);
+      if (bucket.size === 0) {
+        this.buckets.delete(day);
+        if (day === this.firstDay) this.firstDay = day + 1;
+      }
     }
+    if (this.buckets.size === 0) this.firstDay = Number.POSITIVE_INFINITY;
     return out.sort();
   }
 
   /** Every key due at or before `t`, sorted, left on the schedule. */
   peekDue(t: GameTime): Array<K> {
+    const lastDay = Math.floor(t / MINUTES_PER_DAY);
     const out: Array<K> = [];
-    const seen = new Set<number>();
-    // The heap's times at or before `t` form a subtree at its root: walk only that.
-    const stack = this.times.length > 0 ? [0] : [];
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const due = this.times[i]!;
-      if (due > t) continue;
-      if (!seen.has(due)) {
-        seen.add(due);
-        for (const key of this.keysAt.get(due) ?? []) out.push(key);
-      }
-      if (2 * i + 1 < this.times.length) stack.push(2 * i + 1);
-      if (2 * i + 2 < this.times.length) stack.push(2 * i + 2);
-    }
+    for (let day = this.firstDay; day <= lastDay; day++)
+      for (const [key, due] of this.buckets.get(day) ?? []) if (due <= t) out.push(key);
     return out.sort();
   }
 
   /** Every scheduled key with when it is due, in no particular order. */
-  entries(): IterableIterator<readonly [K, number]> {
-    return this.dueOf.entries();
+  *entries(): IterableIterator<readonly [K, number]> {
+    for (const bucket of this.buckets.values()) yield* bucket;
   }
 
   get size(): number {
-    return this.dueOf.size;
-  }
-
-  private push(due: number): void {
-    const h = this.times;
-    let i = h.length;
-    h.push(due);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (h[parent]! <= due) break;
-      h[i] = h[parent]!;
-      i = parent;
-    }
-    h[i] = due;
-  }
-
-  private pop(): number {
-    const h = this.times;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= h.length) break;
-        const c = l + 1 < h.length && h[l + 1]! < h[l]! ? l + 1 : l;
-        if (h[c]! >= last) break;
-        h[i] = h[c]!;
-        i = c;
-      }
-      h[i] = last;
-    }
-    return top;
+    return this.dayOfKey.size;
   }
 }
