@@ -70,6 +70,23 @@ describe("DueIndex", () => {
     );
   });
 
+  it("model: the same at any minute, with many keys sharing and leaving times", () => {
+    const commands = [
+      fc
+        .tuple(
+          fc.constantFrom(...keys),
+          fc.option(fc.integer({ min: -90, max: 3 * MINUTES_PER_DAY }), { nil: null }),
+        )
+        .map(([k, o]) => new SetCommand(k, o === null ? null : o - (o % 7))),
+      fc.integer({ min: 0, max: 600 }).map((m) => new TakeCommand(m)),
+    ];
+    fc.assert(
+      fc.property(fc.commands(commands, { maxCommands: 200 }), (cmds) => {
+        fc.modelRun(() => ({ model: { due: new Map(), now: 0 }, real: new DueIndex<Key>() }), cmds);
+      }),
+    );
+  });
+
   it("a key rescheduled before it came due comes due only at its new time", () => {
     const index = new DueIndex<Key>();
     index.set("a", 30);
