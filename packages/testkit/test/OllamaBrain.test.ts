@@ -454,8 +454,7 @@ describe("OllamaBrain against the fixture server", () => {
       expect(open.output.outcome).toBeUndefined();
       const closing = await run(brain.decide(turn(round, true)));
       expect(closing.meta.brain).toBe("ollama");
-      // Two lines: Bo's, and the one this turn answers.
-      expect(closing.output.summary).toContain("the toll ran to 2 lines");
+      expect(closing.output.summary).toContain("debate on the toll");
       expect(closing.output.outcome).toContain("the toll");
     }
   });

@@ -57,19 +57,11 @@ const lookup = (root: unknown, path: string): unknown => {
 /**
  * The input as templates see it: an `act` input's `tasks` lists every open task its NPC is
  * a party to, so `heldTasks` (the ones assigned to it) is what a "work" or "give up"
- * answer may name; a `debate_turn` input that `closes` its debate has `closing.lines`
- * (every line, the one answered included), so only its answer fills a summary.
+ * answer may name.
  */
 const templateView = (input: unknown): unknown => {
   if (input === null || typeof input !== "object") return input;
-  const { tasks, self, closes, previous } = input as {
-    tasks?: unknown;
-    self?: { id?: unknown };
-    closes?: unknown;
-    previous?: unknown;
-  };
-  if (closes === true && Array.isArray(previous))
-    return { ...input, closing: { lines: previous.length + 1 } };
+  const { tasks, self } = input as { tasks?: unknown; self?: { id?: unknown } };
   if (!Array.isArray(tasks) || self === undefined) return input;
   return {
     ...input,
@@ -125,7 +117,8 @@ const fillTemplate = (template: unknown, input: unknown): unknown => {
     for (const [k, v] of Object.entries(template)) {
       const optional = (v as { $optional?: unknown } | null)?.$optional;
       if (optional !== undefined) {
-        // A key the answer gives only when the input asks for it (a profile revision).
+        // A key the answer gives only when the input asks for it (a profile revision, a
+        // closing debate turn's summary).
         const when = (v as { if?: unknown }).if;
         if (typeof when === "string" && lookup(input, when) === MISSING) continue;
         const filled = fillTemplate(optional, input);
