@@ -175,21 +175,16 @@ const runWorld = async (brain: BrainShape, days: number, simulation: LoadedSimul
   const cpu = cpuMs(process.cpuUsage(cpu0));
   const events = log.read(ids.save("bench"));
   const calls = events.flatMap((e) => (e.type === "LlmCallRecorded" ? [e.payload as Call] : []));
-  // The last day's and the last ten days' calls: a run's first days also pay
-  // once-per-NPC calls (profiles), and one day is a small sample.
-  const modelCallsSince = (day: number) =>
-    events.filter(
-      (e) =>
-        e.type === "LlmCallRecorded" && !byRule(e.payload as Call) && e.t >= day * MINUTES_PER_DAY,
-    ).length;
-  const lastDay = modelCallsSince(days - 1);
+  // Model calls day by day, and of the last day and the last ten: a run's first days ask
+  // less (no tasks yet), and one day is a small sample.
   const byDay = Array.from({ length: days }, () => 0);
   for (const e of events)
     if (e.type === "LlmCallRecorded" && !byRule(e.payload as Call)) {
       const day = Math.floor(e.t / MINUTES_PER_DAY);
       if (day < days) byDay[day]! += 1;
     }
-  const lastTen = modelCallsSince(Math.max(0, days - 10));
+  const lastDay = byDay[days - 1] ?? 0;
+  const lastTen = byDay.slice(-10).reduce((a, b) => a + b, 0);
   // How lively the world stayed: its events, the calls' own records aside, and of them
   // what was said, the tasks proposed and the moves of tasks (started, done, failed).
   const worldEvents = events.length - calls.length;
