@@ -29,7 +29,7 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 const start = async () => {
-  const s = await OllamaFixtureServer.start({});
+  const s = await OllamaFixtureServer.start({ slowMs: 100 });
   servers.push(s);
   return s;
 };
@@ -86,8 +86,11 @@ describe("a run over several model hosts", () => {
     ).toBe(true);
 
     const before = { a: a.chats().length, c: c.chats().length };
-    // b answers a few calls, then drops the connection and shuts down.
+    // b answers a few calls, then drops the connection and shuts down. a answers each call
+    // 100 ms late, so a call asked while a is busy must go to another host: the spread does
+    // not hang on calls happening to overlap at the fixtures' own speed.
     b.queue("good", "good", "good", "die");
+    a.behave("slow");
     const three = await runOver([
       { url: a.url, concurrency: 1 },
       { url: b.url, concurrency: 1 },
