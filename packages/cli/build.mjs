@@ -13,7 +13,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const outdir = join(here, "dist");
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { main: join(here, "src", "main.ts") },
+  // The store's append worker is an entry of its own: a run starts it from the file beside
+  // the chunk that holds the store (`new URL("./appendWorker.js", import.meta.url)`).
+  entryPoints: {
+    main: join(here, "src", "main.ts"),
+    appendWorker: join(here, "..", "store", "src", "appendWorker.ts"),
+  },
   outdir,
   bundle: true,
   splitting: true,

@@ -69,6 +69,8 @@ export class EngineSnapshots {
     const now = fold();
     if (now.engine.seq !== last.seq) return;
     const text = `${last.id}\n${encodeRoots(now)}`;
+    // Never a snapshot ahead of the log: the batches still on their way land first.
+    this.log.settle();
     this.store.write(this.saveId, last.seq, this.format, text, this.cadence.kept);
   }
 }

@@ -85,6 +85,12 @@ export interface SimulationSpec {
    * batch it was given stays committed.
    */
   readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
+  /**
+   * Whether a worker thread appends the ticks' batches (default true; only a database
+   * file can have one). Tests compare the two ways, and hold the worker's batches back
+   * (`delayMs`) so that a read that did not wait for them would show.
+   */
+  readonly appendInBackground?: boolean | { readonly delayMs: number };
   /** Stop after this many ticks (tests use it to interrupt a run). */
   readonly maxTicks?: number;
   /** Called with the run's NPC actors once they are up (tests read what they own). */
@@ -404,6 +410,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   }
 
   spec.onActors?.(actors);
+  // From here a worker thread appends each tick's batch (a database file only): the read
+  // models fold beside the next tick, and every read of the store waits for what it needs.
+  const background = spec.appendInBackground ?? true;
+  if (background !== false) log.appendInBackground(background === true ? {} : background);
   let ticks = 0;
   const progress = (t: GameTime) =>
     spec.onProgress?.({
@@ -445,9 +455,19 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       ticks += 1;
       progress(t);
     }
+  } catch (e) {
+    // The batches already sent still land; the run's own error is the one to report.
+    try {
+      log.appendInForeground();
+    } catch {}
+    throw e;
   } finally {
     actors.stop();
-    dossiers.flush?.();
+    try {
+      log.appendInForeground();
+    } finally {
+      dossiers.flush?.();
+    }
   }
 
   return summarise(

@@ -289,7 +289,7 @@ export class EventAppend {
  * and an append makes one per event (a large world's tick, thousands). The literal's type
  * names every key of `StoredEvent`, so a field events gain cannot be left out.
  */
-const storedOf = (e: Event, seq: number, save: SaveInfo): StoredEvent => {
+export const storedOf = (e: Event, seq: number, save: SaveInfo): StoredEvent => {
   const stored: { readonly [K in keyof StoredEvent]: unknown } = {
     type: e.type,
     version: e.version,

@@ -7,6 +7,7 @@
 import { BulkFold } from "./BulkFold.ts";
 import { type EventHistory, type SaveInfo, type Segment, toStored } from "./EventHistory.ts";
 import type { SqliteDatabase } from "./openDatabase.ts";
+import { withDigest } from "./ProjectionDigest.ts";
 import type { ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import type { Projector } from "./Projector.ts";
 import type { Snapshot, SnapshotStore } from "./SnapshotStore.ts";
@@ -100,3 +101,41 @@ export class SaveRefold {
     return Math.max(0, save.head - fromSeq + 1);
   }
 }
+
+/**
+ * Refolds every save's read models when a migration asked for it (`read_model_refolds`:
+ * their rows' shape or keys changed), then forgets the request — once, in one
+ * transaction, on the first writable open. A read-only connection reads them as they are.
+ */
+export const refoldIfAsked = (db: SqliteDatabase, refolds: SaveRefold): void => {
+  if (db.readonly) return;
+  const asked = db
+    .prepare(
+      "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'read_model_refolds'",
+    )
+    .pluck()
+    .get() as number;
+  if (asked === 0) return;
+  if ((db.prepare("SELECT count(*) FROM read_model_refolds").pluck().get() as number) === 0) return;
+  withDigest(
+    db,
+    () => {
+      refolds.refoldAll();
+      db.exec("DELETE FROM read_model_refolds");
+    },
+    true,
+  );
+};
+
+/**
+ * The saves whose read models lag their log (a run stopped between catch-ups, or was
+ * killed): a writable open catches them up, so what a resume, a rebuild or any other
+ * writer then reads is the whole log's. None on a read-only connection.
+ */
+export const savesBehind = (db: SqliteDatabase): ReadonlyArray<string> =>
+  db.readonly
+    ? []
+    : (db
+        .prepare("SELECT save_id FROM saves WHERE projected_seq IS NOT NULL ORDER BY save_id")
+        .pluck()
+        .all() as Array<string>);

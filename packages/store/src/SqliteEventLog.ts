@@ -13,7 +13,16 @@
  *
  * There are no Effect services over it: the engine, the CLI and the server call it directly.
  */
-import type { CampaignId, GameTime, ItemKind, NpcId, SaveId, StoredEvent } from "@hearsay/core";
+import type {
+  CampaignId,
+  Event,
+  GameTime,
+  ItemKind,
+  NpcId,
+  SaveId,
+  StoredEvent,
+} from "@hearsay/core";
+import { BackgroundAppends } from "./BackgroundAppends.ts";
 import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { type AppendResult, EventAppend } from "./EventAppend.ts";
@@ -26,7 +35,7 @@ import { digestTallyOf, withDigest, withDigestAsync } from "./ProjectionDigest.t
 import { type ProjectionState, ProjectionStateIO } from "./ProjectionState.ts";
 import { Projector } from "./Projector.ts";
 import { SaveReads } from "./SaveReads.ts";
-import { SaveRefold } from "./SaveRefold.ts";
+import { refoldIfAsked, SaveRefold, savesBehind } from "./SaveRefold.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { DatabaseBusy, InvalidBranchPoint, SaveExists, SnapshotNotFound } from "./StoreError.ts";
 
@@ -79,10 +88,13 @@ export class SqliteEventLog {
    * log: until another connection commits (or this one appends log rows only), they still are.
    */
   private readonly levelAt = new Map<string, number>();
+  /** The worker appending for this connection, while a run has one (`appendInBackground`). */
+  private background: BackgroundAppends | null = null;
+  private lastBackground: BackgroundAppends | null = null;
 
   constructor(
     readonly db: SqliteDatabase,
-    opts: EventLogOptions = {},
+    private readonly opts: EventLogOptions = {},
   ) {
     this.history = new EventHistory(db);
     this.projector = new Projector(db);
@@ -112,49 +124,9 @@ export class SqliteEventLog {
       snapshotEvery: Math.max(0, Math.trunc(opts.snapshotEvery ?? 0)),
       sqlFoldFrom: Math.max(1, opts.sqlFoldFrom ?? 64),
     });
-    this.refoldIfAsked();
-    this.catchUpAll();
-  }
-
-  /**
-   * Catches up every save whose read models lag its log (a run stopped between
-   * catch-ups, or was killed), on a writable open: what a resume, a rebuild or any other
-   * writer then reads is the whole log's.
-   */
-  private catchUpAll(): void {
-    if (this.db.readonly) return;
-    const behind = this.db
-      .prepare("SELECT save_id FROM saves WHERE projected_seq IS NOT NULL ORDER BY save_id")
-      .pluck()
-      .all() as Array<string>;
-    for (const saveId of behind) this.caughtUp(saveId);
-  }
-
-  /**
-   * Refolds every save's read models when a migration asked for it (`read_model_refolds`:
-   * their rows' shape or keys changed), then forgets the request — once, in one
-   * transaction, on the first writable open. A read-only connection reads them as they are.
-   */
-  private refoldIfAsked(): void {
-    const db = this.db;
-    if (db.readonly) return;
-    const asked = db
-      .prepare(
-        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'read_model_refolds'",
-      )
-      .pluck()
-      .get() as number;
-    if (asked === 0) return;
-    if ((db.prepare("SELECT count(*) FROM read_model_refolds").pluck().get() as number) === 0)
-      return;
-    withDigest(
-      db,
-      () => {
-        this.refolds.refoldAll();
-        db.exec("DELETE FROM read_model_refolds");
-      },
-      true,
-    );
+    // On a writable open: a migration's refold, then every save a run left behind caught up.
+    refoldIfAsked(db, this.refolds);
+    for (const saveId of savesBehind(db)) this.caughtUp(saveId);
   }
 
   /** Inserts a save's row with the next key space (ItemKeys.ts). */
@@ -195,6 +167,7 @@ export class SqliteEventLog {
    * shared events, in the same transaction.
    */
   createSave(spec: NewSave): SaveInfo {
+    this.settle();
     return withDigest(
       this.db,
       () => {
@@ -222,16 +195,19 @@ export class SqliteEventLog {
 
   /** Every save, ordered by id. */
   saves(): ReadonlyArray<SaveInfo> {
+    this.settle();
     return this.history.list();
   }
 
   /** One save. @throws UnknownSave */
   save(saveId: string): SaveInfo {
+    this.settle();
     return this.history.get(saveId);
   }
 
   /** The seq of the save's last event (0 when empty). @throws UnknownSave */
   head(saveId: string): number {
+    this.settle();
     return this.history.get(saveId).head;
   }
 
@@ -250,11 +226,59 @@ export class SqliteEventLog {
    */
   append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     const decoded = decodeBatch(saveId, events);
+    if (this.background !== null) return this.background.append(saveId, expectedSeq, decoded);
+    return this.appendDecoded(saveId, expectedSeq, decoded);
+  }
+
+  /** `append` of a batch already decoded (what the append worker is sent). */
+  appendDecoded(saveId: string, expectedSeq: number, decoded: ReadonlyArray<Event>): AppendResult {
     try {
       return this.appends.append(saveId, expectedSeq, decoded);
     } catch (e) {
       throw this.busyAsSaid(e);
     }
+  }
+
+  /**
+   * From now on `append` hands its batches to a worker thread with a connection of its
+   * own, which commits them in order, each as `append` would (`BackgroundAppends`); every
+   * other read or write here first waits until the batches sent are committed. False, and
+   * nothing changes, for an in-memory or read-only database or inside a transaction. `delayMs` holds each batch
+   * back (tests: a lagging worker). Batches in flight are not in the file yet: nothing
+   * else may append to it meanwhile (the writer lock keeps other processes out).
+   */
+  appendInBackground(options: { readonly delayMs?: number } = {}): boolean {
+    if (this.background !== null) return true;
+    // Inside a transaction (`atomically`: a talk's skip) the batches must join it.
+    if (this.db.memory || this.db.readonly || this.db.inTransaction) return false;
+    const delay = options.delayMs ?? 0;
+    this.background = new BackgroundAppends(this.db.name, this.opts, this.history, delay);
+    return true;
+  }
+
+  /** Waits until the batches sent are committed; `append` writes here again. @throws its failure */
+  appendInForeground(): void {
+    const bg = this.background;
+    this.lastBackground = bg ?? this.lastBackground;
+    this.background = null;
+    bg?.close();
+  }
+
+  /** The latest append worker: ms the sender waited for it, its kernel thread id (0: none). */
+  get appendWorker(): { readonly waitedMs: number; readonly threadId: number } {
+    const w = this.background ?? this.lastBackground;
+    return { waitedMs: w?.waitedMs ?? 0, threadId: w?.threadId ?? 0 };
+  }
+
+  /** Waits until every batch sent to the append worker is committed (none: returns at once). */
+  settle(): void {
+    this.background?.settle();
+  }
+
+  /** Settles before a write here: the heads `append` sends from are read again after it. */
+  private quiet(): void {
+    this.settle();
+    this.background?.forgetHeads();
   }
 
   /**
@@ -268,6 +292,7 @@ export class SqliteEventLog {
    * @throws UnknownSave
    */
   appendLogOnly(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
+    this.quiet();
     const decoded = decodeBatch(saveId, events);
     this.levelAt.delete(saveId);
     try {
@@ -285,6 +310,7 @@ export class SqliteEventLog {
    * it first.
    */
   caughtUp(saveId: string): number {
+    this.settle();
     if (this.db.readonly) return 0;
     // Known level, and no other connection has committed since: one pragma, no query.
     const version = this.dataVersion.get() as number;
@@ -304,6 +330,7 @@ export class SqliteEventLog {
 
   /** Whether the save's read models lag its log. */
   behind(saveId: string): boolean {
+    this.settle();
     return this.appends.projectedSeq(this.history.get(saveId)) !== null;
   }
 
@@ -322,6 +349,7 @@ export class SqliteEventLog {
    * connection's only writer while `work` runs (a TalkWorld runs its changes one by one).
    */
   async atomically<A>(work: () => Promise<A>): Promise<A> {
+    this.quiet();
     try {
       return await withDigestAsync(this.db, work);
     } catch (e) {
@@ -339,11 +367,13 @@ export class SqliteEventLog {
     saveId: string,
     range: { readonly fromSeq?: number; readonly toSeq?: number } = {},
   ): ReadonlyArray<StoredEvent> {
+    this.settle();
     return this.reads.read(saveId, range);
   }
 
   /** The save's history on game days [fromDay, toDay] (both included), in seq order. */
   readDays(saveId: string, fromDay: number, toDay: number): ReadonlyArray<StoredEvent> {
+    this.settle();
     return this.reads.readDays(saveId, fromDay, toDay);
   }
 
@@ -357,6 +387,7 @@ export class SqliteEventLog {
    * after the fold; otherwise the save's rows and FTS entries are removed one by one.
    */
   rebuildProjections(saveId?: string): number {
+    this.quiet();
     return withDigest(
       this.db,
       () => {
@@ -387,6 +418,7 @@ export class SqliteEventLog {
    * @throws InvalidEvent
    */
   importHistory(source: SqliteEventLog, opts: ImportOptions): ImportResult {
+    this.quiet();
     const from = source.history.get(opts.saveId);
     const last = Math.max(0, Math.min(opts.untilSeq ?? from.head, from.head));
     // A source on disk is attached, so its event rows are copied by SQLite itself.
@@ -486,12 +518,14 @@ export class SqliteEventLog {
    * head) — its own or an ancestor's from the shared history — or undefined.
    */
   loadSnapshot(saveId: string, atOrBefore?: number): Snapshot | undefined {
+    this.settle();
     const save = this.history.get(saveId);
     return this.refolds.latestSnapshot(save, atOrBefore ?? save.head);
   }
 
   /** The snapshots stored for this save itself, oldest first. */
   snapshots(saveId: string): ReadonlyArray<SnapshotInfo> {
+    this.settle();
     this.history.get(saveId);
     return this.snapshotStore.of(saveId);
   }
@@ -505,6 +539,7 @@ export class SqliteEventLog {
     saveId: string,
     atOrBefore?: number,
   ): { readonly fromSeq: number; readonly folded: number } {
+    this.quiet();
     return withDigest(
       this.db,
       () => {

@@ -1,0 +1,39 @@
+/**
+ * What the run's thread and the append worker share: the slots of the signal (an
+ * Int32Array over a SharedArrayBuffer) and the messages between them.
+ */
+import type { MessagePort } from "node:worker_threads";
+import type { EventLogOptions } from "./SqliteEventLog.ts";
+
+/** Slots of the shared signal. */
+export const SIGNAL = {
+  /** Batches committed so far (the worker adds one per batch and wakes the sender). */
+  committed: 0,
+  /** 1 once the worker has opened the file. */
+  ready: 1,
+  /** 1 once a batch failed: the error waits on the port, nothing after it is written. */
+  failed: 2,
+  /** The worker's thread id in the kernel (0 where /proc is not there), for CPU figures. */
+  tid: 3,
+  /** 1 once the worker has closed its connection (after "close"): the file is the sender's alone. */
+  closed: 4,
+} as const;
+
+export const SIGNAL_SLOTS = 5;
+
+/** What the worker starts with. */
+export interface WorkerStart {
+  readonly path: string;
+  readonly options: EventLogOptions;
+  readonly signal: SharedArrayBuffer;
+  readonly port: MessagePort;
+  /** Wait this long before each batch (tests: a worker that lags the run). */
+  readonly delayMs: number;
+}
+
+/** One batch: decoded events whose seqs start at `expectedSeq + 1`. */
+export interface AppendJob {
+  readonly saveId: string;
+  readonly expectedSeq: number;
+  readonly events: ReadonlyArray<unknown>;
+}

@@ -1,0 +1,157 @@
+/**
+ * Appends on a worker thread (`appendInBackground`): a file appended through the worker
+ * ends with the same log, rows, keys and digest as one appended on the caller's thread,
+ * and `append` returns what it would have; every read waits for the batches sent, even
+ * from a worker that lags; a batch the worker cannot write is raised on the caller's
+ * thread as the store error it was, with nothing after it written; an in-memory database
+ * keeps appending inline.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Event, ids } from "@hearsay/core";
+import {
+  keyedTables,
+  openDatabase,
+  type SqliteDatabase,
+  SqliteEventLog,
+  StaleSeq,
+} from "@hearsay/store";
+import { arbEventBatches } from "@hearsay/testkit";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newSave, rowCounts, runs } from "./harness.ts";
+
+let dir = "";
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hearsay-bg-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const open = (name: string, sqlFoldFrom = 64) => {
+  const db = openDatabase(join(dir, name));
+  return { db, log: new SqliteEventLog(db, { sqlFoldFrom }) };
+};
+
+const keysOf = (db: SqliteDatabase, save: string) =>
+  keyedTables.map((t) =>
+    db.prepare(`SELECT rowid FROM ${t} WHERE save_id = ? ORDER BY rowid`).pluck().all(save),
+  );
+
+const logOf = (log: SqliteEventLog, save: string) =>
+  log.read(save).map((e) => [e.seq, e.id, e.type, e.t, JSON.stringify(e.payload)]);
+
+const stored = (r: { appended: ReadonlyArray<unknown> }) => JSON.stringify(r.appended);
+
+describe("appends on a worker thread", () => {
+  it("property: the same log, rows, keys, digest and append results as appending inline", () => {
+    const inline = open("inline.db", 8);
+    const worker = open("worker.db", 8);
+    expect(worker.log.appendInBackground()).toBe(true);
+    let n = 0;
+    try {
+      fc.assert(
+        fc.property(arbEventBatches({ minSteps: 4 }), (batches) => {
+          // Each run is a save of its own in the same two files, made in the same order.
+          const save = `s${n++}`;
+          newSave(inline.log, save);
+          newSave(worker.log, save);
+          let head = 0;
+          for (const batch of batches) {
+            const a = inline.log.append(save, head, batch);
+            const b = worker.log.append(save, head, batch);
+            expect(stored(b)).toBe(stored(a));
+            expect(b.head).toBe(a.head);
+            head = a.head;
+          }
+          expect(logOf(worker.log, save)).toEqual(logOf(inline.log, save));
+          expect(worker.log.projectionHash(save)).toBe(inline.log.projectionHash(save));
+          expect(worker.log.projectionState(save)).toEqual(inline.log.projectionState(save));
+          expect(keysOf(worker.db, save)).toEqual(keysOf(inline.db, save));
+        }),
+        { numRuns: runs(12) },
+      );
+      worker.log.appendInForeground();
+      expect(rowCounts(worker.db)).toEqual(rowCounts(inline.db));
+    } finally {
+      worker.log.appendInForeground();
+      inline.db.close();
+      worker.db.close();
+    }
+  });
+
+  it("every read waits for the batches sent, from a worker that lags", () => {
+    const inline = open("inline-lag.db");
+    const worker = open("worker-lag.db");
+    expect(worker.log.appendInBackground({ delayMs: 30 })).toBe(true);
+    try {
+      const batches = fc.sample(arbEventBatches({ minSteps: 6 }), { numRuns: 1, seed: 7 })[0]!;
+      newSave(inline.log, "s");
+      newSave(worker.log, "s");
+      let head = 0;
+      for (const batch of batches) {
+        head = inline.log.append("s", head, batch).head;
+        expect(worker.log.append("s", worker.log.head("s"), batch).head).toBe(head);
+        // Each read right after its batch was sent: the worker has not written it yet.
+        expect(worker.log.head("s")).toBe(head);
+        expect(worker.log.read("s").length).toBe(head);
+        expect(worker.log.projectionHash("s")).toBe(inline.log.projectionHash("s"));
+      }
+      expect(worker.log.appendWorker.waitedMs).toBeGreaterThan(0);
+    } finally {
+      worker.log.appendInForeground();
+      inline.db.close();
+      worker.db.close();
+    }
+  });
+
+  it("a batch the worker cannot write is raised here as the store error it was; nothing after it lands", () => {
+    const { db, log } = open("fail.db");
+    newSave(log, "s");
+    const batches = fc.sample(arbEventBatches({ minSteps: 3 }), { numRuns: 1, seed: 3 })[0]!;
+    const first = log.append("s", 0, batches[0]!);
+    // Another connection moves the head behind the worker's back: its next batch is stale.
+    const other = new SqliteEventLog(openDatabase(join(dir, "fail.db")));
+    expect(log.appendInBackground()).toBe(true);
+    try {
+      const second = log.append("s", first.head, batches[1]!);
+      log.settle();
+      other.append("s", second.head, batches[2]!);
+      const otherHead = other.head("s");
+      log.append("s", second.head, [
+        { ...(batches[1]![0] as Event), id: ids.event("e-late") } as Event,
+      ]);
+      expect(() => log.settle()).toThrow(StaleSeq);
+      expect(() => log.append("s", second.head + 1, [])).toThrow(StaleSeq);
+      expect(() => log.appendInForeground()).toThrow(StaleSeq);
+      expect(log.head("s")).toBe(otherHead);
+    } finally {
+      log.appendInForeground();
+      other.db.close();
+      db.close();
+    }
+  });
+
+  it("the caller's own stale head is refused at once, as an inline append refuses it", () => {
+    const { db, log } = open("stale.db");
+    newSave(log, "s");
+    expect(log.appendInBackground()).toBe(true);
+    try {
+      const batch = fc.sample(arbEventBatches({ minSteps: 2 }), { numRuns: 1, seed: 5 })[0]![0]!;
+      const head = log.append("s", 0, batch).head;
+      expect(() => log.append("s", head + 1, batch)).toThrow(StaleSeq);
+      expect(() => log.append("s", 0, batch)).toThrow(StaleSeq);
+      log.settle();
+      expect(log.head("s")).toBe(head);
+    } finally {
+      log.appendInForeground();
+      db.close();
+    }
+  });
+
+  it("an in-memory database has no worker and appends inline", () => {
+    const log = new SqliteEventLog(openDatabase(":memory:"));
+    expect(log.appendInBackground()).toBe(false);
+    expect(log.appendWorker).toEqual({ waitedMs: 0, threadId: 0 });
+  });
+});
