@@ -23,7 +23,7 @@
  * regard), and it decides what it forgets: EXPIRE and CAP answer with the memories that
  * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
-import type { Activity, AgendaStep, GameTime, NpcId, TaskId } from "@hearsay/core";
+import type { Activity, AgendaStep, GameTime, LocationId, NpcId, TaskId } from "@hearsay/core";
 import { assign, emit, enqueueActions, setup } from "xstate";
 import {
   type AgendaTurn,
@@ -36,7 +36,7 @@ import {
 import { forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import { openTasksOf } from "./NpcFacts.ts";
-import { type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
+import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
   type Plan,
   planFor,
@@ -119,30 +119,45 @@ const oncePerEvent = <E extends object, V>(
   };
 };
 
-/** What a planned step is judged against at a wake-up (`ctx` is the woken context). */
-const sceneAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): StepScene => ({
-  self: ctx.npcId,
-  locationId: ctx.locationId,
-  canReach: (to) => to !== ctx.locationId && ctx.routes.travelMinutes(ctx.locationId, to) !== null,
-  sees: e.sees ?? (() => false),
-  holds: (id) => {
-    const task = ctx.facts.open.get(id);
-    return task !== undefined && task.assignee === ctx.npcId;
-  },
-  done: (id) => ctx.facts.tasks.get(id)?.status === "completed",
-});
-
-/** What its news is judged against at a wake-up (`ctx` is the woken context). */
-const newsReaderAt = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): NewsReader => ({
-  self: ctx.npcId,
-  regardFor: (other) => {
-    const r = ctx.facts.regard.get(other);
+/**
+ * What a planned step is judged against, and what its news is judged by, at a wake-up
+ * (`ctx` is the woken context). One object whose methods read the wake-up, rather than
+ * a closure per question: a significant wake-up builds it whether or not it is asked.
+ */
+class WakeView implements StepScene, NewsReader {
+  readonly self: NpcId;
+  readonly locationId: LocationId;
+  constructor(
+    private readonly ctx: NpcContext,
+    private readonly e: Extract<NpcEvent, { type: "WAKE" }>,
+  ) {
+    this.self = ctx.npcId;
+    this.locationId = ctx.locationId;
+  }
+  canReach(to: LocationId): boolean {
+    const { ctx } = this;
+    return to !== ctx.locationId && ctx.routes.travelMinutes(ctx.locationId, to) !== null;
+  }
+  sees(npc: NpcId): boolean {
+    return this.e.sees?.(npc) ?? false;
+  }
+  holds(id: TaskId): boolean {
+    const task = this.ctx.facts.open.get(id);
+    return task !== undefined && task.assignee === this.ctx.npcId;
+  }
+  done(id: TaskId): boolean {
+    return this.ctx.facts.tasks.get(id)?.status === "completed";
+  }
+  regardFor(other: NpcId): number {
+    const r = this.ctx.facts.regard.get(other);
     return r === undefined
       ? 0
       : Math.max(Math.abs(r.trust), Math.abs(r.respect), Math.abs(r.suspicion));
-  },
-  happening: e.happening ?? (() => null),
-});
+  }
+  happening(id: string): Happening | null {
+    return this.e.happening?.(id) ?? null;
+  }
+}
 
 /**
  * What a wake-up leads to: the woken context, and a decision (`ask` says why), a planned
@@ -158,6 +173,7 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   const next = woken(ctx, e, ctx.activity === "travelling");
   const why = significant(next);
   if (why === null) return { next, plan: routine(next), step: null, ask: null };
+  const view = new WakeView(next, e);
   // News that matters to it asks the brain once its plan is a few hours old; a wake-up the
   // dice chose, or one with nothing learnt that may set the plan aside, takes a planned
   // step if one holds.
@@ -166,11 +182,10 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
     next.facts.news.length > 0 &&
     newsMayInterrupt(next.facts.agenda?.plannedAt ?? null, next.t)
   ) {
-    const reader = newsReaderAt(next, e);
-    if (next.facts.news.some((item) => newsMatters(item, reader)))
+    if (next.facts.news.some((item) => newsMatters(item, view)))
       return { next, plan: "decide", step: null, ask: "news" };
   }
-  const turn = agendaTurn(next.facts.agenda, next.t, sceneAt(next, e));
+  const turn = agendaTurn(next.facts.agenda, next.t, view);
   if (turn.kind === "ask") return { next, plan: "decide", step: null, ask: turn.why };
   return { next, plan: planFor(next, turn.step), step: turn, ask: null };
 });
@@ -309,14 +324,14 @@ export const npcMachine = setup({
       const { next, plan } = waking(context, event);
       return plan === "decide" ? next : withPlan(next, plan);
     }),
-    askBrain: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== "WAKE") return;
-      const { next, ask } = waking(context, event);
-      enqueue.emit({
-        type: "decide",
+    // Only a WAKE's transition into `deciding` runs it: one emit, not an enqueue.
+    askBrain: emit(({ context, event }) => {
+      const { next, ask } = waking(context, event as Extract<NpcEvent, { type: "WAKE" }>);
+      return {
+        type: "decide" as const,
         reason: significant(next) ?? "company",
         why: ask ?? "none",
-      });
+      };
     }),
     applyDecisionPlan: assign(({ context, event }) => {
       const at = { ...context, t: event.t };
