@@ -17,7 +17,9 @@
  *   pnpm bench engine                      # 100×365, 1000×365, 10000×14 days
  *   pnpm bench engine -- 1000:30 100:365   # NPCs:days pairs
  */
-import { loadavg } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
@@ -32,7 +34,7 @@ import {
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { startGcTally } from "./lib/gcTally.ts";
 import { printTable } from "./lib/printTable.ts";
-import { threadCpu } from "./lib/threadCpu.ts";
+import { threadCpu, threadSeconds } from "./lib/threadCpu.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
@@ -118,6 +120,12 @@ interface Row {
    */
   readonly mainThreadCpuUsPerNpcDay: number | null;
   readonly otherThreadsCpuUsPerNpcDay: number | null;
+  /** Where the run appended: on a worker (as `hearsay run` does) or on its own thread (`--inline`). */
+  readonly appendsOn: string;
+  /** The append worker's CPU µs per NPC-day (0 when appending inline or without /proc). */
+  readonly appendWorkerCpuUsPerNpcDay: number;
+  /** µs per NPC-day the run's thread waited for the append worker (reads and checkpoints). */
+  readonly appendWaitUsPerNpcDay: number;
 }
 
 /** NPC-days in the target year. */
@@ -135,10 +143,26 @@ const sizes = (): ReadonlyArray<readonly [number, number]> => {
   return args.map((a) => a.split(":").map(Number) as [number, number]);
 };
 
+/** `--inline`: the run appends on its own thread (else on a worker, as `hearsay run` does). */
+const inline = process.argv.includes("--inline");
+
 const one = async (npcs: number, days: number): Promise<Row> => {
   const sim = loadSimulation();
   const world = scaleWorld(sim.world, npcs);
-  const log = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
+  // A database file, as `hearsay run` writes: only a file's appends can go to a worker.
+  const dir = mkdtempSync(join(tmpdir(), "hearsay-engine-bench-"));
+  const log = new SqliteEventLog(openDatabase(join(dir, "bench.db")), { snapshotEvery: 0 });
+  /** The append worker's CPU seconds, read each tick while it lives (its thread then ends). */
+  let workerCpu = 0;
+  const sampleWorker = () => {
+    const tid = log.appendWorker.threadId;
+    if (tid === 0) return;
+    try {
+      workerCpu = threadSeconds(String(tid));
+    } catch {
+      // Gone already: the last reading stands.
+    }
+  };
   let peak = process.memoryUsage().rss;
   const parts = instrument(log);
   const spent = parts.spent;
@@ -170,7 +194,9 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     resume: false,
     config: { checkpointEveryTicks: 24 },
     aroundJob,
+    appendInBackground: !inline,
     onProgress: (p) => {
+      sampleWorker();
       if (p.ticks % 24 === 0) peak = Math.max(peak, process.memoryUsage().rss);
     },
   });
@@ -179,10 +205,13 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const threads1 = threadCpu();
   const gcs = gcTally.stop();
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const waitedMs = log.appendWorker.waitedMs;
   peak = Math.max(peak, process.memoryUsage().rss);
 
   // Baseline: the same events appended tick by tick to a fresh store.
   const events = log.read(ids.save("bench"));
+  log.db.close();
+  rmSync(dir, { recursive: true, force: true });
   const batches = tickBatches(events);
   const fresh = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
   fresh.createSave({ saveId: ids.save("bench"), campaignId: events[0]!.campaignId, name: "bench" });
@@ -254,10 +283,16 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     yearCpuSecondsAtThisRate: (cpuSeconds * TARGET_NPC_DAYS) / (npcs * days),
     gc: Object.fromEntries(gcs),
     gcShareOfWall: [...gcs.values()].reduce((a, g) => a + g.ms, 0) / 1000 / seconds,
+    appendsOn: inline ? "the run's thread" : "a worker",
+    appendWaitUsPerNpcDay: (waitedMs * 1000) / (npcs * days),
     mainThreadCpuUsPerNpcDay:
       threads0 && threads1 ? perNpcDay(threads1.main - threads0.main) : null,
+    appendWorkerCpuUsPerNpcDay: perNpcDay(workerCpu),
+    // The worker's thread is gone by now: the rest of the process's CPU is theirs.
     otherThreadsCpuUsPerNpcDay:
-      threads0 && threads1 ? perNpcDay(threads1.others - threads0.others) : null,
+      threads0 && threads1
+        ? perNpcDay(cpuSeconds - (threads1.main - threads0.main) - workerCpu)
+        : null,
   };
 };
 
@@ -364,8 +399,10 @@ export default async (): Promise<void> => {
     );
     if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null)
       console.log(
-        `  the run's CPU µs per NPC-day by thread: main ${r.mainThreadCpuUsPerNpcDay.toFixed(0)}, ` +
-          `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it)`,
+        `  the run's CPU µs per NPC-day by thread (appends on ${r.appendsOn}): main ${r.mainThreadCpuUsPerNpcDay.toFixed(0)}, ` +
+          `append worker ${r.appendWorkerCpuUsPerNpcDay.toFixed(0)}, ` +
+          `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it); ` +
+          `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker`,
       );
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +

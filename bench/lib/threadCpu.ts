@@ -17,7 +17,7 @@ export interface ThreadCpu {
 const TICKS_PER_SECOND = 100;
 
 /** user + system time of one thread, seconds (fields 14 and 15 of its stat). */
-const threadSeconds = (tid: string): number => {
+export const threadSeconds = (tid: string): number => {
   const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
   // The command name may hold spaces: fields are counted after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -27,6 +27,8 @@ import * as StoreErrors from "./StoreError.ts";
 
 /** How long a settle waits for a worker that shows no sign of life before giving up. */
 const WORKER_SILENT_MS = 120_000;
+/** How long a close waits for a worker still starting (it loads the store's modules). */
+const WORKER_START_MS = 30_000;
 
 /**
  * The worker's module beside this one: `.js` when built (the package's dist, or the CLI's
@@ -142,23 +144,25 @@ export class BackgroundAppends {
     this.heads.clear();
   }
 
-  /** Waits until every batch sent is committed. @throws the worker's failure */
+  /**
+   * Waits until every batch sent is committed (none sent: returns at once, even while the
+   * worker is still starting). @throws the worker's failure
+   */
   settle(): void {
-    let silentSince = performance.now();
     let seen = Atomics.load(this.signal, SIGNAL.committed);
-    while (seen < this.sent || Atomics.load(this.signal, SIGNAL.ready) === 0) {
+    let since = performance.now();
+    while (seen < this.sent) {
       this.check();
       const t0 = performance.now();
       Atomics.wait(this.signal, SIGNAL.committed, seen, 1000);
       const t1 = performance.now();
       this.waitedMs += t1 - t0;
       const now = Atomics.load(this.signal, SIGNAL.committed);
-      if (now !== seen || Atomics.load(this.signal, SIGNAL.ready) === 0) {
-        if (now !== seen) silentSince = t1;
+      if (now !== seen) {
         seen = now;
-      }
-      if (t1 - silentSince > WORKER_SILENT_MS && Atomics.load(this.signal, SIGNAL.ready) === 0) {
-        this.failure = new StoreErrors.StoreFailure({
+        since = t1;
+      } else if (t1 - since > WORKER_SILENT_MS && Atomics.load(this.signal, SIGNAL.ready) === 0) {
+        this.failure ??= new StoreErrors.StoreFailure({
           operation: "append (on the append worker)",
           detail: `the worker did not open the database within ${WORKER_SILENT_MS / 1000} s`,
         });
@@ -179,9 +183,12 @@ export class BackgroundAppends {
     } finally {
       this.closed = true;
       this.worker.postMessage("close");
-      const waitUntil = performance.now() + WORKER_SILENT_MS;
-      while (Atomics.load(this.signal, SIGNAL.closed) === 0 && performance.now() < waitUntil) {
-        if (Atomics.load(this.signal, SIGNAL.ready) === 0) break;
+      // A worker that never started (its module did not load) never answers: not forever.
+      const started = performance.now();
+      while (Atomics.load(this.signal, SIGNAL.closed) === 0) {
+        const waited = performance.now() - started;
+        const ready = Atomics.load(this.signal, SIGNAL.ready) === 1;
+        if (waited > (ready ? WORKER_SILENT_MS : WORKER_START_MS)) break;
         Atomics.wait(this.signal, SIGNAL.closed, 0, 1000);
       }
       this.errors.port1.close();
