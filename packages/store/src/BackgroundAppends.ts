@@ -2,8 +2,10 @@
  * A run's appends, written by a worker thread (`appendWorker.ts`) on a connection of its
  * own, so that folding a tick's events into the read models (their rows, FTS entries and
  * digest, in the one transaction an append always was) runs beside the next tick instead
- * of before it. The sender fixes every batch's seqs and decodes it first, so what it gets
- * back is what an append would have returned; the worker writes the batches in the order
+ * of before it. The sender fixes every batch's seqs and the worker decodes it, holding
+ * each event to be exactly what its schema decodes it to (the engine emits events in that
+ * form, and its own state was built from them), so what the sender gets back is what an
+ * append would have returned; the worker writes the batches in the order
  * sent, each in one transaction, so the file holds whole batches, in order, and a SIGKILL
  * loses only batches not yet committed.
  *
@@ -99,14 +101,15 @@ export class BackgroundAppends {
   }
 
   /**
-   * A decoded batch to the worker, with the seqs, the dedup within the batch and the
-   * result `append` would give (no snapshot: the worker takes those the options ask for).
-   * An id the save already holds is refused by the worker, as a failure.
+   * A batch to the worker, with the seqs, the dedup within the batch and the result
+   * `append` would give (no snapshot: the worker takes those the options ask for). The
+   * worker decodes it: an event that does not decode, or not to itself, an id the save
+   * already holds, fail it there, raised here at the next call.
    *
    * @throws StaleSeq when `expectedSeq` is not the head the batches sent lead to
    * @throws the worker's failure, when it had one
    */
-  append(saveId: string, expectedSeq: number, decoded: ReadonlyArray<Event>): AppendResult {
+  append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
     this.check();
     let at = this.heads.get(saveId);
     if (at === undefined) {
@@ -118,6 +121,7 @@ export class BackgroundAppends {
     if (at.head !== expectedSeq) {
       throw new StoreErrors.StaleSeq({ saveId, expectedSeq, headSeq: at.head });
     }
+    const decoded = events as ReadonlyArray<Event>;
     const appended: Array<StoredEvent> = [];
     const ids = new Set<string>();
     for (const e of decoded) {

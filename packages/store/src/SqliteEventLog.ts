@@ -225,12 +225,12 @@ export class SqliteEventLog {
    * @throws UnknownSave
    */
   append(saveId: string, expectedSeq: number, events: ReadonlyArray<unknown>): AppendResult {
-    const decoded = decodeBatch(saveId, events);
-    if (this.background !== null) return this.background.append(saveId, expectedSeq, decoded);
-    return this.appendDecoded(saveId, expectedSeq, decoded);
+    // On a worker, the worker decodes (and holds each event to be as it decodes).
+    if (this.background !== null) return this.background.append(saveId, expectedSeq, events);
+    return this.appendDecoded(saveId, expectedSeq, decodeBatch(saveId, events));
   }
 
-  /** `append` of a batch already decoded (what the append worker is sent). */
+  /** `append` of a batch already decoded. */
   appendDecoded(saveId: string, expectedSeq: number, decoded: ReadonlyArray<Event>): AppendResult {
     try {
       return this.appends.append(saveId, expectedSeq, decoded);

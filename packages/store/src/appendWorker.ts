@@ -3,16 +3,46 @@
  * of its own and appends each batch it is sent, in the order sent, as `SqliteEventLog`'s
  * `append` does (log rows and read models in one transaction), then counts the batch as
  * committed in the shared signal and wakes the run's thread. It never decides anything:
- * the batches come decoded, with their seqs fixed by the sender. A batch that does not
+ * the batches come with their seqs fixed by the sender, which did not decode them — the
+ * worker does, and refuses an event that does not decode to exactly itself, since the
+ * sender goes on with the events as it sent them. A batch that does not
  * land as sent (another writer moved the head, an id already stored) stops it: the error
  * goes back on the port, the failure flag is raised, and nothing after it is written.
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import type { Event } from "@hearsay/core";
+import type { Event, StoredEvent } from "@hearsay/core";
 import { type AppendJob, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
+import { decodeBatch } from "./decodeBatch.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
+import { InvalidEvent } from "./StoreError.ts";
+
+/**
+ * The batch decoded, each event checked to be what it decodes to — the same id, time,
+ * type, version and payload, key for key in the same order — so the log holds what the
+ * sender's state was built from.
+ */
+const decodedAsSent = (saveId: string, sent: ReadonlyArray<StoredEvent>): ReadonlyArray<Event> => {
+  const decoded = decodeBatch(saveId, sent);
+  decoded.forEach((d, index) => {
+    const s = sent[index]!;
+    if (
+      d.id !== s.id ||
+      d.t !== s.t ||
+      d.version !== s.version ||
+      JSON.stringify(d.payload) !== JSON.stringify(s.payload)
+    ) {
+      throw new InvalidEvent({
+        saveId,
+        index,
+        eventType: s.type,
+        detail: `event ${s.id} is not as its schema decodes it (${JSON.stringify(d.payload)}); the engine must emit events in their decoded form`,
+      });
+    }
+  });
+  return decoded;
+};
 
 const start = workerData as WorkerStart;
 const signal = new Int32Array(start.signal);
@@ -70,7 +100,8 @@ parentPort?.on("message", (job: AppendJob | "close") => {
   if (log === null || Atomics.load(signal, SIGNAL.failed) === 1) return;
   try {
     if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
-    const result = log.appendDecoded(job.saveId, job.expectedSeq, job.events as Array<Event>);
+    const events = decodedAsSent(job.saveId, job.events as ReadonlyArray<StoredEvent>);
+    const result = log.appendDecoded(job.saveId, job.expectedSeq, events);
     if (result.head !== job.expectedSeq + job.events.length) {
       throw new Error(
         `save "${job.saveId}": ${job.events.length - result.appended.length} of a batch's events were already stored (by id), so its seqs would not be those the run gave them`,

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Event, ids } from "@hearsay/core";
 import {
+  InvalidEvent,
   keyedTables,
   openDatabase,
   type SqliteDatabase,
@@ -129,6 +130,38 @@ describe("appends on a worker thread", () => {
       log.appendInForeground();
       other.db.close();
       db.close();
+    }
+  });
+
+  it("an event that does not decode, or not to itself, is refused as InvalidEvent with nothing after it", () => {
+    const batches = fc.sample(arbEventBatches({ minSteps: 3 }), { numRuns: 1, seed: 11 })[0]!;
+    const good = batches[0]!;
+    const e = good[0] as Event;
+    // The payload's keys in another order: the same value, but not what the log would hold.
+    const reordered = {
+      ...e,
+      payload: Object.fromEntries(Object.entries(e.payload as object).reverse()),
+    };
+    const broken = { ...e, payload: { ...(e.payload as object), t: "not a time" }, t: -1 };
+    for (const [name, bad] of [
+      ["reordered.db", reordered],
+      ["broken.db", broken],
+    ] as const) {
+      if (name === "reordered.db" && Object.keys(e.payload as object).length < 2) continue;
+      const { db, log } = open(name);
+      newSave(log, "s");
+      expect(log.appendInBackground()).toBe(true);
+      try {
+        const head = log.append("s", 0, good).head;
+        log.append("s", head, [{ ...bad, id: ids.event("e-bad") }]);
+        log.append("s", head + 1, batches[1]!);
+        expect(() => log.settle()).toThrow(InvalidEvent);
+        expect(() => log.appendInForeground()).toThrow(InvalidEvent);
+        expect(log.head("s")).toBe(head);
+      } finally {
+        log.appendInForeground();
+        db.close();
+      }
     }
   });
 
