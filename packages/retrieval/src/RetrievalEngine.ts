@@ -341,7 +341,8 @@ export class RetrievalEngine {
               openTasks: (s, n, t) => own.openTasks(s, n, t),
               // The view keeps the threads and who knows of each: no read, no catch-up.
               threads: view.threads,
-              // A turn's text is read from its row, not kept twice in the view's memory.
+              // The view keeps the rows of each NPC's last turns (`TurnRows`): an older
+              // turn's is read, once the tables are caught up.
               turn: (rowid) => this.readyThen(saveId, () => source.turn(rowid)),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,

@@ -33,6 +33,7 @@ import {
   type SqliteDatabase,
 } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
+import type { TurnRow } from "./DossierSource.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
 import {
@@ -50,8 +51,10 @@ import type { KnownList } from "./KnownList.ts";
 import { KnownThreads, threadRow } from "./KnownThreads.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import type { ThreadRow } from "./ThreadSection.ts";
+import { fillTurnRows, pushTurn, type TurnRef } from "./TurnRows.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
+export type { TurnRef } from "./TurnRows.ts";
 
 const json = (v: unknown): string => JSON.stringify(v);
 
@@ -67,12 +70,6 @@ export type TouchedRows = Partial<
   Record<CollectionName, Map<number, ReadonlyArray<unknown> | null>>
 >;
 
-/** One dialogue turn an NPC spoke or heard. */
-export interface TurnRef {
-  readonly t: number;
-  readonly rowid: number;
-}
-
 export class SaveView implements Names {
   readonly npcs = new Interner();
   readonly places = new Interner();
@@ -87,6 +84,7 @@ export class SaveView implements Names {
   readonly npcLocation = new Map<number, number>();
   /** Directed relationship edges: from → to. */
   readonly relations = new Map<number, Set<number>>();
+  /** Each NPC's dialogue turns, oldest first, the last few with their rows (`TurnRows`). */
   readonly turns = new Map<number, Array<TurnRef>>();
   /** The threads and who knows of each (the dossier's threads section). */
   readonly threads = new KnownThreads();
@@ -161,6 +159,9 @@ export class SaveView implements Names {
       turns: p(
         "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
+      turnRow: p(
+        "SELECT conversation_id, turn_index, speaker_id, text, t FROM conversation_turns WHERE rowid = ?",
+      ),
     };
   }
 
@@ -225,8 +226,9 @@ export class SaveView implements Names {
       save,
     ) as Iterable<[number, number, string, string, string, number]>) {
       keys.load("conversation_turns", pairId(conversation, index), rowid);
-      this.addTurn(rowid, t, speaker, listeners);
+      this.addTurn(rowid, t, speaker, listeners, undefined);
     }
+    fillTurnRows(this.turns.values(), (rowid) => this.s.turnRow!.get(rowid) as TurnRow);
   }
 
   // --- folding rows in ---------------------------------------------------------------
@@ -275,7 +277,13 @@ export class SaveView implements Names {
     set.add(this.npcs.intern(to));
   }
 
-  private addTurn(rowid: number, t: number, speaker: string, listeners: string): void {
+  private addTurn(
+    rowid: number,
+    t: number,
+    speaker: string,
+    listeners: string,
+    row: TurnRow | undefined,
+  ): void {
     const who = new Set([speaker, ...jsonList(listeners)]);
     for (const id of who) {
       const npc = this.npcs.intern(id);
@@ -284,7 +292,7 @@ export class SaveView implements Names {
         list = [];
         this.turns.set(npc, list);
       }
-      list.push({ t, rowid });
+      pushTurn(list, { t, rowid, row });
     }
   }
 
@@ -439,7 +447,16 @@ export class SaveView implements Names {
       case "ConversationTurn": {
         const key = added(changes, "conversation_turns");
         const p = e.payload;
-        if (key !== undefined) this.addTurn(key, e.t, p.speakerId, json(p.listenerIds));
+        if (key === undefined) break;
+        // The row the store writes (`conversation_turns`), for the dossiers' dialogue.
+        const row: TurnRow = {
+          conversation_id: p.conversationId,
+          turn_index: p.turnIndex,
+          speaker_id: p.speakerId,
+          text: p.text,
+          t: e.t,
+        };
+        this.addTurn(key, e.t, p.speakerId, json(p.listenerIds), row);
         break;
       }
       case "RelationshipChanged":
