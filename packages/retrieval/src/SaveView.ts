@@ -281,10 +281,14 @@ export class SaveView implements Names {
     rowid: number,
     t: number,
     speaker: string,
-    listeners: string,
+    listeners: string | ReadonlyArray<string>,
     row: TurnRow | undefined,
   ): void {
-    const who = new Set([speaker, ...jsonList(listeners)]);
+    // A loaded row's listeners are JSON; an event's are its list.
+    const who = new Set([
+      speaker,
+      ...(typeof listeners === "string" ? jsonList(listeners) : listeners),
+    ]);
     for (const id of who) {
       const npc = this.npcs.intern(id);
       let list = this.turns.get(npc);
@@ -376,8 +380,8 @@ export class SaveView implements Names {
           location_id: p.locationId,
           faction_id: p.factionId,
           importance: p.importance,
-          participants: json(p.participants),
-          entities: json(p.entities),
+          participants: p.participants,
+          entities: p.entities,
           lapses_at: p.lapsesAt ?? null,
           text: p.text,
         });
@@ -395,7 +399,7 @@ export class SaveView implements Names {
           t: e.t,
           location_id: p.locationId,
           faction_id: p.factionId,
-          participants: json(p.participants),
+          participants: p.participants,
           topic: p.topic,
           summary: p.summary,
           outcome: p.outcome,
@@ -421,7 +425,7 @@ export class SaveView implements Names {
             rowid: c.key,
             id: c.id,
             source_id: p.sourceId,
-            entities: json(chunk.entities),
+            entities: chunk.entities,
             heading_path: json(chunk.headingPath),
             text: chunk.text,
           });
@@ -456,7 +460,7 @@ export class SaveView implements Names {
           text: p.text,
           t: e.t,
         };
-        this.addTurn(key, e.t, p.speakerId, json(p.listenerIds), row);
+        this.addTurn(key, e.t, p.speakerId, p.listenerIds, row);
         break;
       }
       case "RelationshipChanged":
@@ -492,7 +496,7 @@ export class SaveView implements Names {
           gone_at: null,
           location_id: p.locationId,
           importance: p.importance,
-          entities: json(p.entities),
+          entities: p.entities,
           about_kind: p.about?.kind ?? null,
           about_id: p.about?.id ?? null,
           text: p.text,
