@@ -117,8 +117,12 @@ export class CollectionIndex {
   }
 
   private pending(row: Array<unknown>): Pending {
-    const text = embeddingText(this.spec.name, row.slice(2));
-    return { rowid: Number(row[0]), save: String(row[1]), fp: textFingerprint(text), text };
+    return this.pendingOf(Number(row[0]), String(row[1]), row.slice(2));
+  }
+
+  private pendingOf(rowid: number, save: string, values: ReadonlyArray<unknown>): Pending {
+    const text = embeddingText(this.spec.name, values);
+    return { rowid, save, fp: textFingerprint(text), text };
   }
 
   /** Embeds and stores pending rows in batches (a missing graph is built by the caller when `bulk`). */
@@ -251,7 +255,7 @@ export class CollectionIndex {
         todo.delete(rowid);
         continue;
       }
-      const p = this.pending([rowid, saveId, ...values]);
+      const p = this.pendingOf(rowid, saveId, values);
       if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
       else todo.delete(p.rowid);
       this.see(p.rowid);

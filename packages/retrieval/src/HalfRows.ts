@@ -75,10 +75,11 @@ export class HalfRows {
 
   /** Stores at `slot` the f16 row already held at `source` (a repeated vector). */
   copy(source: number, slot: number): void {
-    const { bits, at: o } = this.locate(source);
-    const row = bits.slice(o, o + this.dimensions);
+    // Placed first: placing may grow the tail, which `locate` then reads from.
     const { out, at } = this.place(slot);
-    out.set(row, at);
+    const { bits, at: o } = this.locate(source);
+    if (bits === out) out.copyWithin(at, o, o + this.dimensions);
+    else out.set(bits.subarray(o, o + this.dimensions), at);
   }
 
   /** Where a slot's f16 row is written: its own moved row, or the unsaved tail. */

@@ -109,6 +109,12 @@ export class RetrievalEngine {
   /** Contiguous copies of large known sets' vectors (see `KnownMatrices`). */
   readonly matrices: KnownMatrices;
   private readonly pendingTouched: Touched = {};
+  /** The last `dossierReads` made, with the view and own rows it reads (a run asks the same). */
+  private lastReads: {
+    readonly view: SaveView;
+    readonly own: OwnRows | undefined;
+    readonly reads: DossierReads;
+  } | null = null;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -216,6 +222,7 @@ export class RetrievalEngine {
   invalidate(saveId?: string): void {
     if (saveId === undefined) this.views.clear();
     else this.views.delete(saveId);
+    this.lastReads = null;
     this.matrices.clear(saveId);
   }
 
@@ -326,9 +333,18 @@ export class RetrievalEngine {
    */
   dossierReads(saveId: string, own?: OwnRows): DossierReads {
     const view = this.view(saveId);
-    const source = this.source;
     // Without `own` every row comes from the tables: they are caught up now.
     if (own === undefined) this.ready(saveId);
+    // The reads hold no state of their own: those of the last view and rows serve again.
+    const last = this.lastReads;
+    if (last !== null && last.view === view && last.own === own) return last.reads;
+    const reads = this.makeReads(saveId, view, own);
+    this.lastReads = { view, own, reads };
+    return reads;
+  }
+
+  private makeReads(saveId: string, view: SaveView, own: OwnRows | undefined): DossierReads {
+    const source = this.source;
     return {
       rows:
         own === undefined
@@ -341,7 +357,8 @@ export class RetrievalEngine {
               openTasks: (s, n, t) => own.openTasks(s, n, t),
               // The view keeps the threads and who knows of each: no read, no catch-up.
               threads: view.threads,
-              // A turn's text is read from its row, not kept twice in the view's memory.
+              // The view keeps the rows of each NPC's last turns (`TurnRows`): an older
+              // turn's is read, once the tables are caught up.
               turn: (rowid) => this.readyThen(saveId, () => source.turn(rowid)),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,

@@ -33,6 +33,7 @@ import {
   type SqliteDatabase,
 } from "@hearsay/store";
 import { type CollectionName, collectionNames } from "./collections.ts";
+import type { TurnRow } from "./DossierSource.ts";
 import { Interner } from "./Interner.ts";
 import { ItemTable } from "./ItemTable.ts";
 import {
@@ -50,8 +51,10 @@ import type { KnownList } from "./KnownList.ts";
 import { KnownThreads, threadRow } from "./KnownThreads.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import type { ThreadRow } from "./ThreadSection.ts";
+import { fillTurnRows, pushTurn, type TurnRef } from "./TurnRows.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
+export type { TurnRef } from "./TurnRows.ts";
 
 const json = (v: unknown): string => JSON.stringify(v);
 
@@ -67,12 +70,6 @@ export type TouchedRows = Partial<
   Record<CollectionName, Map<number, ReadonlyArray<unknown> | null>>
 >;
 
-/** One dialogue turn an NPC spoke or heard. */
-export interface TurnRef {
-  readonly t: number;
-  readonly rowid: number;
-}
-
 export class SaveView implements Names {
   readonly npcs = new Interner();
   readonly places = new Interner();
@@ -87,6 +84,7 @@ export class SaveView implements Names {
   readonly npcLocation = new Map<number, number>();
   /** Directed relationship edges: from → to. */
   readonly relations = new Map<number, Set<number>>();
+  /** Each NPC's dialogue turns, oldest first, the last few with their rows (`TurnRows`). */
   readonly turns = new Map<number, Array<TurnRef>>();
   /** The threads and who knows of each (the dossier's threads section). */
   readonly threads = new KnownThreads();
@@ -161,6 +159,9 @@ export class SaveView implements Names {
       turns: p(
         "SELECT rowid, t, speaker_id, listener_ids, conversation_id, turn_index FROM conversation_turns WHERE save_id = ? ORDER BY t, rowid",
       ).raw(),
+      turnRow: p(
+        "SELECT conversation_id, turn_index, speaker_id, text, t FROM conversation_turns WHERE rowid = ?",
+      ),
     };
   }
 
@@ -225,8 +226,9 @@ export class SaveView implements Names {
       save,
     ) as Iterable<[number, number, string, string, string, number]>) {
       keys.load("conversation_turns", pairId(conversation, index), rowid);
-      this.addTurn(rowid, t, speaker, listeners);
+      this.addTurn(rowid, t, speaker, listeners, undefined);
     }
+    fillTurnRows(this.turns.values(), (rowid) => this.s.turnRow!.get(rowid) as TurnRow);
   }
 
   // --- folding rows in ---------------------------------------------------------------
@@ -275,8 +277,18 @@ export class SaveView implements Names {
     set.add(this.npcs.intern(to));
   }
 
-  private addTurn(rowid: number, t: number, speaker: string, listeners: string): void {
-    const who = new Set([speaker, ...jsonList(listeners)]);
+  private addTurn(
+    rowid: number,
+    t: number,
+    speaker: string,
+    listeners: string | ReadonlyArray<string>,
+    row: TurnRow | undefined,
+  ): void {
+    // A loaded row's listeners are JSON; an event's are its list.
+    const who = new Set([
+      speaker,
+      ...(typeof listeners === "string" ? jsonList(listeners) : listeners),
+    ]);
     for (const id of who) {
       const npc = this.npcs.intern(id);
       let list = this.turns.get(npc);
@@ -284,7 +296,7 @@ export class SaveView implements Names {
         list = [];
         this.turns.set(npc, list);
       }
-      list.push({ t, rowid });
+      pushTurn(list, { t, rowid, row });
     }
   }
 
@@ -368,8 +380,8 @@ export class SaveView implements Names {
           location_id: p.locationId,
           faction_id: p.factionId,
           importance: p.importance,
-          participants: json(p.participants),
-          entities: json(p.entities),
+          participants: p.participants,
+          entities: p.entities,
           lapses_at: p.lapsesAt ?? null,
           text: p.text,
         });
@@ -387,7 +399,7 @@ export class SaveView implements Names {
           t: e.t,
           location_id: p.locationId,
           faction_id: p.factionId,
-          participants: json(p.participants),
+          participants: p.participants,
           topic: p.topic,
           summary: p.summary,
           outcome: p.outcome,
@@ -413,7 +425,7 @@ export class SaveView implements Names {
             rowid: c.key,
             id: c.id,
             source_id: p.sourceId,
-            entities: json(chunk.entities),
+            entities: chunk.entities,
             heading_path: json(chunk.headingPath),
             text: chunk.text,
           });
@@ -439,7 +451,16 @@ export class SaveView implements Names {
       case "ConversationTurn": {
         const key = added(changes, "conversation_turns");
         const p = e.payload;
-        if (key !== undefined) this.addTurn(key, e.t, p.speakerId, json(p.listenerIds));
+        if (key === undefined) break;
+        // The row the store writes (`conversation_turns`), for the dossiers' dialogue.
+        const row: TurnRow = {
+          conversation_id: p.conversationId,
+          turn_index: p.turnIndex,
+          speaker_id: p.speakerId,
+          text: p.text,
+          t: e.t,
+        };
+        this.addTurn(key, e.t, p.speakerId, p.listenerIds, row);
         break;
       }
       case "RelationshipChanged":
@@ -475,7 +496,7 @@ export class SaveView implements Names {
           gone_at: null,
           location_id: p.locationId,
           importance: p.importance,
-          entities: json(p.entities),
+          entities: p.entities,
           about_kind: p.about?.kind ?? null,
           about_id: p.about?.id ?? null,
           text: p.text,

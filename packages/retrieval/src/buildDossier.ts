@@ -29,8 +29,8 @@ import { cutStandingSection } from "./cutStandingSection.ts";
 import type { DossierSource } from "./DossierSource.ts";
 import type { SearchHit } from "./HybridSearch.ts";
 import { requestTime } from "./requestTime.ts";
-import type { TurnRef } from "./SaveView.ts";
 import { threadCandidates } from "./ThreadSection.ts";
+import { KEPT_TURN_ROWS, type TurnRef } from "./TurnRows.ts";
 import {
   type BudgetPreset,
   budgetPresets,
@@ -488,9 +488,11 @@ const recentTurns = (reads: DossierReads, npcId: string, t: number, steady: bool
     else hi = mid;
   }
   const out = [];
-  const keep = steady && lo > 3 ? 3 + ((lo - 3) % DIALOGUE_STEP) : 6;
+  const keep = steady && lo > 3 ? 3 + ((lo - 3) % DIALOGUE_STEP) : KEPT_TURN_ROWS;
   for (let i = lo - 1; i >= 0 && out.length < keep; i--) {
-    const row = reads.rows.turn(list[i]!.rowid);
+    // The view keeps the rows of an NPC's last few turns: older ones are read.
+    const ref = list[i]!;
+    const row = ref.row ?? reads.rows.turn(ref.rowid);
     if (row) out.push(row);
   }
   return out;

@@ -92,6 +92,8 @@ export const embeddingText = (name: CollectionName, values: ReadonlyArray<unknow
     }
     return `${path.join(" / ")}: ${String(values[1] ?? "")}`;
   }
+  // One column (memories, world events, summaries): its text, with no list made to join.
+  if (values.length === 1) return String(values[0] ?? "");
   return values.map((v) => String(v ?? "")).join(". ");
 };
 

@@ -16,7 +16,10 @@ export interface Names {
   readonly sources: Interner;
 }
 
-/** A projection row as better-sqlite3 returns it. */
+/**
+ * A projection row as better-sqlite3 returns it, or as the view makes it from an event
+ * (whose list columns may then be the lists themselves rather than their JSON).
+ */
 export type Row = Record<string, unknown>;
 
 /** A JSON array column as strings ([] when absent or malformed). */
@@ -36,10 +39,13 @@ export const jsonList = (v: unknown): Array<string> => {
  */
 const NONE: ReadonlyArray<number> = Object.freeze([]);
 
-/** A JSON list column interned (the shared empty list when it has none). */
+/**
+ * A JSON list column interned (the shared empty list when it has none); an event's list
+ * itself when the row was made from an event, not parsed back from its JSON.
+ */
 const internedList = (v: unknown, intern: (s: string) => number): ReadonlyArray<number> => {
-  const list = jsonList(v);
-  return list.length === 0 ? NONE : list.map(intern);
+  const list: ReadonlyArray<unknown> = Array.isArray(v) ? v : jsonList(v);
+  return list.length === 0 ? NONE : list.map((x) => intern(String(x)));
 };
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

@@ -59,4 +59,21 @@ describe("VectorStore.put with repeated vectors", () => {
       ),
     );
   });
+
+  it("copies rows as encoded while the in-memory tail grows under them", () => {
+    // Past the tail's first 1,024 rows a copy's slot makes it grow: the source is read after.
+    const pool = [0, 1, 2].map((k) =>
+      unit(Array.from({ length: D }, (_, i) => ((i * 7 + k * 5) % 9) - 4)),
+    );
+    const n = 2600;
+    const rowids = Array.from({ length: n }, (_, i) => i + 1);
+    const flat = new Float32Array(n * D);
+    for (let i = 0; i < n; i++) flat.set(pool[i % 3]!, i * D);
+    const plain = new VectorStore({ dimensions: D, graph: false });
+    plain.put(rowids, rowids, flat, false);
+    const copied = new VectorStore({ dimensions: D, graph: false });
+    const sameAs = rowids.map((_, i) => (i < 3 ? -1 : i % 3));
+    copied.put(rowids, rowids, flat, false, undefined, sameAs);
+    for (const rowid of rowids) expect(stored(copied, rowid)).toEqual(stored(plain, rowid));
+  });
 });
