@@ -5,6 +5,7 @@
  * from it (never from actor snapshots), then continues from the last committed tick and
  * stops at the same game day an uninterrupted run would.
  */
+import { availableParallelism } from "node:os";
 import { foldSchedule, type NpcInput } from "@hearsay/actors";
 import {
   type CampaignId,
@@ -86,8 +87,8 @@ export interface SimulationSpec {
    */
   readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
   /**
-   * Whether a worker thread appends the ticks' batches (default true; only a database
-   * file can have one). Tests compare the two ways, and hold the worker's batches back
+   * Whether a worker thread appends the ticks' batches (default: on a machine of more
+   * than one core; only a database file can have one). Tests compare the two ways, and hold the worker's batches back
    * (`delayMs`) so that a read that did not wait for them would show.
    */
   readonly appendInBackground?: boolean | { readonly delayMs: number };
@@ -412,7 +413,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   spec.onActors?.(actors);
   // From here a worker thread appends each tick's batch (a database file only): the read
   // models fold beside the next tick, and every read of the store waits for what it needs.
-  const background = spec.appendInBackground ?? true;
+  // On one core the worker would only take turns with the run: there it appends inline.
+  const background = spec.appendInBackground ?? availableParallelism() > 1;
   if (background !== false) log.appendInBackground(background === true ? {} : background);
   let ticks = 0;
   const progress = (t: GameTime) =>

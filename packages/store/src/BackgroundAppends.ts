@@ -21,7 +21,13 @@ import {
   type WorkerOptions,
 } from "node:worker_threads";
 import type { Event, StoredEvent } from "@hearsay/core";
-import { type AppendJob, SIGNAL, SIGNAL_SLOTS, type WorkerStart } from "./backgroundProtocol.ts";
+import {
+  type AppendJob,
+  type SentEvent,
+  SIGNAL,
+  SIGNAL_SLOTS,
+  type WorkerStart,
+} from "./backgroundProtocol.ts";
 import { type AppendResult, storedOf } from "./EventAppend.ts";
 import type { EventHistory, SaveInfo } from "./EventHistory.ts";
 import type { EventLogOptions } from "./SqliteEventLog.ts";
@@ -130,7 +136,10 @@ export class BackgroundAppends {
       appended.push(storedOf(e, at.head + appended.length + 1, at.save));
     }
     if (appended.length > 0) {
-      const job: AppendJob = { saveId, expectedSeq, events: appended };
+      const sent = appended.map(
+        (e): SentEvent => [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)],
+      );
+      const job: AppendJob = { saveId, expectedSeq, events: sent };
       this.worker.postMessage(job);
       this.sent += 1;
       at.head += appended.length;

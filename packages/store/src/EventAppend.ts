@@ -90,8 +90,9 @@ export class EventAppend {
     saveId: string,
     expectedSeq: number,
     decoded: ReturnType<typeof decodeBatch>,
+    payloads?: ReadonlyArray<string>,
   ): AppendResult {
-    return this.write(saveId, expectedSeq, decoded, true);
+    return this.write(saveId, expectedSeq, decoded, true, payloads);
   }
 
   /**
@@ -149,6 +150,8 @@ export class EventAppend {
     expectedSeq: number,
     decoded: ReturnType<typeof decodeBatch>,
     project: boolean,
+    /** Each event's payload as JSON, when the caller has it (else it is made here). */
+    payloads?: ReadonlyArray<string>,
   ): AppendResult {
     const { db, history, stateIO, snapshots, setHead } = this.parts;
     return withDigest(
@@ -164,7 +167,8 @@ export class EventAppend {
         const seen = new Set<string>();
         const appended: Array<StoredEvent> = [];
         let seq = save.head;
-        for (const e of decoded) {
+        for (let i = 0; i < decoded.length; i++) {
+          const e = decoded[i]!;
           if (
             seen.has(e.id) ||
             (ancestors.length > 0 && history.containsEventId(ancestors, e.id))
@@ -182,7 +186,7 @@ export class EventAppend {
             dayOfMinutes(e.t),
             e.type,
             e.version,
-            JSON.stringify(e.payload),
+            payloads?.[i] ?? JSON.stringify(e.payload),
           );
           if (inserted.changes === 0) continue;
           seq += 1;

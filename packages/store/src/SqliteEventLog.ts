@@ -230,10 +230,15 @@ export class SqliteEventLog {
     return this.appendDecoded(saveId, expectedSeq, decodeBatch(saveId, events));
   }
 
-  /** `append` of a batch already decoded. */
-  appendDecoded(saveId: string, expectedSeq: number, decoded: ReadonlyArray<Event>): AppendResult {
+  /** `append` of a batch already decoded (with its payloads' JSON, when known: the log rows). */
+  appendDecoded(
+    saveId: string,
+    expectedSeq: number,
+    decoded: ReadonlyArray<Event>,
+    payloads?: ReadonlyArray<string>,
+  ): AppendResult {
     try {
-      return this.appends.append(saveId, expectedSeq, decoded);
+      return this.appends.append(saveId, expectedSeq, decoded, payloads);
     } catch (e) {
       throw this.busyAsSaid(e);
     }
@@ -259,8 +264,7 @@ export class SqliteEventLog {
   /** Waits until the batches sent are committed; `append` writes here again. @throws its failure */
   appendInForeground(): void {
     const bg = this.background;
-    this.lastBackground = bg ?? this.lastBackground;
-    this.background = null;
+    [this.lastBackground, this.background] = [bg ?? this.lastBackground, null];
     bg?.close();
   }
 
@@ -282,10 +286,9 @@ export class SqliteEventLog {
   }
 
   /**
-   * Appends a batch's log rows only, in one (immediate) transaction, leaving the read
-   * models behind until {@link caughtUp} (no run appends this way yet). The batch is as durable as
-   * an `append`'s (a writable open, or any read of the read models, folds it); ids, seqs,
-   * dedup and errors are `append`'s.
+   * Appends a batch's log rows only, in one (immediate) transaction, leaving the read models
+   * behind until {@link caughtUp} (no run appends this way). As durable as an `append` (a
+   * writable open, or any read of the read models, folds it); ids, seqs, dedup and errors too.
    *
    * @throws StaleSeq when `expectedSeq` is not the head (nothing written)
    * @throws InvalidEvent naming the first event that does not decode (nothing written)

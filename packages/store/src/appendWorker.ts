@@ -11,8 +11,8 @@
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import type { Event, StoredEvent } from "@hearsay/core";
-import { type AppendJob, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
+import type { Event } from "@hearsay/core";
+import { type AppendJob, type SentEvent, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
@@ -21,27 +21,36 @@ import { InvalidEvent } from "./StoreError.ts";
 /**
  * The batch decoded, each event checked to be what it decodes to — the same id, time,
  * type, version and payload, key for key in the same order — so the log holds what the
- * sender's state was built from.
+ * sender's state was built from; with each payload's JSON, what the log row holds.
  */
-const decodedAsSent = (saveId: string, sent: ReadonlyArray<StoredEvent>): ReadonlyArray<Event> => {
-  const decoded = decodeBatch(saveId, sent);
-  decoded.forEach((d, index) => {
-    const s = sent[index]!;
-    if (
-      d.id !== s.id ||
-      d.t !== s.t ||
-      d.version !== s.version ||
-      JSON.stringify(d.payload) !== JSON.stringify(s.payload)
-    ) {
+const decodedAsSent = (
+  saveId: string,
+  sent: ReadonlyArray<SentEvent>,
+): { readonly events: ReadonlyArray<Event>; readonly payloads: ReadonlyArray<string> } => {
+  const events = decodeBatch(
+    saveId,
+    sent.map(([id, t, type, version, payload]) => ({
+      type,
+      version,
+      id,
+      t,
+      payload: JSON.parse(payload),
+    })),
+  );
+  const payloads = events.map((d, index) => {
+    const [id, t, type, version, payload] = sent[index]!;
+    const json = JSON.stringify(d.payload);
+    if (d.id !== id || d.t !== t || d.type !== type || d.version !== version || json !== payload) {
       throw new InvalidEvent({
         saveId,
         index,
-        eventType: s.type,
-        detail: `event ${s.id} is not as its schema decodes it (${JSON.stringify(d.payload)}); the engine must emit events in their decoded form`,
+        eventType: type,
+        detail: `event ${id} is not as its schema decodes it (${json}); the engine must emit events in their decoded form`,
       });
     }
+    return json;
   });
-  return decoded;
+  return { events, payloads };
 };
 
 const start = workerData as WorkerStart;
@@ -100,8 +109,8 @@ parentPort?.on("message", (job: AppendJob | "close") => {
   if (log === null || Atomics.load(signal, SIGNAL.failed) === 1) return;
   try {
     if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
-    const events = decodedAsSent(job.saveId, job.events as ReadonlyArray<StoredEvent>);
-    const result = log.appendDecoded(job.saveId, job.expectedSeq, events);
+    const { events, payloads } = decodedAsSent(job.saveId, job.events);
+    const result = log.appendDecoded(job.saveId, job.expectedSeq, events, payloads);
     if (result.head !== job.expectedSeq + job.events.length) {
       throw new Error(
         `save "${job.saveId}": ${job.events.length - result.appended.length} of a batch's events were already stored (by id), so its seqs would not be those the run gave them`,

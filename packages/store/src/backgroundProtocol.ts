@@ -31,9 +31,12 @@ export interface WorkerStart {
   readonly delayMs: number;
 }
 
-/** One batch: decoded events whose seqs start at `expectedSeq + 1`. */
+/** An event as sent: its id, time, type, version and payload as JSON (a string is cheap to send). */
+export type SentEvent = readonly [string, number, string, number, string];
+
+/** One batch: events whose seqs start at `expectedSeq + 1`. */
 export interface AppendJob {
   readonly saveId: string;
   readonly expectedSeq: number;
-  readonly events: ReadonlyArray<unknown>;
+  readonly events: ReadonlyArray<SentEvent>;
 }
