@@ -2,9 +2,8 @@
  * A run's dossiers read their dialogue from the retrieval view, not from
  * `conversation_turns`: in a scripted run with real dossiers no dossier reads a turn's row
  * (a read of the read models would wait for the store's append), and the rows the view
- * keeps are the table's, at every tick boundary.
+ * keeps are the table's after every append.
  */
-
 import { retrievalDossiers } from "@hearsay/engine";
 import { DossierSource, makeHashingEmbedder, RetrievalEngine } from "@hearsay/retrieval";
 import { describe, expect, it, vi } from "vitest";

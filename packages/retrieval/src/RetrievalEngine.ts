@@ -2,7 +2,8 @@
  * Retrieval as plain synchronous calls, for the engine's hot loop (many dossiers per
  * tick): one `SaveView` per save kept current from the log, one keyword searcher, the
  * vector index, and prepared statements — nothing is loaded per call. Each call first
- * checks the save's head seq (one indexed read) and folds in any new events; new or
+ * asks the log for the save's head seq (`EventSource.head`; without it, one indexed
+ * read) and folds in any new events; new or
  * changed rows get vectors at once with a synchronous embedder, or wait in `pending`
  * for `VectorIndexes.update` with a model-backed one.
  */
@@ -46,6 +47,12 @@ export type OwnRows = Pick<
 
 export interface EventSource {
   read(saveId: string, range?: { readonly fromSeq?: number }): ReadonlyArray<StoredEvent>;
+  /**
+   * The save's head seq as the log knows it (`SqliteEventLog.head`); absent, the view
+   * reads `saves.head_seq`. Asked before every dossier and after every catch-up: a log
+   * that knows its head without a read makes a dossier read no table at all.
+   */
+  head?(saveId: string): number;
   /** Folds what the save's read models lag behind its log (`SqliteEventLog.caughtUp`). */
   caughtUp?(saveId: string): number;
 }
@@ -210,7 +217,8 @@ export class RetrievalEngine {
       const rows: TouchedRows = {};
       this.queue(view.catchUp(appended, rows), saveId, rows);
     }
-    if (view.headSeq() > view.seq) {
+    const log = this.options.log;
+    if ((log.head ? log.head(saveId) : view.headSeq()) > view.seq) {
       const rows: TouchedRows = {};
       const events = this.options.log.read(saveId, { fromSeq: view.seq + 1 });
       this.queue(view.catchUp(events, rows), saveId, rows);
