@@ -152,6 +152,11 @@ export class BackgroundAppends {
     return Atomics.load(this.signal, SIGNAL.tid);
   }
 
+  /** The head the batches sent to a save lead to (undefined: none sent since the last write here). */
+  sentHead(saveId: string): number | undefined {
+    return this.heads.get(saveId)?.head;
+  }
+
   /** After a write on the sender's connection: each save's head is read again at its next batch. */
   forgetHeads(): void {
     this.heads.clear();

@@ -37,7 +37,13 @@ import { Projector } from "./Projector.ts";
 import { SaveReads } from "./SaveReads.ts";
 import { refoldIfAsked, SaveRefold, savesBehind } from "./SaveRefold.ts";
 import { type Snapshot, type SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
-import { DatabaseBusy, InvalidBranchPoint, SaveExists, SnapshotNotFound } from "./StoreError.ts";
+import {
+  DatabaseBusy,
+  InvalidBranchPoint,
+  isSqliteBusy,
+  SaveExists,
+  SnapshotNotFound,
+} from "./StoreError.ts";
 
 export type { AppendResult } from "./EventAppend.ts";
 
@@ -205,8 +211,10 @@ export class SqliteEventLog {
     return this.history.get(saveId);
   }
 
-  /** The seq of the save's last event (0 when empty). @throws UnknownSave */
+  /** The seq of the save's last event, appended (0 when empty). @throws UnknownSave */
   head(saveId: string): number {
+    const sent = this.background?.sentHead(saveId); // batches on their way: the head they lead to
+    if (sent !== undefined) return sent;
     this.settle();
     return this.history.get(saveId).head;
   }
@@ -362,7 +370,7 @@ export class SqliteEventLog {
 
   /** `e`, or `DatabaseBusy` when it is another connection's write lock held past the timeout. */
   private busyAsSaid(e: unknown): unknown {
-    return isBusy(e) ? new DatabaseBusy({ path: this.db.name }) : e;
+    return isSqliteBusy(e) ? new DatabaseBusy({ path: this.db.name }) : e;
   }
 
   /** The save's history with seq in [fromSeq, toSeq] (default: all), in seq order. */
@@ -589,10 +597,3 @@ export class SqliteEventLog {
     return this.knowledge.knownItems(saveId, npcId, t, kind);
   }
 }
-
-/** SQLite's "the database is locked" (another connection holds the write lock). */
-const isBusy = (e: unknown): boolean =>
-  typeof e === "object" &&
-  e !== null &&
-  typeof (e as { code?: unknown }).code === "string" &&
-  (e as { code: string }).code.startsWith("SQLITE_BUSY");

@@ -247,3 +247,10 @@ export const toStoreError = (operation: string, u: unknown): StoreError =>
   isStoreError(u)
     ? u
     : new StoreFailure({ operation, detail: u instanceof Error ? u.message : String(u) });
+
+/** SQLite's "the database is locked" (another connection holds the write lock). */
+export const isSqliteBusy = (e: unknown): boolean =>
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as { code?: unknown }).code === "string" &&
+  (e as { code: string }).code.startsWith("SQLITE_BUSY");
