@@ -368,7 +368,7 @@ export default async (): Promise<void> => {
   for (const r of rows) {
     console.log(
       `${r.npcs}×${r.days}: run ${r.seconds.toFixed(2)} s = ${r.runOverBareLog.toFixed(1)}× its bare log (${r.bareLogSeconds.toFixed(2)} s; CPU ${r.runCpuOverBareLogCpu.toFixed(1)}×; target ~3×); ` +
-        `per NPC-day ${r.usPerNpcDay.toFixed(0)} µs wall, CPU: append+projection ${r.appendCpuUsPerNpcDay.toFixed(0)}, ` +
+        `per NPC-day ${r.usPerNpcDay.toFixed(0)} µs wall, this process's CPU while the run's thread did each part: ${r.appendsOn === "a worker" ? "sending the batches" : "append+projection"} ${r.appendCpuUsPerNpcDay.toFixed(0)}, ` +
         `dossiers ${r.dossierCpuUsPerNpcDay.toFixed(0)}, view catch-up ${r.refreshCpuUsPerNpcDay.toFixed(0)}, maintenance jobs ${r.jobsCpuUsPerNpcDay.toFixed(1)}, engine ${r.engineCpuUsPerNpcDay.toFixed(0)}; ` +
         `year at this rate ${r.yearSecondsAtThisRate.toFixed(0)} s wall, ${r.yearCpuSecondsAtThisRate.toFixed(0)} s CPU (target 120)`,
     );
