@@ -9,6 +9,7 @@
  * reads every dossier whole (its input hash covers it), live and on replay. Building the
  * memories section for every turn instead would make dossiers eager again.
  */
+
 import type {
   DeferredDossier,
   Dossier,
@@ -19,6 +20,7 @@ import type {
   StoredEvent,
 } from "@hearsay/core";
 import type { OwnDossierRows } from "./ActorDossierReads.ts";
+import type { IndexJob } from "./EngineConfig.ts";
 import type { DossierAsk, DossierSource } from "./TickContext.ts";
 
 export class DossierReads {
@@ -72,7 +74,7 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
     ...(source.takeWarnings ? { takeWarnings: () => source.takeWarnings!() } : {}),
     ...(source.own ? { own: (rows: OwnDossierRows) => source.own!(rows) } : {}),
     ...(source.flush ? { flush: () => source.flush!() } : {}),
-    ...(source.keepIndex ? { keepIndex: (minRows: number) => source.keepIndex!(minRows) } : {}),
+    ...(source.keepIndex ? { keepIndex: (job: IndexJob) => source.keepIndex!(job) } : {}),
     ...(source.indexUpkeep ? { indexUpkeep: () => source.indexUpkeep!() } : {}),
     // The appended events go along: a view folds them as they are rather than read them back.
     ...(source.refresh

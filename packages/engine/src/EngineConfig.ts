@@ -11,7 +11,17 @@ export interface IndexJob {
   readonly everyDays: number;
   readonly hour: number;
   readonly minRows: number;
+  /**
+   * The share of the rows last written the files must be behind by too (default
+   * {@link DEFAULT_INDEX_MIN_SHARE}): a write rewrites a collection's vectors file whole,
+   * so writing only once a share of it changed keeps a long run's writes in proportion to
+   * its rows rather than to its rows times its days.
+   */
+  readonly minShare?: number;
 }
+
+/** `IndexJob.minShare` when not given: a killed run reopens an index stale by at most a fifth. */
+export const DEFAULT_INDEX_MIN_SHARE = 0.2;
 
 /**
  * The engine's tunable numbers, with the defaults a run uses. A library caller passes them
@@ -43,7 +53,7 @@ export interface EngineConfig {
   /**
    * The index job: every `everyDays` game days (0: never) at `hour`, the run writes its
    * vector index files beside the database when they are missing, made by another model
-   * or dimensions, or behind SQLite by at least `minRows` rows, so a run killed later
+   * or dimensions, or behind SQLite by at least `minRows` rows and `minShare` of them, so a run killed later
    * reopens an index stale only by what came after. Nothing of it enters the log but the
    * job's `MaintenanceRan`; what it wrote is in the run's summary.
    */
@@ -125,7 +135,7 @@ export const defaultEngineConfig: EngineConfig = {
   memoryDecay: defaultMemoryDecay,
   maintenanceHour: 3,
   consolidation: defaultConsolidation,
-  indexJob: { everyDays: 1, hour: 5, minRows: 1 },
+  indexJob: { everyDays: 1, hour: 5, minRows: 1, minShare: DEFAULT_INDEX_MIN_SHARE },
   worldEventLifetimes: defaultWorldEventLifetimes,
   checkpointEveryTicks: 24,
   rumourChance: 0.35,

@@ -99,8 +99,11 @@ export class IndexKeeper {
     }
   }
 
-  /** The job: writes each collection whose files are missing, foreign or `minRows` behind. */
-  keep(index: VectorIndexes, minRows: number): void {
+  /**
+   * The job: writes each collection whose files are missing, foreign, or behind by at
+   * least `minRows` rows and `minShare` of the rows last written.
+   */
+  keep(index: VectorIndexes, minRows: number, minShare: number): void {
     if (this.dbPath === null || index.mode === "disabled") return;
     this.jobs += 1;
     const began = this.clock?.() ?? 0;
@@ -118,7 +121,8 @@ export class IndexKeeper {
         manifest.model !== index.model ||
         manifest.dimensions !== store.dimensions ||
         manifest.segments.some((s) => !existsSync(paths.segment(s)));
-      if (!foreign && behind < Math.max(1, minRows)) continue;
+      const share = Math.ceil(Math.max(0, minShare) * (last?.rowids.length ?? 0));
+      if (!foreign && behind < Math.max(1, minRows, share)) continue;
       const before = new Set((manifest?.segments ?? []).map((s) => s.hash));
       const saved = saveVectorFiles(store, paths, { collection: c, model: index.model });
       this.written.set(c, now);

@@ -48,7 +48,7 @@ export const runDailyMaintenance = (ctx: TickContext, day: number): JobCounts =>
  * fell behind (`IndexKeeper`) — a side effect no dossier sees, skipped in memory.
  */
 export const runIndexMaintenance = (ctx: TickContext, day: number): JobCounts => {
-  ctx.dossiers.keepIndex?.(ctx.config.indexJob.minRows);
+  ctx.dossiers.keepIndex?.(ctx.config.indexJob);
   ctx.writer.emit("MaintenanceRan", {
     job: "index",
     day,

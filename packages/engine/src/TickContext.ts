@@ -17,7 +17,7 @@ import type {
 import type { OwnDossierRows } from "./ActorDossierReads.ts";
 import type { BrainRunner } from "./BrainRunner.ts";
 import type { DossierReads } from "./DossierReads.ts";
-import type { EngineConfig } from "./EngineConfig.ts";
+import type { EngineConfig, IndexJob } from "./EngineConfig.ts";
 import type { EngineState } from "./EngineState.ts";
 import type { Focus } from "./Focus.ts";
 import type { IndexUpkeep } from "./IndexKeeper.ts";
@@ -75,9 +75,9 @@ export interface DossierSource {
   flush?(): void;
   /**
    * The index job's work: writes the vector index files if they are missing, foreign or
-   * at least `minRows` rows behind (`IndexKeeper`). Disk only: it changes no dossier.
+   * behind by the job's `minRows` and `minShare` (`IndexKeeper`). Disk only: it changes no dossier.
    */
-  keepIndex?(minRows: number): void;
+  keepIndex?(job: IndexJob): void;
   /** What the index jobs wrote this run, for its summary. */
   indexUpkeep?(): IndexUpkeep;
   /**

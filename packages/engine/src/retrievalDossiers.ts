@@ -19,6 +19,7 @@
  * model call. A dossier only reads, and every cache behind it is a pure memo, so this
  * changes no dossier (and no log).
  */
+
 import { currentDossierRules, type DossierRules, type SaveId } from "@hearsay/core";
 import {
   type DossierRequest,
@@ -37,6 +38,7 @@ import {
 } from "@hearsay/retrieval";
 import type { SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
+import { DEFAULT_INDEX_MIN_SHARE } from "./EngineConfig.ts";
 import { IndexKeeper } from "./IndexKeeper.ts";
 import { recordedDossierRules } from "./recordedDossierRules.ts";
 import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
@@ -178,9 +180,9 @@ export const retrievalDossiers = (
       engine.index.save();
       keeper.wrote(engine.index);
     },
-    keepIndex: (minRows) => {
+    keepIndex: (job) => {
       engine.engine.view(saveId);
-      keeper.keep(engine.index, minRows);
+      keeper.keep(engine.index, job.minRows, job.minShare ?? DEFAULT_INDEX_MIN_SHARE);
     },
     indexUpkeep: () => keeper.upkeep(),
     refresh: (appended) => {

@@ -24,10 +24,13 @@ const fileLog = () =>
   new SqliteEventLog(openDatabase(join(dir, `run-${++files}.db`)), { snapshotEvery: 0 });
 
 /** The collections `hearsay index status` calls stale, with why. */
-const stale = (log: SqliteEventLog): Array<string> =>
-  indexStatus(log.db, log.db.name, makeHashingEmbedder(), collectionNames)
+const stale = (log: SqliteEventLog): Array<string> => {
+  // Read mid-run beside the append worker: the batches sent land first.
+  log.settle();
+  return indexStatus(log.db, log.db.name, makeHashingEmbedder(), collectionNames)
     .filter((s) => s.stale)
     .map((s) => `${s.collection}: ${s.reason}`);
+};
 
 /** The index files beside the database. */
 const indexFiles = (log: SqliteEventLog): Array<string> => {
@@ -38,7 +41,10 @@ const indexFiles = (log: SqliteEventLog): Array<string> => {
 };
 
 const HOUR = 6;
-const spec = { days: 4, config: { indexJob: { everyDays: 2, hour: HOUR, minRows: 1 } } } as const;
+const spec = {
+  days: 4,
+  config: { indexJob: { everyDays: 2, hour: HOUR, minRows: 1, minShare: 0 } },
+} as const;
 
 /** Around each index job: what `index status` said before and after it. */
 const watch = (log: SqliteEventLog, before?: () => void) => {
@@ -105,6 +111,28 @@ describe("index job", () => {
     expect(seen.length).toBeGreaterThan(0);
     for (const s of seen) expect(s.after).toEqual(s.before);
     expect(summary.indexUpkeep!.writes).toBe(0);
+    log.db.close();
+  });
+
+  it("writes a collection only once it is behind by a share of the rows last written", async () => {
+    const log = fileLog();
+    const { seen, aroundJob } = watch(log);
+    const grown = await runHamlet(log, {
+      days: 6,
+      config: { indexJob: { everyDays: 1, hour: HOUR, minRows: 1, minShare: 3 } },
+      aroundJob,
+    });
+    const every = await runHamlet(fileLog(), {
+      days: 6,
+      config: { indexJob: { everyDays: 1, hour: HOUR, minRows: 1, minShare: 0 } },
+    });
+    // The first job writes every collection (nothing was written by the run yet); after it
+    // a collection must have four times the rows it was written with.
+    expect(seen.length).toBeGreaterThanOrEqual(5);
+    expect(every.indexUpkeep!.writes).toBe(seen.length);
+    expect(grown.indexUpkeep!.writes).toBeGreaterThan(0);
+    expect(grown.indexUpkeep!.writes).toBeLessThan(seen.length);
+    expect(grown.indexUpkeep!.rows).toBeLessThan(every.indexUpkeep!.rows);
     log.db.close();
   });
 
