@@ -1,10 +1,11 @@
 /**
  * `hearsay run [simulation] --days N --seed S --db PATH [--brain scripted] [--resume]
- * [--scale N]`: advances a world headless, with a progress bar (game day, ticks/s,
+ * [--scale N] [--appends worker|inline]`: advances a world headless, with a progress bar (game day, ticks/s,
  * events/s, ETA) and an end summary with the run's own time (wall, ticks/s, µs per
  * NPC-day). `--days` is the length of the whole run; `--resume` continues from the last
  * committed tick and stops where an uninterrupted run would. `--scale N` runs the world
  * grown (or cut) to N NPCs, for stress runs; a resume must be scaled the same way.
+ * `--appends` says where the ticks are written (default: a worker on more than one core).
  */
 import { ids } from "@hearsay/core";
 import {
@@ -71,6 +72,12 @@ export const runCommand = Command.make(
       Flag.withSchema(Scale),
       Flag.withDescription(
         "Run the world scaled to N NPCs (its places and people copied into districts), for stress runs",
+      ),
+      Flag.optional,
+    ),
+    appends: Flag.Literals("appends", ["worker", "inline"]).pipe(
+      Flag.withDescription(
+        "Where each tick's events are written: on a worker thread beside the next tick (default on more than one core) or inline",
       ),
       Flag.optional,
     ),
@@ -153,6 +160,9 @@ export const runCommand = Command.make(
               onIndexProgress: indexBar.onProgress,
             }),
             resume: args.resume,
+            ...(Option.isSome(args.appends)
+              ? { appendInBackground: args.appends.value === "worker" }
+              : {}),
             ...(Option.isSome(args.checkpointEvery)
               ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
               : {}),
