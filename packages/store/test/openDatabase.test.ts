@@ -38,12 +38,13 @@ const counted: ReadonlyArray<Migration> = [
 ];
 
 describe("openDatabase", () => {
-  it("creates the schema with WAL, foreign keys, synchronous=NORMAL and a 256 MiB cache", () => {
+  it("creates the schema with WAL, foreign keys, synchronous=NORMAL, a 256 MiB cache and 10,000-page checkpoints", () => {
     const db = openDatabase(join(dir, "a.db"));
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(db.pragma("synchronous", { simple: true })).toBe(1);
     expect(db.pragma("cache_size", { simple: true })).toBe(-262_144);
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(10_000);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT version, name FROM schema_migrations").all()).toEqual(
       migrations.map((m) => ({ version: m.version, name: m.name })),
