@@ -49,7 +49,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 let log: SqliteEventLog | null = null;
 try {
   Atomics.store(signal, SIGNAL.tid, kernelThreadId());
-  log = new SqliteEventLog(openDatabase(start.path), start.options);
+  log = new SqliteEventLog(openDatabase(start.path, { tempInMemory: true }), start.options);
   Atomics.store(signal, SIGNAL.ready, 1);
   Atomics.notify(signal, SIGNAL.committed);
 } catch (e) {

@@ -32,6 +32,15 @@ export interface OpenDatabaseOptions {
   readonly migrations?: ReadonlyArray<Migration>;
   /** Called once for each migration actually applied, in order. */
   readonly onMigrate?: (migration: Migration) => void;
+  /**
+   * Keep SQLite's temporary files in memory (`temp_store = MEMORY`): the append worker's
+   * connection, whose every tick runs multi-row statements (SqlFold.ts) whose statement
+   * journals, and its scratch tables' journal, would otherwise go to files in /var/tmp —
+   * a write call for each page, a temp file opened and deleted for most ticks. Only for
+   * connections whose temporary data stays small: a bulk fold's scratch tables and sorts
+   * grow with the log, so other connections keep the default (files).
+   */
+  readonly tempInMemory?: boolean;
 }
 
 const errorText = (u: unknown): string => (u instanceof Error ? u.message : String(u));
@@ -128,6 +137,8 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     // the journal before commit. Pages are taken as used.
     db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    // Before any temporary table exists: changing it later would drop them.
+    if (opts.tempInMemory === true) db.pragma("temp_store = MEMORY");
     // The projection digest's triggers report every projection write to this tally.
     registerDigest(db);
     migrate(db, path, migrationList, opts.onMigrate);
