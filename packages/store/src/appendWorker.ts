@@ -11,47 +11,10 @@
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import type { Event } from "@hearsay/core";
-import { type AppendJob, type SentEvent, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
-import { decodeBatch } from "./decodeBatch.ts";
+import { type AppendJob, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
+import { decodeSent } from "./decodeSent.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
-import { InvalidEvent } from "./StoreError.ts";
-
-/**
- * The batch decoded, each event checked to be what it decodes to — the same id, time,
- * type, version and payload, key for key in the same order — so the log holds what the
- * sender's state was built from; with each payload's JSON, what the log row holds.
- */
-const decodedAsSent = (
-  saveId: string,
-  sent: ReadonlyArray<SentEvent>,
-): { readonly events: ReadonlyArray<Event>; readonly payloads: ReadonlyArray<string> } => {
-  const events = decodeBatch(
-    saveId,
-    sent.map(([id, t, type, version, payload]) => ({
-      type,
-      version,
-      id,
-      t,
-      payload: JSON.parse(payload),
-    })),
-  );
-  const payloads = events.map((d, index) => {
-    const [id, t, type, version, payload] = sent[index]!;
-    const json = JSON.stringify(d.payload);
-    if (d.id !== id || d.t !== t || d.type !== type || d.version !== version || json !== payload) {
-      throw new InvalidEvent({
-        saveId,
-        index,
-        eventType: type,
-        detail: `event ${id} is not as its schema decodes it (${json}); the engine must emit events in their decoded form`,
-      });
-    }
-    return json;
-  });
-  return { events, payloads };
-};
 
 const start = workerData as WorkerStart;
 const signal = new Int32Array(start.signal);
@@ -86,7 +49,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 let log: SqliteEventLog | null = null;
 try {
   Atomics.store(signal, SIGNAL.tid, kernelThreadId());
-  log = new SqliteEventLog(openDatabase(start.path), start.options);
+  log = new SqliteEventLog(openDatabase(start.path, { tempInMemory: true }), start.options);
   Atomics.store(signal, SIGNAL.ready, 1);
   Atomics.notify(signal, SIGNAL.committed);
 } catch (e) {
@@ -109,7 +72,7 @@ parentPort?.on("message", (job: AppendJob | "close") => {
   if (log === null || Atomics.load(signal, SIGNAL.failed) === 1) return;
   try {
     if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
-    const { events, payloads } = decodedAsSent(job.saveId, job.events);
+    const { events, payloads } = decodeSent(job.saveId, job.events);
     const result = log.appendDecoded(job.saveId, job.expectedSeq, events, payloads);
     if (result.head !== job.expectedSeq + job.events.length) {
       throw new Error(

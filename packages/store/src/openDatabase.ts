@@ -32,6 +32,15 @@ export interface OpenDatabaseOptions {
   readonly migrations?: ReadonlyArray<Migration>;
   /** Called once for each migration actually applied, in order. */
   readonly onMigrate?: (migration: Migration) => void;
+  /**
+   * Keep SQLite's temporary files in memory (`temp_store = MEMORY`): the append worker's
+   * connection, whose every tick runs multi-row statements (SqlFold.ts) whose statement
+   * journals, and its scratch tables' journal, would otherwise go to files in /var/tmp —
+   * a write call for each page, a temp file opened and deleted for most ticks. Only for
+   * connections whose temporary data stays small: a bulk fold's scratch tables and sorts
+   * grow with the log, so other connections keep the default (files).
+   */
+  readonly tempInMemory?: boolean;
 }
 
 const errorText = (u: unknown): string => (u instanceof Error ? u.message : String(u));
@@ -85,8 +94,16 @@ export const migrate = (
 const PAGE_CACHE_KIB = -262_144;
 
 /**
+ * WAL pages a commit may leave before it copies the WAL back into the file (SQLite's
+ * default: 1,000, 4 MiB). A run's ticks rewrite the same pages (the log's and indexes'
+ * right edges, every NPC's activity row): a checkpoint copies each page once however
+ * often it was committed since the last, so fewer, larger checkpoints copy less.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
+
+/**
  * Opens (creating if needed) a hearsay database at `path` (or `":memory:"`), with WAL,
- * `foreign_keys=ON`, `synchronous=NORMAL` and a 256 MiB page cache, and migrates it to
+ * `foreign_keys=ON`, `synchronous=NORMAL`, a 256 MiB page cache and a checkpoint every ~40 MiB of WAL, and migrates it to
  * this build's schema.
  *
  * @throws NotADatabase when the file is not SQLite
@@ -119,6 +136,9 @@ export const openDatabase = (path: string, opts: OpenDatabaseOptions = {}): Sqli
     // makes a long run's late days faster and keeps a bulk fold's writes from spilling to
     // the journal before commit. Pages are taken as used.
     db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
+    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    // Before any temporary table exists: changing it later would drop them.
+    if (opts.tempInMemory === true) db.pragma("temp_store = MEMORY");
     // The projection digest's triggers report every projection write to this tally.
     registerDigest(db);
     migrate(db, path, migrationList, opts.onMigrate);

@@ -7,10 +7,15 @@ import {
   migrations,
   NotADatabase,
   openDatabase,
+  readDigest,
   SCHEMA_VERSION,
+  SqliteEventLog,
   schemaVersion,
 } from "@hearsay/store";
+import { arbEventBatches } from "@hearsay/testkit";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendBatches, checkFts, newSave } from "./harness.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -38,17 +43,47 @@ const counted: ReadonlyArray<Migration> = [
 ];
 
 describe("openDatabase", () => {
-  it("creates the schema with WAL, foreign keys, synchronous=NORMAL and a 256 MiB cache", () => {
+  it("creates the schema with WAL, foreign keys, synchronous=NORMAL, a 256 MiB cache and 10,000-page checkpoints", () => {
     const db = openDatabase(join(dir, "a.db"));
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
     expect(db.pragma("synchronous", { simple: true })).toBe(1);
     expect(db.pragma("cache_size", { simple: true })).toBe(-262_144);
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(10_000);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT version, name FROM schema_migrations").all()).toEqual(
       migrations.map((m) => ({ version: m.version, name: m.name })),
     );
     db.close();
+  });
+
+  it("keeps temporary data in memory only when asked, and appends the same either way", () => {
+    const batches = fc.sample(arbEventBatches({ minSteps: 20, maxSteps: 40 }), {
+      seed: 7,
+      numRuns: 1,
+    })[0]!;
+    const state = (tempInMemory: boolean, name: string) => {
+      const db = openDatabase(join(dir, name), { tempInMemory });
+      // 0: the default (files, or memory if SQLite was built so); 2: MEMORY.
+      const store = db.pragma("temp_store", { simple: true });
+      const log = new SqliteEventLog(db, { sqlFoldFrom: 1 });
+      newSave(log, "s");
+      appendBatches(log, "s", batches);
+      checkFts(db);
+      const out = {
+        store,
+        digest: readDigest(db, "s"),
+        memories: db.prepare("SELECT * FROM memories").all(),
+      };
+      db.close();
+      return out;
+    };
+    const files = state(false, "files.db");
+    const memory = state(true, "memory.db");
+    expect([files.store, memory.store]).toEqual([0, 2]);
+    expect(files.memories.length).toBeGreaterThan(0);
+    expect(memory.digest).toBe(files.digest);
+    expect(memory.memories).toEqual(files.memories);
   });
 
   it("reopening runs no migration twice, and a new one exactly once", () => {

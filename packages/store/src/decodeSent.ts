@@ -1,0 +1,243 @@
+/**
+ * Decoding a batch the append worker was sent (`SentEvent`s: each payload as the JSON
+ * `JSON.stringify` wrote on the run's thread), holding each event to be exactly what it
+ * decodes to — the same id, time, type, version and payload, key for key in the same
+ * order — so the log holds what the sender's state was built from.
+ *
+ * Most events are plain data whose schema changes nothing it accepts: for those, a check
+ * compiled once per event type from its schema's AST (`identityCheck`) tells, without
+ * Effect's parser, that decoding would give the parsed event back unchanged — every key
+ * the schema names, in its order, none other, each value of its type and passing the
+ * schema's own checks. Such an event is its parsed self, and its payload's JSON is the
+ * text sent (JSON that `JSON.stringify` wrote parses and prints back to itself). An event
+ * the check does not vouch for (a schema it does not cover, a key out of order, a value
+ * that fails) takes Effect's decode and the JSON comparison, as before: the same events
+ * are refused, with the same errors.
+ */
+import { currentVersions, Event, type EventType } from "@hearsay/core";
+import type { SchemaAST } from "effect";
+import type { SentEvent } from "./backgroundProtocol.ts";
+import { decodeOne } from "./decodeBatch.ts";
+import { InvalidEvent } from "./StoreError.ts";
+
+/** True when decoding `value` by the node would succeed and give `value` itself back. */
+type Check = (value: unknown) => boolean;
+
+type Filter = SchemaAST.Filter<unknown> | SchemaAST.FilterGroup<unknown>;
+
+const noOptions = {};
+
+/** The node's own checks (refinements) as one predicate, or null when one is not a filter. */
+const filtersOf = (ast: SchemaAST.AST): ((value: unknown) => boolean) | null => {
+  const filters: Array<SchemaAST.Filter<unknown>> = [];
+  const add = (c: Filter): boolean => {
+    if (c._tag === "Filter") filters.push(c);
+    else if (c._tag === "FilterGroup") {
+      for (const inner of c.checks) if (!add(inner as Filter)) return false;
+    } else return false;
+    return true;
+  };
+  for (const c of ast.checks ?? []) if (!add(c as Filter)) return null;
+  if (filters.length === 0) return () => true;
+  return (value) => {
+    for (const f of filters) if (f.run(value, ast, noOptions) !== undefined) return false;
+    return true;
+  };
+};
+
+/** A scalar node's JS kind (what `typeof` says, `null` apart), or null for others. */
+const scalarKind = (ast: SchemaAST.AST): string | null => {
+  switch (ast._tag) {
+    case "String":
+      return "string";
+    case "Number":
+      return "number";
+    case "Boolean":
+      return "boolean";
+    case "Null":
+      return "null";
+    case "Undefined":
+      return "undefined";
+    case "Literal":
+      return ast.literal === null ? "null" : typeof ast.literal;
+    default:
+      return null;
+  }
+};
+
+/**
+ * True when some key is, in every one of `objects`, a required literal, each a different
+ * one: no input can decode as two of them.
+ */
+const discriminated = (objects: ReadonlyArray<SchemaAST.AST>): boolean => {
+  const literalsOf = (o: SchemaAST.AST): Map<PropertyKey, unknown> =>
+    new Map(
+      (o as SchemaAST.Objects).propertySignatures
+        .filter((p) => p.type._tag === "Literal" && p.type.context?.isOptional !== true)
+        .map((p) => [p.name, (p.type as SchemaAST.Literal).literal]),
+    );
+  const all = objects.map(literalsOf);
+  return [...all[0]!.keys()].some((key) => {
+    const values = all.map((m) => (m.has(key) ? m.get(key) : undefined));
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+  });
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The identity check of a schema node, or null when the node is not one this covers:
+ * a transformation, a declaration, a tuple, an index signature, or a union whose members
+ * could not be told apart by their input's kind (Effect takes the first member that
+ * decodes; among members of one kind that could strip or change what another keeps).
+ */
+export const identityCheck = (ast: SchemaAST.AST): Check | null => {
+  if (ast.encoding !== undefined) return null;
+  if ("encodingChecks" in ast && ast.encodingChecks !== undefined) return null;
+  const filters = filtersOf(ast);
+  if (filters === null) return null;
+  const own = ((): Check | null => {
+    switch (ast._tag) {
+      case "String":
+        return (v) => typeof v === "string";
+      case "Number":
+        // JSON holds finite numbers only.
+        return (v) => typeof v === "number" && Number.isFinite(v);
+      case "Boolean":
+        return (v) => typeof v === "boolean";
+      case "Null":
+        return (v) => v === null;
+      case "Undefined":
+        return (v) => v === undefined;
+      case "Literal": {
+        const literal = ast.literal;
+        return (v) => v === literal;
+      }
+      case "Union": {
+        if (ast.options?.mode === "oneOf") return null;
+        const kinds = new Set<string>();
+        const members: Array<Check> = [];
+        const objects = ast.types.filter((m) => m._tag === "Objects");
+        const tagged = objects.length > 1 && discriminated(objects);
+        for (const m of ast.types) {
+          const kind = scalarKind(m) ?? (m._tag === "Arrays" ? "array" : m._tag);
+          // Scalars give their input back whichever member takes them, and so do objects
+          // told apart by a tag (only one can take an input); two other members of one
+          // kind might not.
+          if (scalarKind(m) === null && kinds.has(kind) && !(kind === "Objects" && tagged))
+            return null;
+          kinds.add(kind);
+          const c = identityCheck(m);
+          if (c === null) return null;
+          members.push(c);
+        }
+        return (v) => {
+          for (const c of members) if (c(v)) return true;
+          return false;
+        };
+      }
+      case "Arrays": {
+        if (ast.elements.length !== 0 || ast.rest.length !== 1) return null;
+        const item = identityCheck(ast.rest[0]!);
+        if (item === null) return null;
+        return (v) => {
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+          return true;
+        };
+      }
+      case "Objects": {
+        if (ast.indexSignatures.length !== 0) return null;
+        const props: Array<{ key: string; optional: boolean; check: Check }> = [];
+        for (const p of ast.propertySignatures) {
+          if (typeof p.name !== "string") return null;
+          const check = identityCheck(p.type);
+          if (check === null) return null;
+          props.push({ key: p.name, optional: p.type.context?.isOptional === true, check });
+        }
+        return (v) => {
+          if (!isPlainObject(v)) return false;
+          const keys = Object.keys(v);
+          // The keys the schema names, in its order (an optional one may be missing), and
+          // no other: decoding drops unknown keys and writes its own order.
+          let k = 0;
+          for (const p of props) {
+            if (keys[k] === p.key) {
+              if (!p.check(v[p.key])) return false;
+              k++;
+            } else if (!p.optional) return false;
+          }
+          return k === keys.length;
+        };
+      }
+      default:
+        return null;
+    }
+  })();
+  if (own === null) return null;
+  return (v) => own(v) && filters(v);
+};
+
+/** Per event type, its identity check (when its schema is covered). */
+const checks = new Map<string, Check>();
+for (const member of Event.members) {
+  const type = member.fields.type.schema.literal as EventType;
+  const check = identityCheck(member.ast);
+  if (check !== null) checks.set(type, check);
+}
+
+/** Whether `raw` is an event of a type at its current version that decodes to itself. */
+export const decodesToItself = (raw: { readonly type: string }): boolean => {
+  const check = checks.get(raw.type);
+  return check?.(raw) === true;
+};
+
+/** The event types whose events `decodesToItself` can vouch for. */
+export const vouchedTypes: ReadonlyArray<string> = [...checks.keys()];
+
+/**
+ * The batch decoded, each event checked to be what it decodes to; with each payload's
+ * JSON, what the log row holds. Refuses the batch as the worker always has: first any
+ * event that does not decode (the first such), then any that decodes to something else.
+ */
+export const decodeSent = (
+  saveId: string,
+  sent: ReadonlyArray<SentEvent>,
+): { readonly events: ReadonlyArray<Event>; readonly payloads: ReadonlyArray<string> } => {
+  const events: Array<Event> = new Array(sent.length);
+  /** Events decoded by Effect, whose JSON must still be compared with what was sent. */
+  const compared: Array<number> = [];
+  for (let index = 0; index < sent.length; index++) {
+    const [id, t, type, version, payload] = sent[index]!;
+    const raw = { type, version, id, t, payload: JSON.parse(payload) };
+    if (version === currentVersions.get(type as EventType) && decodesToItself(raw)) {
+      events[index] = raw as Event;
+    } else {
+      events[index] = decodeOne(saveId, raw, index);
+      compared.push(index);
+    }
+  }
+  const payloads: Array<string> = new Array(sent.length);
+  let next = 0;
+  for (let index = 0; index < sent.length; index++) {
+    const [id, t, type, version, payload] = sent[index]!;
+    if (compared[next] !== index) {
+      payloads[index] = payload;
+      continue;
+    }
+    next++;
+    const d = events[index]!;
+    const json = JSON.stringify(d.payload);
+    if (d.id !== id || d.t !== t || d.type !== type || d.version !== version || json !== payload) {
+      throw new InvalidEvent({
+        saveId,
+        index,
+        eventType: type,
+        detail: `event ${id} is not as its schema decodes it (${json}); the engine must emit events in their decoded form`,
+      });
+    }
+    payloads[index] = json;
+  }
+  return { events, payloads };
+};
