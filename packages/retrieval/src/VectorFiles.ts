@@ -183,9 +183,6 @@ export const saveVectorFiles = (
   paths: IndexPaths,
   meta: { readonly collection: string; readonly model: string },
 ): IndexManifest => {
-  // Saving is the store's quiet moment: its new rows' sketches are written now rather
-  // than by the first large scan that reads them.
-  store.codePending();
   const { rowids, fingerprints, groups, saves, halves, used } = store.slots();
   const d = store.dimensions;
   const data = createHash("sha1");

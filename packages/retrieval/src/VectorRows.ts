@@ -20,9 +20,6 @@ import { SignCodes } from "./SignCodes.ts";
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
 const RESTORE_RUN_ROWS = 2048;
 
-/** Rows put and not yet sketched, at most, before they are sketched in one go. */
-const UNCODED_MAX = 65_536;
-
 export class VectorRows {
   /** rowid → slot + 1 (0: absent). */
   private readonly slotOf = new KeySlots();
@@ -53,13 +50,12 @@ export class VectorRows {
   /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
   private readonly codes: SignCodes;
   /**
-   * slot → 1 once its sketch is written. A row put in a run is sketched when a large scan
-   * first reads it or the store is saved ({@link codePending}), not when it is put: a
-   * sketch costs two 512-point rotations (~15 µs), and a run's own scans are small.
+   * slot → 1 once its sketch is written. A row put is sketched when a large scan first
+   * reads it (or on {@link codePending}), not when it is put nor when the store is saved:
+   * a sketch costs two 512-point rotations (~15 µs), a run saves its index as it goes,
+   * and a run's own scans are small, so most rows a run puts are never sketched.
    */
   private coded = new Uint8Array(1024);
-  /** Slots put since their sketch was last written (some may have gone since). */
-  private readonly uncoded: Array<number> = [];
   /** One decoded row, reused by `put`. */
   private readonly row: Float32Array;
 
@@ -302,22 +298,15 @@ export class VectorRows {
       if (this.coded[source] === 1) {
         this.codes.copy(source, slot);
         this.coded[slot] = 1;
-      } else this.markUncoded(slot);
+      } else this.coded[slot] = 0;
     } else {
       this.halves.write(slot, vector);
       quantizeInto(vector, this.q8, slot * d, d);
-      this.markUncoded(slot);
+      this.coded[slot] = 0;
     }
     const shared = slot < this.sharedAt.length ? this.sharedAt[slot]! - 1 : -1;
     if (shared >= 0) this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), shared * d);
     return was;
-  }
-
-  private markUncoded(slot: number): void {
-    this.coded[slot] = 0;
-    // A store never saved sketches its backlog now and then, so the list stays bounded.
-    if (this.uncoded.length >= UNCODED_MAX) this.codePending();
-    this.uncoded.push(slot);
   }
 
   /**
@@ -330,12 +319,11 @@ export class VectorRows {
     this.coded[slot] = 1;
   }
 
-  /** Sketches every row put since the last call (a store being saved calls it). */
+  /** Sketches every live row not sketched yet. */
   codePending(): void {
-    for (const slot of this.uncoded) {
+    for (let slot = 0; slot < this.used; slot++) {
       if (this.coded[slot] === 0 && this.rowidAt[slot]! >= 0) this.codeSlot(slot);
     }
-    this.uncoded.length = 0;
   }
 
   /** Removes rowids (absent ones are ignored). */
@@ -376,7 +364,6 @@ export class VectorRows {
     this.q8 = new Int8Array(cap * d);
     this.codes.ensure(cap);
     this.coded = new Uint8Array(cap);
-    this.uncoded.length = 0;
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;

@@ -134,8 +134,8 @@ export class VectorStore {
   }
 
   /**
-   * Writes the one-bit sketches of the rows added since the last call; a large scan would
-   * otherwise write those it reads on the way (saving the store calls this).
+   * Writes the one-bit sketches of every row not sketched yet; a large scan otherwise
+   * writes those it reads on the way.
    */
   codePending(): void {
     this.rows.codePending();

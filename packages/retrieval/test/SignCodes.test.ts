@@ -157,7 +157,7 @@ describe("sign codes", () => {
     );
   });
 
-  it("property: rows sketched when a scan first reads them, at a save, or when put answer alike", () => {
+  it("property: rows sketched when a scan first reads them or all up front answer alike", () => {
     const d = 48;
     const k = 5;
     fc.assert(
