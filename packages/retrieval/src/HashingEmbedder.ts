@@ -19,23 +19,6 @@ const STEM = 0.85;
 const BIGRAM = 0.6;
 const TRIGRAM = 0.22;
 
-/**
- * Stems of the words seen so far: a pure function of the word, asked again for every
- * text that uses it (a run's vocabulary is small). Dropped whole past a bound.
- */
-const stems = new Map<string, string>();
-const STEMS_LIMIT = 100_000;
-
-const stem = (w: string): string => {
-  let s = stems.get(w);
-  if (s === undefined) {
-    if (stems.size >= STEMS_LIMIT) stems.clear();
-    s = stemWord(w);
-    stems.set(w, s);
-  }
-  return s;
-};
-
 /*
  * A feature's hash is FNV-1a over its UTF-16 code units, started from the seed and
  * finished with murmur3's avalanche. It is taken in steps (start, code units, finish) so
@@ -60,15 +43,66 @@ const finish = (h: number): number => {
   return h >>> 0;
 };
 
-/** Adds a feature of hash `h` (finished) to its bucket, with its hashed sign. */
-const add = (v: Float32Array, h: number, weight: number): void => {
-  const bucket = h % v.length;
-  v[bucket] = v[bucket]! + ((h & 0x80000000) === 0 ? weight : -weight);
-};
-
 const CARET = "^".charCodeAt(0);
 const DOLLAR = "$".charCodeAt(0);
 const SPACE = " ".charCodeAt(0);
+
+/**
+ * A feature of hash `h` (finished) as the signed bucket it adds to: ±(bucket + 1), minus
+ * when its hashed sign is.
+ */
+const signedBucket = (h: number, dimensions: number): number => {
+  const bucket = (h % dimensions) + 1;
+  return (h & 0x80000000) === 0 ? bucket : -bucket;
+};
+
+/** Adds `weight` to a signed bucket's bucket, with its sign. */
+const addAt = (v: Float32Array, sb: number, weight: number): void => {
+  if (sb > 0) v[sb - 1] = v[sb - 1]! + weight;
+  else v[-sb - 1] = v[-sb - 1]! - weight;
+};
+
+/** A word's own features at some dimensions: its stem, and its features' signed buckets. */
+interface WordFeatures {
+  readonly stem: string;
+  /** The signed buckets of the word, its stem, then the trigrams of `^word$`. */
+  readonly at: Int32Array;
+}
+
+/**
+ * The features of the words seen so far, by dimensions: a pure function of the word,
+ * asked again for every text that uses it (a run's vocabulary is small). Dropped whole
+ * past a bound.
+ */
+const known = new Map<number, Map<string, WordFeatures>>();
+const KNOWN_LIMIT = 100_000;
+
+const featuresOf = (w: string, dimensions: number): WordFeatures => {
+  let words = known.get(dimensions);
+  if (words === undefined) {
+    words = new Map();
+    known.set(dimensions, words);
+  }
+  let f = words.get(w);
+  if (f !== undefined) return f;
+  if (words.size >= KNOWN_LIMIT) words.clear();
+  const st = stemWord(w);
+  const at = new Int32Array(2 + w.length);
+  at[0] = signedBucket(finish(steps(start(1), w)), dimensions);
+  at[1] = signedBucket(finish(steps(start(4), st)), dimensions);
+  // The trigrams of `^w$`, code unit by code unit: (a, b, c) slides along it.
+  let a = CARET;
+  let b = w.charCodeAt(0);
+  for (let j = 1; j <= w.length; j++) {
+    const c = j < w.length ? w.charCodeAt(j) : DOLLAR;
+    at[1 + j] = signedBucket(finish(step(step(step(start(3), a), b), c)), dimensions);
+    a = b;
+    b = c;
+  }
+  f = { stem: st, at };
+  words.set(w, f);
+  return f;
+};
 
 /**
  * Embeds `text` into a unit vector of `dimensions` floats (all zeros when the text has
@@ -82,21 +116,15 @@ export const hashingEmbed = (
   const ws = contentWords(text);
   let prev = "";
   for (let i = 0; i < ws.length; i++) {
-    const w = ws[i]!;
-    const st = stem(w);
-    add(v, finish(steps(start(1), w)), UNIGRAM);
-    add(v, finish(steps(start(4), st)), STEM);
-    if (i > 0) add(v, finish(steps(step(steps(start(2), prev), SPACE), st)), BIGRAM);
-    prev = st;
-    // The trigrams of `^w$`, code unit by code unit: (a, b, c) slides along it.
-    let a = CARET;
-    let b = w.charCodeAt(0);
-    for (let j = 1; j <= w.length; j++) {
-      const c = j < w.length ? w.charCodeAt(j) : DOLLAR;
-      add(v, finish(step(step(step(start(3), a), b), c)), TRIGRAM);
-      a = b;
-      b = c;
+    const { stem: st, at } = featuresOf(ws[i]!, dimensions);
+    addAt(v, at[0]!, UNIGRAM);
+    addAt(v, at[1]!, STEM);
+    if (i > 0) {
+      const h = finish(steps(step(steps(start(2), prev), SPACE), st));
+      addAt(v, signedBucket(h, dimensions), BIGRAM);
     }
+    prev = st;
+    for (let j = 2; j < at.length; j++) addAt(v, at[j]!, TRIGRAM);
   }
   return normalize(v);
 };
