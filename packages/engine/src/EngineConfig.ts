@@ -20,8 +20,14 @@ export interface IndexJob {
   readonly minShare?: number;
 }
 
-/** `IndexJob.minShare` when not given: a killed run reopens an index stale by at most a fifth. */
-export const DEFAULT_INDEX_MIN_SHARE = 0.2;
+/**
+ * `IndexJob.minShare` when not given: a collection is written once it has grown (or
+ * changed) by as many rows as it was last written with, so a run writes about twice the
+ * last file's size in all, and a killed run reopens an index stale by at most about half,
+ * which opening repairs (re-embedding those rows: ~5 µs a row by hashing; a model's
+ * vectors come from SQLite's embedding cache).
+ */
+export const DEFAULT_INDEX_MIN_SHARE = 1;
 
 /**
  * The engine's tunable numbers, with the defaults a run uses. A library caller passes them
