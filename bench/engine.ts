@@ -18,7 +18,7 @@
  *   pnpm bench engine -- 1000:30 100:365   # NPCs:days pairs
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ids } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
@@ -130,6 +130,8 @@ interface Row {
 
 /** NPC-days in the target year. */
 const TARGET_NPC_DAYS = 1000 * 365;
+/** The target's wall time for those NPC-days. */
+const TARGET_SECONDS = 120;
 
 const sizes = (): ReadonlyArray<readonly [number, number]> => {
   const args = process.argv.slice(3).filter((a) => /^\d+:\d+$/.test(a));
@@ -404,6 +406,20 @@ export default async (): Promise<void> => {
           `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it); ` +
           `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker`,
       );
+    if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null) {
+      // What the target leaves each core: the run's thread has one; the worker and V8's
+      // threads share the rest.
+      const wall = (TARGET_SECONDS * 1e6) / TARGET_NPC_DAYS;
+      const cores = availableParallelism();
+      const rest = r.appendWorkerCpuUsPerNpcDay + r.otherThreadsCpuUsPerNpcDay;
+      const all = r.mainThreadCpuUsPerNpcDay + rest;
+      const times = (us: number, budget: number) => `${(us / budget).toFixed(1)}×`;
+      console.log(
+        `  against the ${TARGET_SECONDS} s year, per NPC-day: ${wall.toFixed(0)} µs wall, at most ${(wall * cores).toFixed(0)} CPU µs on this machine's ${cores} cores; ` +
+          `this run spent ${all.toFixed(0)} (${times(all, wall * cores)}): the run's thread ${r.mainThreadCpuUsPerNpcDay.toFixed(0)} (${times(r.mainThreadCpuUsPerNpcDay, wall)} its core's ${wall.toFixed(0)}), ` +
+          `the append worker and V8's threads ${rest.toFixed(0)} (${times(rest, wall * Math.max(1, cores - 1))} what ${cores > 2 ? `the other ${cores - 1} cores allow` : "the other core allows"})`,
+      );
+    }
     console.log(
       `  storing the same events alone, per NPC-day: bare log ${r.bareLogUsPerNpcDay.toFixed(0)} µs, ` +
         `the store's log table ${r.logTableUsPerNpcDay.toFixed(0)} µs, the store with its read models ${r.baselineUsPerNpcDay.toFixed(0)} µs`,
@@ -421,7 +437,7 @@ export default async (): Promise<void> => {
   const target = rows.find((r) => r.npcs === 1000 && r.days === 365);
   const path = writeResults("engine", {
     target: "1,000 NPCs × 365 days at hourly ticks in ≤ 120 s",
-    targetMet: target ? target.seconds <= 120 : null,
+    targetMet: target ? target.seconds <= TARGET_SECONDS : null,
     targetRatioOverBareLog: 3,
     rows,
   });
