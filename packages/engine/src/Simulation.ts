@@ -449,7 +449,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         index > 0 &&
         index % config.checkpointEveryTicks === 0
       ) {
-        writer.emit("Checkpoint", { throughSeq: head, stateHash: log.projectionHash(saveId) });
+        writer.checkpoint(head, () => log.projectionHash(saveId));
       }
       await runTick(context(writer, from, t));
       warnings(writer);

@@ -22,6 +22,8 @@ export class TickWriter {
   private readonly owners = new Set<string>();
   private n = 0;
   private minted = 0;
+  /** What completes an event emitted before its payload was known, run at `drain`. */
+  private readonly completions: Array<() => void> = [];
 
   constructor(
     private readonly state: EngineState,
@@ -66,6 +68,26 @@ export class TickWriter {
     return event;
   }
 
+  /**
+   * Emits, as the batch's next event, a `Checkpoint` of the log before this batch
+   * (`throughSeq`) whose hash is taken when the batch is drained. The append worker may
+   * still be writing the last batch when a tick begins, and has most likely written it by
+   * the tick's end, so the tick runs meanwhile instead of waiting for it. The checkpoint
+   * is applied at once like any event, with an empty hash (what it folds into, the last
+   * checkpoint's seq, does not read it), and drained with the hash.
+   */
+  checkpoint(throughSeq: number, hash: () => string): void {
+    const at = this.events.length;
+    const draft = this.emit("Checkpoint", { throughSeq, stateHash: "" });
+    this.completions.push(() => {
+      this.events[at] = makeEvent("Checkpoint", {
+        id: draft.id,
+        t: draft.t,
+        payload: { throughSeq, stateHash: hash() },
+      });
+    });
+  }
+
   /** A fresh id for an item born in this batch (`m1234.3`), unique within the save. */
   mint(prefix: string): string {
     return `${prefix}${this.base + 1}.${this.minted++}`;
@@ -91,6 +113,7 @@ export class TickWriter {
   }
 
   drain(): ReadonlyArray<Event> {
+    for (const complete of this.completions.splice(0)) complete();
     this.owners.clear();
     return this.events.splice(0, this.events.length);
   }
