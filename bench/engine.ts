@@ -126,8 +126,6 @@ interface Row {
   readonly appendWorkerCpuUsPerNpcDay: number;
   /** µs per NPC-day the run's thread waited for the append worker (reads and checkpoints). */
   readonly appendWaitUsPerNpcDay: number;
-  /** Ticks' batches per transaction the worker committed (above 1 when it fell behind). */
-  readonly batchesPerCommit: number | null;
 }
 
 /** NPC-days in the target year. */
@@ -209,7 +207,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const threads1 = threadCpu();
   const gcs = gcTally.stop();
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const { waitedMs, commits } = log.appendWorker;
+  const waitedMs = log.appendWorker.waitedMs;
   peak = Math.max(peak, process.memoryUsage().rss);
 
   // Baseline: the same events appended tick by tick to a fresh store.
@@ -289,7 +287,6 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     gcShareOfWall: [...gcs.values()].reduce((a, g) => a + g.ms, 0) / 1000 / seconds,
     appendsOn: inline ? "the run's thread" : "a worker",
     appendWaitUsPerNpcDay: (waitedMs * 1000) / (npcs * days),
-    batchesPerCommit: commits > 0 ? summary.ticks / commits : null,
     mainThreadCpuUsPerNpcDay:
       threads0 && threads1 ? perNpcDay(threads1.main - threads0.main) : null,
     appendWorkerCpuUsPerNpcDay: perNpcDay(workerCpu),
@@ -407,7 +404,7 @@ export default async (): Promise<void> => {
         `  the run's CPU µs per NPC-day by thread (appends on ${r.appendsOn}): main ${r.mainThreadCpuUsPerNpcDay.toFixed(0)}, ` +
           `append worker ${r.appendWorkerCpuUsPerNpcDay.toFixed(0)}, ` +
           `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it); ` +
-          `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker, which committed ${r.batchesPerCommit?.toFixed(2) ?? "—"} ticks' batches a transaction`,
+          `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker`,
       );
     if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null) {
       // What the target leaves each core: the run's thread has one; the worker and V8's

@@ -58,15 +58,6 @@ const startWorker = (options: WorkerOptions): Worker => {
   });
 };
 
-/** What an append worker did: ms the sender waited for it, its kernel thread id (0: none), transactions it committed. */
-export interface AppendWorkerStats {
-  readonly waitedMs: number;
-  readonly threadId: number;
-  readonly commits: number;
-}
-
-export const NO_WORKER: AppendWorkerStats = { waitedMs: 0, threadId: 0, commits: 0 };
-
 /** A store error sent back from the worker, as the error it was (else a `StoreFailure`). */
 const revive = (sent: Record<string, unknown> | undefined): unknown => {
   const detail = typeof sent?.message === "string" ? sent.message : "the append worker stopped";
@@ -159,14 +150,6 @@ export class BackgroundAppends {
   /** The worker's thread id in the kernel, once it has started (0: not known). */
   get threadId(): number {
     return Atomics.load(this.signal, SIGNAL.tid);
-  }
-
-  get stats(): AppendWorkerStats {
-    return {
-      waitedMs: this.waitedMs,
-      threadId: this.threadId,
-      commits: Atomics.load(this.signal, SIGNAL.commits),
-    };
   }
 
   /** The head the batches sent to a save lead to (undefined: none sent since the last write here). */

@@ -22,7 +22,7 @@ import type {
   SaveId,
   StoredEvent,
 } from "@hearsay/core";
-import { type AppendWorkerStats, BackgroundAppends, NO_WORKER } from "./BackgroundAppends.ts";
+import { BackgroundAppends } from "./BackgroundAppends.ts";
 import { BulkFold } from "./BulkFold.ts";
 import { decodeBatch } from "./decodeBatch.ts";
 import { type AppendResult, EventAppend } from "./EventAppend.ts";
@@ -276,9 +276,10 @@ export class SqliteEventLog {
     bg?.close();
   }
 
-  /** The latest append worker's figures (`AppendWorkerStats`; all 0 when there was none). */
-  get appendWorker(): AppendWorkerStats {
-    return (this.background ?? this.lastBackground)?.stats ?? NO_WORKER;
+  /** The latest append worker: ms the sender waited for it, its kernel thread id (0: none). */
+  get appendWorker(): { readonly waitedMs: number; readonly threadId: number } {
+    const w = this.background ?? this.lastBackground;
+    return { waitedMs: w?.waitedMs ?? 0, threadId: w?.threadId ?? 0 };
   }
 
   /** Waits until every batch sent to the append worker is committed (none: returns at once). */

@@ -17,11 +17,9 @@ export const SIGNAL = {
   tid: 3,
   /** 1 once the worker has closed its connection (after "close"): the file is the sender's alone. */
   closed: 4,
-  /** Transactions committed (several batches may share one: the worker adds one per commit). */
-  commits: 5,
 } as const;
 
-export const SIGNAL_SLOTS = 6;
+export const SIGNAL_SLOTS = 5;
 
 /** What the worker starts with. */
 export interface WorkerStart {
@@ -29,10 +27,7 @@ export interface WorkerStart {
   readonly options: EventLogOptions;
   readonly signal: SharedArrayBuffer;
   readonly port: MessagePort;
-  /**
-   * Wait this long before taking each batch, and with it those sent meanwhile (tests: a
-   * worker that lags the run, and so commits several batches at once).
-   */
+  /** Wait this long before each batch (tests: a worker that lags the run). */
   readonly delayMs: number;
 }
 
