@@ -22,8 +22,12 @@ export class TickWriter {
   private readonly owners = new Set<string>();
   private n = 0;
   private minted = 0;
-  /** What completes an event emitted before its payload was known, run at `drain`. */
-  private readonly completions: Array<() => void> = [];
+  /** This batch's checkpoint, hashed at `drain` (`checkpoint`). */
+  private pending: {
+    readonly at: number;
+    readonly draft: EventOf<"Checkpoint">;
+    hash(): string;
+  } | null = null;
 
   constructor(
     private readonly state: EngineState,
@@ -78,14 +82,7 @@ export class TickWriter {
    */
   checkpoint(throughSeq: number, hash: () => string): void {
     const at = this.events.length;
-    const draft = this.emit("Checkpoint", { throughSeq, stateHash: "" });
-    this.completions.push(() => {
-      this.events[at] = makeEvent("Checkpoint", {
-        id: draft.id,
-        t: draft.t,
-        payload: { throughSeq, stateHash: hash() },
-      });
-    });
+    this.pending = { at, draft: this.emit("Checkpoint", { throughSeq, stateHash: "" }), hash };
   }
 
   /** A fresh id for an item born in this batch (`m1234.3`), unique within the save. */
@@ -113,7 +110,15 @@ export class TickWriter {
   }
 
   drain(): ReadonlyArray<Event> {
-    for (const complete of this.completions.splice(0)) complete();
+    if (this.pending !== null) {
+      const { at, draft, hash } = this.pending;
+      this.pending = null;
+      this.events[at] = makeEvent("Checkpoint", {
+        id: draft.id,
+        t: draft.t,
+        payload: { ...draft.payload, stateHash: hash() },
+      });
+    }
     this.owners.clear();
     return this.events.splice(0, this.events.length);
   }

@@ -50,6 +50,8 @@ export class HalfRows {
   private readonly rowBytes: number;
   /** Rows read from the file: way `slot & (ways - 1)` holds slot `cachedSlot[way]`. */
   private cache = new Uint16Array(0);
+  /** The cache's bytes, what a read from the file lands in. */
+  private cacheBytes = new Uint8Array(0);
   private cachedSlot = new Int32Array(0);
 
   constructor(readonly dimensions: number) {
@@ -126,14 +128,21 @@ export class HalfRows {
     if (this.cachedSlot.length === 0) {
       const ways = cacheWays(this.inFile);
       this.cache = new Uint16Array(ways * d);
+      this.cacheBytes = new Uint8Array(this.cache.buffer);
       this.cachedSlot = new Int32Array(ways).fill(-1);
     }
     const way = slot & (this.cachedSlot.length - 1);
     if (this.cachedSlot[way] === slot) return { bits: this.cache, at: way * d };
-    const view = new Uint8Array(this.cache.buffer, way * this.rowBytes, this.rowBytes);
     // Marked empty first: a failed read leaves no half-written row behind a tag.
     this.cachedSlot[way] = -1;
-    const n = readSync(this.held.fd, view, 0, this.rowBytes, this.base + slot * this.rowBytes);
+    const { rowBytes } = this;
+    const n = readSync(
+      this.held.fd,
+      this.cacheBytes,
+      way * rowBytes,
+      rowBytes,
+      this.base + slot * rowBytes,
+    );
     if (n !== this.rowBytes) throw new Error(`HalfRows: short read of slot ${slot} (${n} bytes)`);
     this.cachedSlot[way] = slot;
     return { bits: this.cache, at: way * d };
@@ -197,6 +206,7 @@ export class HalfRows {
     this.inFile = count;
     this.moved.clear();
     this.cache = new Uint16Array(0);
+    this.cacheBytes = new Uint8Array(0);
     this.cachedSlot = new Int32Array(0);
     this.tail = new Uint16Array(0);
   }
