@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ids } from "@hearsay/core";
+import { ids, MINUTES_PER_DAY } from "@hearsay/core";
 import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
@@ -126,6 +126,20 @@ interface Row {
   readonly appendWorkerCpuUsPerNpcDay: number;
   /** µs per NPC-day the run's thread waited for the append worker (reads and checkpoints). */
   readonly appendWaitUsPerNpcDay: number;
+  /**
+   * The run's later half alone (from its middle game day to its end), per NPC-day: V8
+   * compiles the engine's code in the first days (its optimizing compiler's threads are
+   * busiest then), so a short run's average holds a warm-up a year's run spreads thin.
+   * Null: the run was too short to split, or its threads could not be read.
+   */
+  readonly laterHalf: {
+    readonly days: number;
+    readonly usPerNpcDay: number;
+    readonly mainCpuUsPerNpcDay: number;
+    readonly workerCpuUsPerNpcDay: number;
+    readonly otherThreadsCpuUsPerNpcDay: number;
+    readonly yearSecondsAtThisRate: number;
+  } | null;
 }
 
 /** NPC-days in the target year. */
@@ -182,6 +196,17 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const started = performance.now();
   const threads0 = threadCpu();
   const cpu0 = process.cpuUsage();
+  /** Where the run stood when its middle game day began (the later half is measured from there). */
+  const middleDay = sim.world.meta.start.day + Math.floor(days / 2);
+  const middle: {
+    at: {
+      readonly day: number;
+      readonly wall: number;
+      readonly cpu: NodeJS.CpuUsage;
+      readonly main: number;
+      readonly worker: number;
+    } | null;
+  } = { at: null };
   const summary = await runSimulation({
     world,
     worldHash: sim.worldHash,
@@ -199,12 +224,43 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     appendInBackground: !inline,
     onProgress: (p) => {
       sampleWorker();
+      if (middle.at === null && days >= 2 && p.day >= middleDay) {
+        const threads = threadCpu();
+        if (threads !== null)
+          middle.at = {
+            day: p.t / MINUTES_PER_DAY,
+            wall: performance.now(),
+            cpu: process.cpuUsage(),
+            main: threads.main,
+            worker: workerCpu,
+          };
+      }
       if (p.ticks % 24 === 0) peak = Math.max(peak, process.memoryUsage().rss);
     },
   });
-  const seconds = (performance.now() - started) / 1000;
+  const ended = performance.now();
+  const seconds = (ended - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const threads1 = threadCpu();
+  const laterHalf = (() => {
+    const m = middle.at;
+    if (m === null || threads1 === null) return null;
+    const laterDays = sim.world.meta.start.day + days - m.day;
+    if (laterDays <= 0) return null;
+    const npcDays = npcs * laterDays;
+    const c = process.cpuUsage(m.cpu);
+    const main = threads1.main - m.main;
+    const worker = workerCpu - m.worker;
+    const usPerNpcDay = ((ended - m.wall) * 1000) / npcDays;
+    return {
+      days: laterDays,
+      usPerNpcDay,
+      mainCpuUsPerNpcDay: (main * 1e6) / npcDays,
+      workerCpuUsPerNpcDay: (worker * 1e6) / npcDays,
+      otherThreadsCpuUsPerNpcDay: (((c.user + c.system) / 1e6 - main - worker) * 1e6) / npcDays,
+      yearSecondsAtThisRate: (usPerNpcDay * TARGET_NPC_DAYS) / 1e6,
+    };
+  })();
   const gcs = gcTally.stop();
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const waitedMs = log.appendWorker.waitedMs;
@@ -290,6 +346,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     mainThreadCpuUsPerNpcDay:
       threads0 && threads1 ? perNpcDay(threads1.main - threads0.main) : null,
     appendWorkerCpuUsPerNpcDay: perNpcDay(workerCpu),
+    laterHalf,
     // The worker's thread is gone by now: the rest of the process's CPU is theirs.
     otherThreadsCpuUsPerNpcDay:
       threads0 && threads1
@@ -418,6 +475,14 @@ export default async (): Promise<void> => {
         `  against the ${TARGET_SECONDS} s year, per NPC-day: ${wall.toFixed(0)} µs wall, at most ${(wall * cores).toFixed(0)} CPU µs on this machine's ${cores} cores; ` +
           `this run spent ${all.toFixed(0)} (${times(all, wall * cores)}): the run's thread ${r.mainThreadCpuUsPerNpcDay.toFixed(0)} (${times(r.mainThreadCpuUsPerNpcDay, wall)} its core's ${wall.toFixed(0)}), ` +
           `the append worker and V8's threads ${rest.toFixed(0)} (${times(rest, wall * Math.max(1, cores - 1))} what ${cores > 2 ? `the other ${cores - 1} cores allow` : "the other core allows"})`,
+      );
+    }
+    if (r.laterHalf !== null) {
+      const h = r.laterHalf;
+      console.log(
+        `  the later ${h.days.toFixed(1)} days alone (V8's compiler is busiest in the first days), per NPC-day: ${h.usPerNpcDay.toFixed(0)} µs wall; ` +
+          `CPU µs: main ${h.mainCpuUsPerNpcDay.toFixed(0)}, append worker ${h.workerCpuUsPerNpcDay.toFixed(0)}, others ${h.otherThreadsCpuUsPerNpcDay.toFixed(0)}; ` +
+          `year at this rate ${h.yearSecondsAtThisRate.toFixed(0)} s`,
       );
     }
     console.log(
