@@ -52,6 +52,10 @@ const CLEAR_PROJECTED = "UPDATE saves SET projected_seq = NULL WHERE save_id = ?
 
 const dayOfMinutes = (t: number): number => Math.floor(t / 1440);
 
+const EVENT_COLUMNS = "(save_id, seq, campaign_id, event_id, t, day, type, version, payload)";
+/** Log rows per multi-row insert: binding a row costs less than running a statement. */
+const ROWS_PER_INSERT = 64;
+
 /** The event types an append leaves to SqlFold.ts. */
 const sqlFolded = new Set<string>(sqlFoldedTypes);
 
@@ -72,9 +76,12 @@ export class EventAppend {
   private markBehind: SqliteStatement | undefined;
   private clearProjected: SqliteStatement | undefined;
 
+  /** Multi-row inserts of the log rows, by row count (see `insertRows`). */
+  private readonly appendRows = new Map<number, SqliteStatement>();
+
   constructor(private readonly parts: AppendParts) {
     this.appendEvent = parts.db.prepare(
-      "INSERT INTO events (save_id, seq, campaign_id, event_id, t, day, type, version, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, event_id) DO NOTHING",
+      `INSERT INTO events ${EVENT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (save_id, event_id) DO NOTHING`,
     );
   }
 
@@ -165,32 +172,44 @@ export class EventAppend {
         if (project && this.projectedSeq(save) !== null) this.catchUp(saveId);
         const ancestors = this.ancestorSegments(save);
         const seen = new Set<string>();
-        const appended: Array<StoredEvent> = [];
-        let seq = save.head;
+        // The batch's events not already in an ancestor's history, nor earlier in it.
+        const fresh: Array<number> = [];
         for (let i = 0; i < decoded.length; i++) {
-          const e = decoded[i]!;
-          if (
-            seen.has(e.id) ||
-            (ancestors.length > 0 && history.containsEventId(ancestors, e.id))
-          ) {
+          const id = decoded[i]!.id;
+          if (seen.has(id) || (ancestors.length > 0 && history.containsEventId(ancestors, id))) {
             continue;
           }
-          seen.add(e.id);
-          // An id already among the save's own events inserts nothing (one statement, not two).
-          const inserted = this.appendEvent.run(
-            saveId,
-            seq + 1,
-            save.campaignId,
-            e.id,
-            e.t,
-            dayOfMinutes(e.t),
-            e.type,
-            e.version,
-            payloads?.[i] ?? JSON.stringify(e.payload),
-          );
-          if (inserted.changes === 0) continue;
-          seq += 1;
-          appended.push(storedOf(e, seq, save));
+          seen.add(id);
+          fresh.push(i);
+        }
+        const appended: Array<StoredEvent> = [];
+        let seq = save.head;
+        for (let at = 0; at < fresh.length; ) {
+          const n = Math.min(ROWS_PER_INSERT, fresh.length - at);
+          const rows = fresh.slice(at, at + n);
+          at += n;
+          if (n > 1 && this.insertRows(save, seq, decoded, rows, payloads)) {
+            for (const i of rows) appended.push(storedOf(decoded[i]!, ++seq, save));
+            continue;
+          }
+          for (const i of rows) {
+            const e = decoded[i]!;
+            // An id already among the save's own events inserts nothing (one statement, not two).
+            const inserted = this.appendEvent.run(
+              saveId,
+              seq + 1,
+              save.campaignId,
+              e.id,
+              e.t,
+              dayOfMinutes(e.t),
+              e.type,
+              e.version,
+              payloads?.[i] ?? JSON.stringify(e.payload),
+            );
+            if (inserted.changes === 0) continue;
+            seq += 1;
+            appended.push(storedOf(e, seq, save));
+          }
         }
         let snapshot: SnapshotInfo | null = null;
         if (seq !== save.head) {
@@ -210,6 +229,53 @@ export class EventAppend {
       },
       true,
     );
+  }
+
+  /**
+   * Inserts the log rows of `decoded[rows]` with seqs from `head` + 1 in one statement,
+   * and says whether it did. The statement has no conflict clause: a row that would
+   * conflict (an id among the save's own events) fails it whole, SQLite takes back its
+   * rows, and the caller inserts them one by one as before, skipping what is stored.
+   */
+  private insertRows(
+    save: SaveInfo,
+    head: number,
+    decoded: ReadonlyArray<Event>,
+    rows: ReadonlyArray<number>,
+    payloads: ReadonlyArray<string> | undefined,
+  ): boolean {
+    let stmt = this.appendRows.get(rows.length);
+    if (stmt === undefined) {
+      const values = Array.from(
+        { length: rows.length },
+        () => "(@save, ?, @camp, ?, ?, ?, ?, ?, ?)",
+      );
+      stmt = this.parts.db.prepare(
+        `INSERT INTO events ${EVENT_COLUMNS} VALUES ${values.join(", ")}`,
+      );
+      this.appendRows.set(rows.length, stmt);
+    }
+    const args: Array<unknown> = [{ save: save.saveId, camp: save.campaignId }];
+    let seq = head;
+    for (const i of rows) {
+      const e = decoded[i]!;
+      const payload = payloads?.[i] ?? JSON.stringify(e.payload);
+      args.push(++seq, e.id, e.t, dayOfMinutes(e.t), e.type, e.version, payload);
+    }
+    try {
+      stmt.run(...args);
+      return true;
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (
+        typeof code === "string" &&
+        code.startsWith("SQLITE_CONSTRAINT") &&
+        this.parts.db.inTransaction
+      ) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   /** Keeps a log-only append's events for the catch-up (see `behind`). */
