@@ -28,6 +28,15 @@ export interface IndexChange {
   readonly removed: number;
 }
 
+/**
+ * The rows of one save a retrieval view made or changed, by rowid, as their `textColumns`
+ * values (null: removed): what {@link CollectionIndex.update} embeds without a read.
+ */
+export interface GivenRows {
+  readonly saveId: string;
+  readonly rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>;
+}
+
 interface Pending {
   readonly rowid: number;
   /** The save the row belongs to: each save's rows have graphs of their own. */
@@ -62,6 +71,12 @@ const distinctTexts = (
     }
   }
   return { texts, textOf, sameAs };
+};
+
+/** True when every rowid is larger than the one before it. */
+const ascending = (rowids: ReadonlyArray<number>): boolean => {
+  for (let i = 1; i < rowids.length; i++) if (!(rowids[i]! > rowids[i - 1]!)) return false;
+  return true;
 };
 
 export class CollectionIndex {
@@ -133,23 +148,13 @@ export class CollectionIndex {
   ): Effect.Effect<number, EmbedderError> {
     const self = this;
     return Effect.gen(function* () {
-      const d = self.store.dimensions;
       for (let i = 0; i < rows.length; i += EMBED_BATCH) {
         const batch = rows.slice(i, i + EMBED_BATCH);
         // Many rows of a batch share their text (a scene's witnesses each record the
         // same memory): each text is embedded once, and its vector stored once then copied.
-        const { texts, textOf, sameAs } = distinctTexts(batch);
-        const vectors = yield* vectorsFor(self.embedder, self.cache, texts);
-        const flat = new Float32Array(batch.length * d);
-        for (let j = 0; j < batch.length; j++) flat.set(vectors[textOf[j]!]!, j * d);
-        self.store.put(
-          batch.map((r) => r.rowid),
-          batch.map((r) => r.fp),
-          flat,
-          !bulk,
-          batch.map((r) => r.save),
-          sameAs,
-        );
+        const distinct = distinctTexts(batch);
+        const vectors = yield* vectorsFor(self.embedder, self.cache, distinct.texts);
+        self.putBatch(batch, distinct, vectors, bulk);
         onProgress?.({
           collection: self.spec.name,
           phase: "embed",
@@ -159,6 +164,39 @@ export class CollectionIndex {
       }
       return rows.length;
     });
+  }
+
+  /** {@link embedAll} by a synchronous embedder (`embed`: its `syncVectors`), not bulk. */
+  private embedAllSync(
+    rows: ReadonlyArray<Pending>,
+    embed: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>,
+  ): number {
+    for (let i = 0; i < rows.length; i += EMBED_BATCH) {
+      const batch = rows.length <= EMBED_BATCH ? rows : rows.slice(i, i + EMBED_BATCH);
+      const distinct = distinctTexts(batch);
+      this.putBatch(batch, distinct, embed(distinct.texts), false);
+    }
+    return rows.length;
+  }
+
+  /** Stores a batch's rows, each with its text's vector (see `distinctTexts`). */
+  private putBatch(
+    batch: ReadonlyArray<Pending>,
+    { textOf, sameAs }: { readonly textOf: Int32Array; readonly sameAs: Int32Array },
+    vectors: ReadonlyArray<Float32Array>,
+    bulk: boolean,
+  ): void {
+    const d = this.store.dimensions;
+    const flat = new Float32Array(batch.length * d);
+    for (let j = 0; j < batch.length; j++) flat.set(vectors[textOf[j]!]!, j * d);
+    this.store.put(
+      batch.map((r) => r.rowid),
+      batch.map((r) => r.fp),
+      flat,
+      !bulk,
+      batch.map((r) => r.save),
+      sameAs,
+    );
   }
 
   /**
@@ -205,12 +243,31 @@ export class CollectionIndex {
    */
   update(
     rowids: ReadonlyArray<number> = [],
-    given?: {
-      readonly saveId: string;
-      readonly rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>;
-    },
+    given?: GivenRows,
   ): Effect.Effect<IndexChange, EmbedderError> {
-    if (given !== undefined) return this.updateGiven(rowids, given.saveId, given.rows);
+    const { todo, removed } = this.plan(rowids, given);
+    return Effect.map(this.embedAll(todo), (added) => ({ added, removed }));
+  }
+
+  /**
+   * {@link update} by a synchronous embedder, with no effect to run: the same rows
+   * embedded (`embed`: the embedder's `syncVectors`) and stored in the same order.
+   */
+  updateSync(
+    rowids: ReadonlyArray<number>,
+    given: GivenRows | undefined,
+    embed: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>,
+  ): IndexChange {
+    const { todo, removed } = this.plan(rowids, given);
+    return { added: this.embedAllSync(todo, embed), removed };
+  }
+
+  /** What {@link update} embeds, in rowid order; the gone rows are removed now. */
+  private plan(
+    rowids: ReadonlyArray<number>,
+    given: GivenRows | undefined,
+  ): { readonly todo: Array<Pending>; readonly removed: number } {
+    if (given !== undefined) return this.planGiven(rowids, given.saveId, given.rows);
     const todo = new Map<number, Pending>();
     const gone: Array<number> = [];
     // Every row past the last one seen in its space is read by the scan of new rows below
@@ -235,18 +292,36 @@ export class CollectionIndex {
       }
     }
     this.store.remove(gone);
-    const rows = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
-    return Effect.map(this.embedAll(rows), (added) => ({ added, removed: gone.length }));
+    return { todo: [...todo.values()].sort((a, b) => a.rowid - b.rowid), removed: gone.length };
   }
 
-  /** `update` from rows a view gave (see there). */
-  private updateGiven(
+  /** {@link plan} from rows a view gave (see {@link update}). */
+  private planGiven(
     rowids: ReadonlyArray<number>,
     saveId: string,
     rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>,
-  ): Effect.Effect<IndexChange, EmbedderError> {
-    const todo = new Map<number, Pending>();
+  ): { readonly todo: Array<Pending>; readonly removed: number } {
     const gone: Array<number> = [];
+    if (ascending(rowids)) {
+      // Each rowid once, in order (what a view gives): the rows to embed are those changed.
+      const todo: Array<Pending> = [];
+      for (let i = 0; i < rowids.length; i++) {
+        const rowid = rowids[i]!;
+        const values = rows.get(rowid);
+        if (values === undefined) throw new Error(`CollectionIndex: no row given for ${rowid}`);
+        if (values === null) {
+          if (this.store.has(rowid)) gone.push(rowid);
+          continue;
+        }
+        const p = this.pendingOf(rowid, saveId, values);
+        if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
+        this.see(rowid);
+      }
+      this.store.remove(gone);
+      return { todo, removed: gone.length };
+    }
+    // A rowid given again counts as it was last given.
+    const todo = new Map<number, Pending>();
     for (const rowid of rowids) {
       const values = rows.get(rowid);
       if (values === undefined) throw new Error(`CollectionIndex: no row given for ${rowid}`);
@@ -261,8 +336,7 @@ export class CollectionIndex {
       this.see(p.rowid);
     }
     this.store.remove(gone);
-    const sorted = [...todo.values()].sort((a, b) => a.rowid - b.rowid);
-    return Effect.map(this.embedAll(sorted), (added) => ({ added, removed: gone.length }));
+    return { todo: [...todo.values()].sort((a, b) => a.rowid - b.rowid), removed: gone.length };
   }
 
   /**

@@ -64,10 +64,8 @@ export const vectorsFor = (
   cache: EmbeddingCache | null,
   texts: ReadonlyArray<string>,
 ): Effect.Effect<ReadonlyArray<Float32Array>, EmbedderError> => {
-  const many = embedder.embedManySync;
-  if (many) return Effect.sync(() => many(texts));
-  const sync = embedder.embedSync;
-  if (sync) return Effect.sync(() => texts.map(sync));
+  const sync = syncVectors(embedder);
+  if (sync) return Effect.sync(() => sync(texts));
   return Effect.gen(function* () {
     const out: Array<Float32Array | undefined> = texts.map((t) => cache?.get(t));
     const missing: Array<number> = [];
@@ -86,4 +84,17 @@ export const vectorsFor = (
     }
     return out as ReadonlyArray<Float32Array>;
   });
+};
+
+/**
+ * How a synchronous embedder makes the vectors of many texts (its `embedManySync`, else
+ * `embedSync` per text), as {@link vectorsFor} does; null for one that needs I/O.
+ */
+export const syncVectors = (
+  embedder: EmbedderShape,
+): ((texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>) | null => {
+  const many = embedder.embedManySync;
+  if (many) return many;
+  const sync = embedder.embedSync;
+  return sync ? (texts) => texts.map(sync) : null;
 };

@@ -65,6 +65,11 @@ const addAt = (v: Float32Array, sb: number, weight: number): void => {
 /** A word's own features at some dimensions: its stem, and its features' signed buckets. */
 interface WordFeatures {
   readonly stem: string;
+  /**
+   * The unfinished hash of a bigram's first half when this word's stem begins it (the
+   * stem and the space after it): a bigram's hash goes on from there with the next stem.
+   */
+  readonly lead: number;
   /** The signed buckets of the word, its stem, then the trigrams of `^word$`. */
   readonly at: Int32Array;
 }
@@ -77,12 +82,21 @@ interface WordFeatures {
 const known = new Map<number, Map<string, WordFeatures>>();
 const KNOWN_LIMIT = 100_000;
 
-const featuresOf = (w: string, dimensions: number): WordFeatures => {
+/** The words seen so far at `dimensions`. */
+const knownAt = (dimensions: number): Map<string, WordFeatures> => {
   let words = known.get(dimensions);
   if (words === undefined) {
     words = new Map();
     known.set(dimensions, words);
   }
+  return words;
+};
+
+const featuresOf = (
+  w: string,
+  dimensions: number,
+  words: Map<string, WordFeatures>,
+): WordFeatures => {
   let f = words.get(w);
   if (f !== undefined) return f;
   if (words.size >= KNOWN_LIMIT) words.clear();
@@ -99,7 +113,7 @@ const featuresOf = (w: string, dimensions: number): WordFeatures => {
     a = b;
     b = c;
   }
-  f = { stem: st, at };
+  f = { stem: st, lead: step(steps(start(2), st), SPACE), at };
   words.set(w, f);
   return f;
 };
@@ -114,16 +128,16 @@ export const hashingEmbed = (
 ): Float32Array => {
   const v = new Float32Array(dimensions);
   const ws = contentWords(text);
-  let prev = "";
+  const words = knownAt(dimensions);
+  let lead = 0;
   for (let i = 0; i < ws.length; i++) {
-    const { stem: st, at } = featuresOf(ws[i]!, dimensions);
+    const f = featuresOf(ws[i]!, dimensions, words);
+    const at = f.at;
     addAt(v, at[0]!, UNIGRAM);
     addAt(v, at[1]!, STEM);
-    if (i > 0) {
-      const h = finish(steps(step(steps(start(2), prev), SPACE), st));
-      addAt(v, signedBucket(h, dimensions), BIGRAM);
-    }
-    prev = st;
+    // The bigram of the previous stem, a space and this stem.
+    if (i > 0) addAt(v, signedBucket(finish(steps(lead, f.stem)), dimensions), BIGRAM);
+    lead = f.lead;
     for (let j = 2; j < at.length; j++) addAt(v, at[j]!, TRIGRAM);
   }
   return normalize(v);

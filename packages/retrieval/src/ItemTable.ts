@@ -6,6 +6,8 @@
  * Items are numbered ("locals") in the order they arrive, which is log order.
  */
 
+import { KeySlots } from "./KeySlots.ts";
+
 /** One item's facts, as the view adds it. */
 export interface ItemFacts {
   readonly id: string;
@@ -47,6 +49,27 @@ const push = (m: Map<number, Array<number>>, key: number, local: number): void =
   } else m.set(key, [local]);
 };
 
+/**
+ * Rowid → local, as dense arrays per key space (`KeySlots`): rowids are item keys, dense
+ * from their save's base, and searches look thousands of them up.
+ */
+export class LocalOfRowid {
+  private readonly slots = new KeySlots();
+
+  get(rowid: number): number | undefined {
+    const s = this.slots.get(rowid);
+    return s > 0 ? s - 1 : undefined;
+  }
+
+  set(rowid: number, local: number): void {
+    this.slots.set(rowid, local + 1);
+  }
+
+  delete(rowid: number): void {
+    this.slots.set(rowid, 0);
+  }
+}
+
 export class ItemTable {
   readonly ids: Array<string> = [];
   readonly rowids: Array<number> = [];
@@ -70,7 +93,7 @@ export class ItemTable {
    */
   private readonly until: Array<number> = [];
   readonly localOfId = new Map<string, number>();
-  readonly localOfRowid = new Map<number, number>();
+  readonly localOfRowid = new LocalOfRowid();
   readonly byEntity = new Map<number, Array<number>>();
   readonly byLocation = new Map<number, Array<number>>();
   readonly byFaction = new Map<number, Array<number>>();

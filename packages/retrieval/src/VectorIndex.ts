@@ -9,7 +9,7 @@
  */
 import type { SqliteDatabase } from "@hearsay/store";
 import { Effect } from "effect";
-import { CollectionIndex, type IndexProgress } from "./CollectionIndex.ts";
+import { CollectionIndex, type GivenRows, type IndexProgress } from "./CollectionIndex.ts";
 import {
   type CollectionName,
   collectionNames,
@@ -17,7 +17,7 @@ import {
   defaultGraphBlock,
 } from "./collections.ts";
 import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
-import { EmbeddingCache } from "./EmbeddingCache.ts";
+import { EmbeddingCache, syncVectors } from "./EmbeddingCache.ts";
 import type { Touched, TouchedRows } from "./SaveView.ts";
 import { type IndexManifest, indexPaths, loadVectorFiles, saveVectorFiles } from "./VectorFiles.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
@@ -187,21 +187,33 @@ export class VectorIndexes {
     const self = this;
     return Effect.gen(function* () {
       let changed = 0;
-      for (const [c, index] of self.indexes) {
-        const rowids = touched[c] ?? [];
-        if (given !== undefined) {
-          if (rowids.length === 0) continue;
-          const rows = given.rows[c] ?? new Map();
-          const r = yield* index.update(rowids, { saveId: given.saveId, rows });
-          changed += r.added + r.removed;
-          continue;
-        }
-        if (rowids.length === 0 && !index.hasNewRows()) continue;
-        const r = yield* index.update(rowids);
+      for (const [index, rowids, rows] of self.due(touched, given)) {
+        const r = yield* index.update(rowids, rows);
         changed += r.added + r.removed;
       }
       return changed;
     });
+  }
+
+  /**
+   * The collections {@link update} brings up to date, lazily and in order (a collection's
+   * new rows are looked for when its turn comes): each with its touched rowids and, with
+   * `given`, their rows.
+   */
+  private *due(
+    touched: Touched,
+    given: { readonly saveId: string; readonly rows: TouchedRows } | undefined,
+  ): Generator<readonly [CollectionIndex, ReadonlyArray<number>, GivenRows | undefined]> {
+    for (const [c, index] of this.indexes) {
+      const rowids = touched[c] ?? [];
+      if (given !== undefined) {
+        if (rowids.length === 0) continue;
+        yield [index, rowids, { saveId: given.saveId, rows: given.rows[c] ?? new Map() }];
+        continue;
+      }
+      if (rowids.length === 0 && !index.hasNewRows()) continue;
+      yield [index, rowids, undefined];
+    }
   }
 
   /**
@@ -225,8 +237,12 @@ export class VectorIndexes {
     touched: Touched = {},
     given?: { readonly saveId: string; readonly rows: TouchedRows },
   ): boolean {
-    if (!this.embedder.embedSync) return false;
-    Effect.runSync(this.update(touched, given));
+    const embed = this.embedder.embedSync ? syncVectors(this.embedder) : null;
+    if (embed === null) return false;
+    // What `update` does, with no effect to run: the embedder needs none.
+    for (const [index, rowids, rows] of this.due(touched, given)) {
+      index.updateSync(rowids, rows, embed);
+    }
     return true;
   }
 
