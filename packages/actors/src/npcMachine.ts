@@ -33,7 +33,7 @@ import {
   type StepScene,
   type TurnAsk,
 } from "./agenda.ts";
-import { forgetting } from "./MemoryPolicy.ts";
+import { type ForgetAsk, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import type { NpcFacts } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
@@ -276,13 +276,14 @@ const decisionOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Planned => {
   return planned(at, plan);
 });
 
+/** Every activity, in the order an answer most often leads to it (its transitions are tried so). */
 const activities: ReadonlyArray<Activity> = [
-  "asleep",
+  "idle",
+  "conversing",
   "travelling",
   "working",
-  "conversing",
+  "asleep",
   "debating",
-  "idle",
 ];
 
 // XState's config types cannot follow transitions built by a function, so these two
@@ -409,10 +410,8 @@ export const npcMachine = setup({
       note: "finished what it was doing",
     })),
     announce: emit(({ context }) => activityOf(context, context.note)),
-    forget: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === "EXPIRE" || event.type === "CAP")
-        enqueue.emit(forgetting(context.facts, event));
-    }),
+    // Only EXPIRE and CAP run it, and each has one answer: one emit, not an enqueue.
+    forget: emit(({ context, event }) => forgetting(context.facts, event as ForgetAsk)),
   },
 }).createMachine({
   id: "npc",
