@@ -34,26 +34,31 @@ export interface Fading {
 
 const MINUTES_PER_DAY = 24 * 60;
 
-const halfLifeMinutes = (decay: MemoryDecay, m: Fading): number | null => {
+/** Game minutes for the memory's importance to halve; null: it never fades. */
+export const halfLifeMinutes = (decay: MemoryDecay, m: Fading): number | null => {
   if (m.pinned) return null;
   const days = decay.halfLifeDays[m.category];
   return days === null || days <= 0 ? null : days * MINUTES_PER_DAY;
 };
 
 /** A memory's importance at `t` (at or after `since`): never more than it had at `since`. */
-export const importanceAt = (decay: MemoryDecay, m: Fading, t: GameTime): number => {
-  const half = halfLifeMinutes(decay, m);
-  if (half === null || t <= m.since) return m.importance;
-  return m.importance * 2 ** (-(t - m.since) / half);
-};
+export const importanceAt = (decay: MemoryDecay, m: Fading, t: GameTime): number =>
+  fadedTo(m, halfLifeMinutes(decay, m), t);
+
+/** `importanceAt` for a memory whose half-life (`halfLifeMinutes`) the caller already has. */
+export const fadedTo = (m: Fading, half: number | null, t: GameTime): number =>
+  half === null || t <= m.since ? m.importance : m.importance * 2 ** (-(t - m.since) / half);
 
 /**
  * When the memory is forgotten: the first whole minute at which its importance is below
  * `forgetBelow` (null: never — it does not fade). Forgetting is decided by this time alone
  * (`t >= forgetAt`), so a live run and a resumed one decide it alike.
  */
-export const forgetAt = (decay: MemoryDecay, m: Fading): GameTime | null => {
-  const half = halfLifeMinutes(decay, m);
+export const forgetAt = (decay: MemoryDecay, m: Fading): GameTime | null =>
+  fadesOutAt(decay, m, halfLifeMinutes(decay, m));
+
+/** `forgetAt` for a memory whose half-life (`halfLifeMinutes`) the caller already has. */
+export const fadesOutAt = (decay: MemoryDecay, m: Fading, half: number | null): GameTime | null => {
   if (half === null) return null;
   if (m.importance < decay.forgetBelow) return m.since;
   // Strictly below the threshold: one minute past the instant it reaches it.

@@ -6,7 +6,7 @@
  * cap nor decay drops who an NPC is.
  */
 import type { GameTime, MemoryId } from "@hearsay/core";
-import { forgetAt, importanceAt, type MemoryDecay } from "./MemoryDecay.ts";
+import { fadedTo, fadesOutAt, forgetAt, halfLifeMinutes, type MemoryDecay } from "./MemoryDecay.ts";
 import type { LiveMemory, NpcFacts } from "./NpcFacts.ts";
 
 /** Why a memory goes: the `reason` of the MemoryExpired it is logged as. */
@@ -27,41 +27,60 @@ export const endOf = (
 };
 
 /**
+ * `endOf`'s time as a number, for a memory whose half-life the caller has: Infinity when
+ * it never ends by itself. The scans over every memory of an NPC use it: no object per
+ * memory, and one half-life lookup shared with what they read of its importance.
+ */
+const endTime = (m: LiveMemory, decay: MemoryDecay, half: number | null): number => {
+  const fades = fadesOutAt(decay, m, half);
+  if (m.expiresAt !== null && (fades === null || m.expiresAt <= fades)) return m.expiresAt;
+  return fades === null ? Number.POSITIVE_INFINITY : fades;
+};
+
+/**
  * Whether a memory has ended by `t` (`endOf`): its lifetime ran out or it faded away.
  * The daily maintenance job removes it; until then nothing else counts it — a cap
  * neither keeps nor drops it, and reading it does not reinforce it.
  */
-export const endedAt = (m: LiveMemory, decay: MemoryDecay, t: GameTime): boolean => {
-  const end = endOf(m, decay);
-  return end !== null && end.at <= t;
-};
+export const endedAt = (m: LiveMemory, decay: MemoryDecay, t: GameTime): boolean =>
+  endTime(m, decay, halfLifeMinutes(decay, m)) <= t;
 
 /** Memories that end (`endOf`) at or before `t`, each with why, in id order. */
 export const endedBy = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   t: GameTime,
   decay: MemoryDecay,
-): Array<{ readonly memoryId: MemoryId; readonly reason: "expired" | "forgotten" }> => {
-  const out: Array<{ memoryId: MemoryId; reason: "expired" | "forgotten" }> = [];
-  for (const [memoryId, m] of memories) {
-    const end = endOf(m, decay);
-    if (end !== null && end.at <= t) out.push({ memoryId, reason: end.reason });
-  }
-  return out.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
-};
+): Array<{ readonly memoryId: MemoryId; readonly reason: "expired" | "forgotten" }> =>
+  endsAround(memories, t, decay).ended;
 
 /** The first time after `t` one of `memories` ends (`endOf`), or null when none will. */
 export const nextEndAfter = (
   memories: ReadonlyMap<MemoryId, LiveMemory>,
   t: GameTime,
   decay: MemoryDecay,
-): GameTime | null => {
-  let next: GameTime | null = null;
-  for (const m of memories.values()) {
-    const end = endOf(m, decay);
-    if (end !== null && end.at > t && (next === null || end.at < next)) next = end.at;
+): GameTime | null => endsAround(memories, t, decay).next;
+
+/** `endedBy` and `nextEndAfter` in one pass over the memories. */
+const endsAround = (
+  memories: ReadonlyMap<MemoryId, LiveMemory>,
+  t: GameTime,
+  decay: MemoryDecay,
+): {
+  readonly ended: Array<{ readonly memoryId: MemoryId; readonly reason: "expired" | "forgotten" }>;
+  readonly next: GameTime | null;
+} => {
+  const ended: Array<{ memoryId: MemoryId; reason: "expired" | "forgotten" }> = [];
+  let next = Number.POSITIVE_INFINITY;
+  for (const [memoryId, m] of memories) {
+    const fades = fadesOutAt(decay, m, halfLifeMinutes(decay, m));
+    // Its lifetime wins a tie (`endOf`).
+    const expires = m.expiresAt !== null && (fades === null || m.expiresAt <= fades);
+    const at = expires ? (m.expiresAt as number) : (fades ?? Number.POSITIVE_INFINITY);
+    if (at <= t) ended.push({ memoryId, reason: expires ? "expired" : "forgotten" });
+    else if (at < next) next = at;
   }
-  return next;
+  ended.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
+  return { ended, next: next === Number.POSITIVE_INFINITY ? null : (next as GameTime) };
 };
 
 /** Memories whose lifetime ended at or before `t`, in id order. */
@@ -106,9 +125,10 @@ export const cappedOut = (
   let live = 0;
   const order: Array<Ranked> = [];
   for (const [id, m] of memories) {
-    if (endedAt(m, at.decay, at.t)) continue;
+    const half = halfLifeMinutes(at.decay, m);
+    if (endTime(m, at.decay, half) <= at.t) continue;
     live += 1;
-    if (!m.pinned) order.push([id, m, importanceAt(at.decay, m, at.t)]);
+    if (!m.pinned) order.push([id, m, fadedTo(m, half, at.t)]);
   }
   const excess = live - cap;
   if (excess <= 0) return [];
@@ -167,9 +187,10 @@ export const droppedOnArrival = (
     return false;
   let size = 0;
   for (const m of memories.values()) {
-    if (endedAt(m, at.decay, at.t)) continue;
+    const half = halfLifeMinutes(at.decay, m);
+    if (endTime(m, at.decay, half) <= at.t) continue;
     size += 1;
-    if (!m.pinned && importanceAt(at.decay, m, at.t) <= arriving.importance) return false;
+    if (!m.pinned && fadedTo(m, half, at.t) <= arriving.importance) return false;
   }
   return size >= cap && (size === cap || dueACap);
 };
@@ -193,18 +214,17 @@ export interface Forgetting {
 }
 
 /** The answer to a `ForgetAsk`: the npc machine's, and the same for an NPC with no actor. */
-export const forgetting = (facts: NpcFacts, ask: ForgetAsk): Forgetting =>
-  ask.type === "EXPIRE"
-    ? {
-        type: "forget",
-        memories: endedBy(facts.memories, ask.t, ask.decay),
-        nextExpiry: nextEndAfter(facts.memories, ask.t, ask.decay),
-      }
-    : {
-        type: "forget",
-        memories: cappedOut(facts.memories, ask.cap, ask).map((memoryId) => ({
-          memoryId,
-          reason: "capped" as const,
-        })),
-        nextExpiry: null,
-      };
+export const forgetting = (facts: NpcFacts, ask: ForgetAsk): Forgetting => {
+  if (ask.type === "EXPIRE") {
+    const { ended, next } = endsAround(facts.memories, ask.t, ask.decay);
+    return { type: "forget", memories: ended, nextExpiry: next };
+  }
+  return {
+    type: "forget",
+    memories: cappedOut(facts.memories, ask.cap, ask).map((memoryId) => ({
+      memoryId,
+      reason: "capped" as const,
+    })),
+    nextExpiry: null,
+  };
+};

@@ -33,33 +33,37 @@ import {
   type StepScene,
   type TurnAsk,
 } from "./agenda.ts";
-import { forgetting } from "./MemoryPolicy.ts";
+import { type ForgetAsk, forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
-import { openTasksOf } from "./NpcFacts.ts";
+import type { NpcFacts } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
   type Plan,
+  type PlanAt,
+  type Planned,
   planFor,
+  planned,
+  type RoutinePlan,
   routine,
-  routineActivities,
   significant,
-  withPlan,
 } from "./npcPlans.ts";
 import type { NpcContext, NpcEmitted, NpcEvent, NpcInput } from "./npcTypes.ts";
 
 /**
- * The context of an NPC drawn into a conversation or a debate: the plan's activity from
- * `t`, its work shift kept for the `workDone` its leaving work still reports.
+ * What drawing an NPC into a conversation or a debate assigns: the activity from `t`, its
+ * work shift kept for the `workDone` its leaving work still reports.
  */
 const joined = (
   ctx: NpcContext,
   e: { readonly t: GameTime; readonly with: ReadonlyArray<NpcId>; readonly until: GameTime },
   activity: "conversing" | "debating",
   note: string,
-): NpcContext => ({
-  ...withPlan(ctx, { activity, attendingTo: e.with, until: e.until, note }),
+): Planned => ({
+  ...planned(
+    { fixed: ctx.fixed, t: e.t, locationId: ctx.locationId },
+    { activity, attendingTo: e.with, until: e.until, note },
+  ),
   workMinutes: ctx.workMinutes,
-  t: e.t,
 });
 
 const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
@@ -71,28 +75,6 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   taskId: ctx.taskId,
   attendingTo: ctx.attendingTo,
   note,
-});
-
-/** Most NPCs hold no task: they share one empty list rather than make one per WAKE. */
-const NO_TASKS: ReadonlyArray<TaskId> = [];
-
-/**
- * The context a WAKE leads to, before any plan: its news (what it learnt since it last
- * changed activity, and its open tasks — both from its own facts) noted, a journey ended.
- */
-const woken = (
-  ctx: NpcContext,
-  e: Extract<NpcEvent, { type: "WAKE" }>,
-  arriving: boolean,
-): NpcContext => ({
-  ...ctx,
-  t: e.t,
-  company: e.company,
-  concerns: ctx.facts.concerns,
-  roll: e.roll,
-  openTasks: ctx.facts.open.size === 0 ? NO_TASKS : openTasksOf(ctx.facts).map((task) => task.id),
-  locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
-  destination: arriving ? null : ctx.destination,
 });
 
 /**
@@ -121,35 +103,37 @@ const oncePerEvent = <E extends object, V>(
 
 /**
  * What a planned step is judged against, and what its news is judged by, at a wake-up
- * (`ctx` is the woken context). One object whose methods read the wake-up, rather than
- * a closure per question: a significant wake-up builds it whether or not it is asked.
+ * (`at`: where it is once the wake-up ends a journey). One object whose methods read the
+ * wake-up, rather than a closure per question: a significant wake-up builds it whether
+ * or not it is asked.
  */
 class WakeView implements StepScene, NewsReader {
   readonly self: NpcId;
   readonly locationId: LocationId;
   constructor(
-    private readonly ctx: NpcContext,
+    private readonly facts: NpcFacts,
+    private readonly at: PlanAt,
     private readonly e: Extract<NpcEvent, { type: "WAKE" }>,
   ) {
-    this.self = ctx.npcId;
-    this.locationId = ctx.locationId;
+    this.self = at.fixed.npcId;
+    this.locationId = at.locationId;
   }
   canReach(to: LocationId): boolean {
-    const { ctx } = this;
-    return to !== ctx.locationId && ctx.routes.travelMinutes(ctx.locationId, to) !== null;
+    const { at } = this;
+    return to !== at.locationId && at.fixed.routes.travelMinutes(at.locationId, to) !== null;
   }
   sees(npc: NpcId): boolean {
     return this.e.sees?.(npc) ?? false;
   }
   holds(id: TaskId): boolean {
-    const task = this.ctx.facts.open.get(id);
-    return task !== undefined && task.assignee === this.ctx.npcId;
+    const task = this.facts.open.get(id);
+    return task !== undefined && task.assignee === this.self;
   }
   done(id: TaskId): boolean {
-    return this.ctx.facts.tasks.get(id)?.status === "completed";
+    return this.facts.tasks.get(id)?.status === "completed";
   }
   regardFor(other: NpcId): number {
-    const r = this.ctx.facts.regard.get(other);
+    const r = this.facts.regard.get(other);
     return r === undefined
       ? 0
       : Math.max(Math.abs(r.trust), Math.abs(r.respect), Math.abs(r.suspicion));
@@ -159,38 +143,78 @@ class WakeView implements StepScene, NewsReader {
   }
 }
 
+/** Which of a WAKE's transitions it takes: ask the brain, the routine's activity, or a step's. */
+type WakeOutcome = "decide" | `routine ${Activity}` | `step ${Activity}`;
+const ROUTINE: Readonly<Record<RoutinePlan["activity"], WakeOutcome>> = {
+  asleep: "routine asleep",
+  travelling: "routine travelling",
+  working: "routine working",
+  idle: "routine idle",
+};
+const STEP: Readonly<Record<Activity, WakeOutcome>> = {
+  asleep: "step asleep",
+  travelling: "step travelling",
+  working: "step working",
+  conversing: "step conversing",
+  debating: "step debating",
+  idle: "step idle",
+};
+
 /**
- * What a wake-up leads to: the woken context, and a decision (`ask` says why), a planned
- * step (`step`) or the routine's next activity.
+ * What a wake-up leads to: its transition (`outcome`), what it assigns (where it is now
+ * and, unless it asks the brain, the plan's activity), why it is significant (null: it is
+ * not), and the brain's question (`ask`) or the planned step it takes (`step`).
  */
 interface Waking {
-  readonly next: NpcContext;
-  readonly plan: Plan | "decide";
+  readonly outcome: WakeOutcome;
+  readonly update: Partial<NpcContext>;
+  readonly why: "company" | "concern" | "task" | null;
   readonly step: Extract<AgendaTurn, { kind: "step" }> | null;
   readonly ask: TurnAsk | null;
 }
 const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
-  const next = woken(ctx, e, ctx.activity === "travelling");
-  const why = significant(next);
-  if (why === null) return { next, plan: routine(next), step: null, ask: null };
-  const view = new WakeView(next, e);
+  // A journey ends at the wake-up: its plan is made at the destination.
+  const arriving = ctx.activity === "travelling";
+  const at: PlanAt = {
+    fixed: ctx.fixed,
+    t: e.t,
+    locationId: arriving ? (ctx.destination ?? ctx.locationId) : ctx.locationId,
+  };
+  const facts = ctx.facts;
+  const why = significant(at, facts, e);
+  if (why === null) {
+    const plan = routine(at);
+    return {
+      outcome: ROUTINE[plan.activity],
+      update: planned(at, plan),
+      why,
+      step: null,
+      ask: null,
+    };
+  }
+  const view = new WakeView(facts, at, e);
+  const asking = (ask: TurnAsk): Waking => ({
+    outcome: "decide",
+    update: { t: at.t, locationId: at.locationId, destination: arriving ? null : ctx.destination },
+    why,
+    step: null,
+    ask,
+  });
   // News that matters to it asks the brain once its plan is a few hours old; a wake-up the
   // dice chose, or one with nothing learnt that may set the plan aside, takes a planned
   // step if one holds.
   if (
     why === "concern" &&
-    next.facts.news.length > 0 &&
-    newsMayInterrupt(next.facts.agenda?.plannedAt ?? null, next.t)
+    facts.news.length > 0 &&
+    newsMayInterrupt(facts.agenda?.plannedAt ?? null, at.t)
   ) {
-    if (next.facts.news.some((item) => newsMatters(item, view)))
-      return { next, plan: "decide", step: null, ask: "news" };
+    if (facts.news.some((item) => newsMatters(item, view))) return asking("news");
   }
-  const turn = agendaTurn(next.facts.agenda, next.t, view);
-  if (turn.kind === "ask") return { next, plan: "decide", step: null, ask: turn.why };
-  return { next, plan: planFor(next, turn.step), step: turn, ask: null };
+  const turn = agendaTurn(facts.agenda, at.t, view);
+  if (turn.kind === "ask") return asking(turn.why);
+  const plan = planFor(at, turn.step);
+  return { outcome: STEP[plan.activity], update: planned(at, plan), why, step: turn, ask: null };
 });
-const wakePlan = (ctx: NpcContext, e: NpcEvent): Plan | "decide" =>
-  e.type === "WAKE" ? waking(ctx, e).plan : { activity: ctx.activity, note: "" };
 const wakeStep = (ctx: NpcContext, e: NpcEvent): Waking["step"] =>
   e.type === "WAKE" ? waking(ctx, e).step : null;
 
@@ -240,52 +264,71 @@ const replanned = (
   return agendaChanges(ctx.facts.agenda, planned) ? { steps: planned, plannedAt: t } : null;
 };
 
-const decisionPlanOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Plan => {
-  if (e.type === "DECLINED")
-    return routine({ ...ctx, t: e.t, concerns: 0, company: 0, openTasks: [] });
-  if (e.type !== "DECIDED") return { activity: ctx.activity, note: "" };
-  return planFor({ ...ctx, t: e.t }, e.action);
+/** What an answer (or a refusal, which falls back to the routine) assigns: its plan, from now. */
+const decisionOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Planned => {
+  const at: PlanAt = { fixed: ctx.fixed, t: e.t, locationId: ctx.locationId };
+  const plan: Plan =
+    e.type === "DECLINED"
+      ? routine(at)
+      : e.type === "DECIDED"
+        ? planFor(at, e.action)
+        : { activity: ctx.activity, note: "" };
+  return planned(at, plan);
 });
-const decisionPlan = (ctx: NpcContext, e: NpcEvent): Plan => decisionPlanOf(ctx, e);
 
+/** Every activity, in the order an answer most often leads to it (its transitions are tried so). */
 const activities: ReadonlyArray<Activity> = [
-  "asleep",
+  "idle",
+  "conversing",
   "travelling",
   "working",
-  "conversing",
+  "asleep",
   "debating",
-  "idle",
 ];
 
 // XState's config types cannot follow transitions built by a function, so these two
 // helpers are cast at their use; the machine's own tests exercise every transition.
 
 /**
+ * A WAKE's outcomes, most common first (as a run of a thousand NPCs takes them): its
+ * transitions are tried in this order, so the usual one is found at the first guard or
+ * two. A step never leads to sleep or a debate; those two are kept last for completeness.
+ */
+const wakeOutcomes: ReadonlyArray<WakeOutcome> = [
+  ROUTINE.working,
+  STEP.idle,
+  "decide",
+  ROUTINE.asleep,
+  ROUTINE.travelling,
+  ROUTINE.idle,
+  STEP.conversing,
+  STEP.working,
+  STEP.travelling,
+  STEP.asleep,
+  STEP.debating,
+];
+const wakeTarget = (outcome: WakeOutcome): string =>
+  outcome === "decide" ? "deciding" : outcome.slice(outcome.indexOf(" ") + 1);
+
+/**
  * A WAKE's transitions out of a state: decide, go straight into the routine's activity,
  * or take the next planned step. `before` emits what ending the current activity says (an
  * arrival, a finished shift); then one assignment takes the whole wake-up in (a routine
  * wake-up is the engine's most common event, so it pays for one context copy, not three).
- * A step is voiced before that assignment, while the context is the one it was chosen in.
+ * A step is voiced before that assignment, while the context is the one it was chosen in;
+ * the brain is asked before it too: why it asks is the wake-up's, not the context's after.
  */
 const onWake = (before: ReadonlyArray<string>): never =>
-  [
-    {
-      guard: "wakeWantsDecision",
-      target: "deciding",
-      // Asked before the wake-up is taken in: why it asks is the wake-up's, not the context's after.
-      actions: [...before, "askBrain", "takeWake"],
-    },
-    ...routineActivities.map((activity) => ({
-      guard: { type: "wakePlanIs" as const, params: { activity } },
-      target: activity,
-      actions: [...before, "takeWake", "announce"],
-    })),
-    ...activities.map((activity) => ({
-      guard: { type: "wakeStepIs" as const, params: { activity } },
-      target: activity,
-      actions: [...before, "voiceStep", "takeWake", "announce"],
-    })),
-  ] as never;
+  wakeOutcomes.map((outcome) => ({
+    guard: { type: "wakeIs" as const, params: { outcome } },
+    target: wakeTarget(outcome),
+    actions:
+      outcome === "decide"
+        ? [...before, "askBrain", "takeWake"]
+        : outcome.startsWith("step ")
+          ? [...before, "voiceStep", "takeWake", "announce"]
+          : [...before, "takeWake", "announce"],
+  })) as never;
 
 /** The transitions of a decision (or a refusal to decide) into its activity. */
 const onDecision = (extra: ReadonlyArray<string>): never =>
@@ -305,38 +348,21 @@ export const npcMachine = setup({
   guards: {
     isActivity: ({ context }, params: { activity: Activity }) =>
       context.activity === params.activity,
-    wakeWantsDecision: ({ context, event }) => wakePlan(context, event) === "decide",
-    wakePlanIs: ({ context, event }, params: { activity: Activity }) => {
-      const plan = wakePlan(context, event);
-      return plan !== "decide" && plan.activity === params.activity && !wakeStep(context, event);
-    },
-    wakeStepIs: ({ context, event }, params: { activity: Activity }) => {
-      const plan = wakePlan(context, event);
-      return plan !== "decide" && plan.activity === params.activity && !!wakeStep(context, event);
-    },
+    wakeIs: ({ context, event }, params: { outcome: WakeOutcome }) =>
+      event.type === "WAKE" && waking(context, event).outcome === params.outcome,
     decisionPlanIs: ({ context, event }, params: { activity: Activity }) =>
-      decisionPlan(context, event).activity === params.activity,
+      decisionOf(context, event).activity === params.activity,
   },
   actions: {
-    takeWake: assign(({ context, event }) => {
-      if (event.type !== "WAKE") return {};
-      // Its news noted and a journey ended (`woken`), then the routine's plan, if any.
-      const { next, plan } = waking(context, event);
-      return plan === "decide" ? next : withPlan(next, plan);
-    }),
+    takeWake: assign(({ context, event }) =>
+      event.type === "WAKE" ? waking(context, event).update : {},
+    ),
     // Only a WAKE's transition into `deciding` runs it: one emit, not an enqueue.
     askBrain: emit(({ context, event }) => {
-      const { next, ask } = waking(context, event as Extract<NpcEvent, { type: "WAKE" }>);
-      return {
-        type: "decide" as const,
-        reason: significant(next) ?? "company",
-        why: ask ?? "none",
-      };
+      const { why, ask } = waking(context, event as Extract<NpcEvent, { type: "WAKE" }>);
+      return { type: "decide" as const, reason: why ?? "company", why: ask ?? "none" };
     }),
-    applyDecisionPlan: assign(({ context, event }) => {
-      const at = { ...context, t: event.t };
-      return withPlan(at, decisionPlan(context, event));
-    }),
+    applyDecisionPlan: assign(({ context, event }) => decisionOf(context, event)),
     voiceDecision: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== "DECIDED") return;
       const plan = replanned(context, event.action.agenda, event.t);
@@ -384,19 +410,24 @@ export const npcMachine = setup({
       note: "finished what it was doing",
     })),
     announce: emit(({ context }) => activityOf(context, context.note)),
-    forget: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === "EXPIRE" || event.type === "CAP")
-        enqueue.emit(forgetting(context.facts, event));
-    }),
+    // Only EXPIRE and CAP run it, and each has one answer: one emit, not an enqueue.
+    forget: emit(({ context, event }) => forgetting(context.facts, event as ForgetAsk)),
   },
 }).createMachine({
   id: "npc",
   context: ({ input }) => ({
-    ...input.state,
-    npcId: input.npcId,
-    schedule: input.schedule,
-    routes: input.routes,
-    tickMinutes: input.tickMinutes,
+    activity: input.state.activity,
+    locationId: input.state.locationId,
+    destination: input.state.destination,
+    until: input.state.until,
+    taskId: input.state.taskId,
+    attendingTo: input.state.attendingTo,
+    fixed: {
+      npcId: input.npcId,
+      schedule: input.schedule,
+      routes: input.routes,
+      tickMinutes: input.tickMinutes,
+    },
     t: input.t,
     note: "",
     // Rebuilt from the log, `t` is when the current activity began.
@@ -405,10 +436,6 @@ export const npcMachine = setup({
         ? input.state.until - input.t
         : 0,
     facts: input.facts,
-    company: 0,
-    concerns: 0,
-    roll: 1,
-    openTasks: [],
   }),
   initial: "restoring",
   // Forgetting and a plan change nothing the activity depends on, so they are heard in every state.
@@ -482,6 +509,7 @@ export type {
   NpcContext,
   NpcEmitted,
   NpcEvent,
+  NpcFixed,
   NpcInput,
   NpcSchedule,
   Routes,

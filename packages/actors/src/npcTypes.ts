@@ -54,18 +54,24 @@ export interface NpcInput {
   readonly facts: NpcFacts;
 }
 
-export interface NpcContext extends NpcActivityState {
+/** What never changes for an NPC's actor: who it is, its day, the world's routes and tick. */
+export interface NpcFixed {
   readonly npcId: NpcId;
   readonly schedule: NpcSchedule;
   readonly routes: Routes;
+  /** Game minutes one tick advances: the shortest wait an activity may have. */
   readonly tickMinutes: number;
+}
+
+/**
+ * What the machine holds. Every transition that assigns copies it, and a context lives
+ * until its NPC's next wake-up, so it holds only what changes and one reference to what
+ * does not (`fixed`). What a wake-up said for gating (company, roll) is read from the
+ * event while it is taken, not kept.
+ */
+export interface NpcContext extends NpcActivityState {
+  readonly fixed: NpcFixed;
   readonly t: GameTime;
-  /** What the last WAKE said about the NPC's surroundings (for gating). */
-  readonly company: number;
-  readonly roll: number;
-  /** What it had learnt and could work on when it last woke (from its facts, for gating). */
-  readonly concerns: number;
-  readonly openTasks: ReadonlyArray<TaskId>;
   /** The note of the activity just planned, announced with it. */
   readonly note: string;
   /** Length of the current work shift, reported when it ends. */
