@@ -6,35 +6,36 @@
  * cap nor decay drops who an NPC is.
  */
 import type { GameTime, MemoryId } from "@hearsay/core";
-import { fadedTo, fadesOutAt, forgetAt, halfLifeMinutes, type MemoryDecay } from "./MemoryDecay.ts";
+import { fadedTo, fadesOutAt, halfLifeMinutes, type MemoryDecay } from "./MemoryDecay.ts";
 import type { LiveMemory, NpcFacts } from "./NpcFacts.ts";
 
 /** Why a memory goes: the `reason` of the MemoryExpired it is logged as. */
 export type ForgetReason = "expired" | "forgotten" | "capped";
 
 /**
- * When a memory goes by itself, and why: the earlier of its lifetime's end and the time
- * it fades below the threshold (its lifetime wins a tie). Null: it stays until a cap.
- */
-export const endOf = (
-  m: LiveMemory,
-  decay: MemoryDecay,
-): { readonly at: GameTime; readonly reason: "expired" | "forgotten" } | null => {
-  const fades = forgetAt(decay, m);
-  if (m.expiresAt !== null && (fades === null || m.expiresAt <= fades))
-    return { at: m.expiresAt, reason: "expired" };
-  return fades === null ? null : { at: fades, reason: "forgotten" };
-};
-
-/**
- * `endOf`'s time as a number, for a memory whose half-life the caller has: Infinity when
- * it never ends by itself. The scans over every memory of an NPC use it: no object per
- * memory, and one half-life lookup shared with what they read of its importance.
+ * When a memory goes by itself, as a number, for a memory whose half-life the caller has:
+ * the earlier of its lifetime's end and the time it fades below the threshold (its
+ * lifetime wins a tie); Infinity when it stays until a cap. The scans over every memory of
+ * an NPC use it: no object per memory, and one half-life lookup shared with what they read
+ * of its importance.
  */
 const endTime = (m: LiveMemory, decay: MemoryDecay, half: number | null): number => {
   const fades = fadesOutAt(decay, m, half);
   if (m.expiresAt !== null && (fades === null || m.expiresAt <= fades)) return m.expiresAt;
   return fades === null ? Number.POSITIVE_INFINITY : fades;
+};
+
+/** Why a memory that ends at `at` (`endTime`) goes: its lifetime's end wins a tie. */
+const reasonAt = (m: LiveMemory, at: number): "expired" | "forgotten" =>
+  at === m.expiresAt ? "expired" : "forgotten";
+
+/** When a memory goes by itself (`endTime`), and why. Null: it stays until a cap. */
+export const endOf = (
+  m: LiveMemory,
+  decay: MemoryDecay,
+): { readonly at: GameTime; readonly reason: "expired" | "forgotten" } | null => {
+  const at = endTime(m, decay, halfLifeMinutes(decay, m));
+  return at === Number.POSITIVE_INFINITY ? null : { at: at as GameTime, reason: reasonAt(m, at) };
 };
 
 /**
@@ -72,11 +73,8 @@ const endsAround = (
   const ended: Array<{ memoryId: MemoryId; reason: "expired" | "forgotten" }> = [];
   let next = Number.POSITIVE_INFINITY;
   for (const [memoryId, m] of memories) {
-    const fades = fadesOutAt(decay, m, halfLifeMinutes(decay, m));
-    // Its lifetime wins a tie (`endOf`).
-    const expires = m.expiresAt !== null && (fades === null || m.expiresAt <= fades);
-    const at = expires ? (m.expiresAt as number) : (fades ?? Number.POSITIVE_INFINITY);
-    if (at <= t) ended.push({ memoryId, reason: expires ? "expired" : "forgotten" });
+    const at = endTime(m, decay, halfLifeMinutes(decay, m));
+    if (at <= t) ended.push({ memoryId, reason: reasonAt(m, at) });
     else if (at < next) next = at;
   }
   ended.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));

@@ -301,42 +301,25 @@ export class CollectionIndex {
     saveId: string,
     rows: ReadonlyMap<number, ReadonlyArray<unknown> | null>,
   ): { readonly todo: Array<Pending>; readonly removed: number } {
+    // Each rowid once, ascending, is what a view gives; any other list is put so first
+    // (the rows are a map: a rowid given twice is given the same both times).
+    const order = ascending(rowids) ? rowids : [...new Set(rowids)].sort((a, b) => a - b);
+    const todo: Array<Pending> = [];
     const gone: Array<number> = [];
-    if (ascending(rowids)) {
-      // Each rowid once, in order (what a view gives): the rows to embed are those changed.
-      const todo: Array<Pending> = [];
-      for (let i = 0; i < rowids.length; i++) {
-        const rowid = rowids[i]!;
-        const values = rows.get(rowid);
-        if (values === undefined) throw new Error(`CollectionIndex: no row given for ${rowid}`);
-        if (values === null) {
-          if (this.store.has(rowid)) gone.push(rowid);
-          continue;
-        }
-        const p = this.pendingOf(rowid, saveId, values);
-        if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
-        this.see(rowid);
-      }
-      this.store.remove(gone);
-      return { todo, removed: gone.length };
-    }
-    // A rowid given again counts as it was last given.
-    const todo = new Map<number, Pending>();
-    for (const rowid of rowids) {
+    for (let i = 0; i < order.length; i++) {
+      const rowid = order[i]!;
       const values = rows.get(rowid);
       if (values === undefined) throw new Error(`CollectionIndex: no row given for ${rowid}`);
       if (values === null) {
         if (this.store.has(rowid)) gone.push(rowid);
-        todo.delete(rowid);
         continue;
       }
       const p = this.pendingOf(rowid, saveId, values);
-      if (this.store.fingerprint(p.rowid) !== p.fp) todo.set(p.rowid, p);
-      else todo.delete(p.rowid);
-      this.see(p.rowid);
+      if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
+      this.see(rowid);
     }
     this.store.remove(gone);
-    return { todo: [...todo.values()].sort((a, b) => a.rowid - b.rowid), removed: gone.length };
+    return { todo, removed: gone.length };
   }
 
   /**
