@@ -43,22 +43,36 @@ const countRefs = (v: unknown, seen: Map<object, number>): void => {
   else for (const x of Object.values(v)) countRefs(x, seen);
 };
 
+/**
+ * What cannot be snapshot, and where: each container it sits in adds its step on the way
+ * out, so no path is built unless one is thrown (a large world's state is millions of
+ * values, and a path string made for each was most of an encode's work).
+ */
+class Unsnapshottable {
+  readonly steps: Array<string> = [];
+  constructor(readonly what: string) {}
+}
+
+/** Adds `step` to an `Unsnapshottable` on its way out; any other error passes untouched. */
+const within = (e: unknown, step: () => string): never => {
+  if (e instanceof Unsnapshottable) e.steps.push(step());
+  throw e;
+};
+
 class Encoder {
   private readonly ids = new Map<object, number>();
   constructor(private readonly refs: Map<object, number>) {}
 
-  value(v: unknown, path: string): Json {
+  value(v: unknown): Json {
     if (v === undefined) return { $u: 0 };
     if (v === null || typeof v === "boolean" || typeof v === "string") return v;
     if (typeof v === "number") {
       if (Number.isFinite(v) && !Object.is(v, -0)) return v;
       return { $n: Object.is(v, -0) ? "-0" : String(v) };
     }
-    if (typeof v !== "object") throw new Error(`cannot snapshot ${typeof v} at ${path}`);
+    if (typeof v !== "object") throw new Unsnapshottable(typeof v);
     if (!isContainer(v)) {
-      throw new Error(
-        `cannot snapshot the ${(v as object).constructor?.name ?? "object"} at ${path}`,
-      );
+      throw new Unsnapshottable(`the ${(v as object).constructor?.name ?? "object"}`);
     }
     const known = this.ids.get(v);
     if (known !== undefined) return { $r: known };
@@ -67,23 +81,55 @@ class Encoder {
     if (shared) this.ids.set(v, id);
     const body: Record<string, Json> =
       v instanceof Map
-        ? {
-            $m: [...v].map(([k, x], i) => [
-              this.value(k, `${path}<${i}>`),
-              this.value(x, `${path}[${String(k)}]`),
-            ]),
-          }
+        ? { $m: this.entries(v) }
         : v instanceof Set
-          ? { $s: [...v].map((x, i) => this.value(x, `${path}{${i}}`)) }
+          ? { $s: this.items([...v], "{", "}") }
           : Array.isArray(v)
-            ? { $a: v.map((x, i) => this.value(x, `${path}[${i}]`)) }
-            : { $o: this.fields(v, path) };
+            ? { $a: this.items(v, "[", "]") }
+            : { $o: this.fields(v) };
     return shared ? { ...body, $i: id } : body;
   }
 
-  fields(v: object, path: string): Record<string, Json> {
+  private entries(v: Map<unknown, unknown>): Array<Json> {
+    const out: Array<Json> = [];
+    let i = 0;
+    for (const [k, x] of v) {
+      let key: Json;
+      try {
+        key = this.value(k);
+      } catch (e) {
+        return within(e, () => `<${i}>`);
+      }
+      try {
+        out.push([key, this.value(x)]);
+      } catch (e) {
+        return within(e, () => `[${String(k)}]`);
+      }
+      i++;
+    }
+    return out;
+  }
+
+  private items(v: ReadonlyArray<unknown>, open: string, close: string): Array<Json> {
+    const out: Array<Json> = new Array(v.length);
+    let i = 0;
+    try {
+      for (; i < v.length; i++) out[i] = this.value(v[i]);
+    } catch (e) {
+      return within(e, () => `${open}${i}${close}`);
+    }
+    return out;
+  }
+
+  fields(v: object): Record<string, Json> {
     const out: Record<string, Json> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = this.value(x, `${path}.${k}`);
+    for (const [k, x] of Object.entries(v)) {
+      try {
+        out[k] = this.value(x);
+      } catch (e) {
+        return within(e, () => `.${k}`);
+      }
+    }
     return out;
   }
 }
@@ -133,10 +179,14 @@ const countBook = (book: object, refs: Map<object, number>): void => {
   }
 };
 
-const encodeBook = (enc: Encoder, book: object, path: string): Record<string, Json> => {
+const encodeBook = (enc: Encoder, book: object): Record<string, Json> => {
   const out: Record<string, Json> = {};
   for (const [k, x] of Object.entries(book)) {
-    out[k] = isBook(x) ? { $b: encodeBook(enc, x, `${path}.${k}`) } : enc.value(x, `${path}.${k}`);
+    try {
+      out[k] = isBook(x) ? { $b: encodeBook(enc, x) } : enc.value(x);
+    } catch (e) {
+      return within(e, () => `.${k}`);
+    }
   }
   return out;
 };
@@ -190,7 +240,14 @@ export const encodeRoots = (roots: SnapshotRoots): string => {
   for (const root of Object.values(roots)) countBook(root, refs);
   const enc = new Encoder(refs);
   const out: Record<string, Json> = {};
-  for (const [k, root] of Object.entries(roots)) out[k] = { $b: encodeBook(enc, root, k) };
+  for (const [k, root] of Object.entries(roots)) {
+    try {
+      out[k] = { $b: encodeBook(enc, root) };
+    } catch (e) {
+      if (!(e instanceof Unsnapshottable)) throw e;
+      throw new Error(`cannot snapshot ${e.what} at ${k}${e.steps.reverse().join("")}`);
+    }
+  }
   return JSON.stringify(out);
 };
 

@@ -199,4 +199,18 @@ describe("engine snapshots", () => {
     (state as unknown as { odd: unknown }).odd = { when: new Date(0) };
     expect(() => encodeState(state)).toThrow(/odd\.when/);
   });
+
+  it("names the whole path through maps, sets and arrays of a field it could not rebuild", () => {
+    const cases: ReadonlyArray<readonly [unknown, string]> = [
+      [{ a: [1, { b: new Date(0) }] }, "cannot snapshot the Date at engine.odd.a[1].b"],
+      [new Map([["k", new Set([0, () => 1])]]), "cannot snapshot function at engine.odd[k]{1}"],
+      [new Map([[new Date(0), 1]]), "cannot snapshot the Date at engine.odd<0>"],
+      [[[Symbol("s")]], "cannot snapshot symbol at engine.odd[0][0]"],
+    ];
+    for (const [odd, message] of cases) {
+      const state = new EngineState();
+      (state as unknown as { odd: unknown }).odd = odd;
+      expect(() => encodeState(state)).toThrow(message);
+    }
+  });
 });
