@@ -69,8 +69,14 @@ export class EngineSnapshots {
     const now = fold();
     if (now.engine.seq !== last.seq) return;
     const text = `${last.id}\n${encodeRoots(now)}`;
-    // Never a snapshot ahead of the log: the batches still on their way land first.
-    this.log.settle();
-    this.store.write(this.saveId, last.seq, this.format, text, this.cadence.kept);
+    // Stored after the batches sent before it (on the append worker, while the run has
+    // one): never a snapshot ahead of the log, and the run does not wait for it.
+    this.log.writeEngineSnapshot({
+      saveId: this.saveId,
+      seq: last.seq,
+      format: this.format,
+      text,
+      keep: this.cadence.kept,
+    });
   }
 }

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { EngineSnapshotStore, openDatabase, SqliteEventLog } from "@hearsay/store";
 import { afterAll, describe, expect, it } from "vitest";
 import { logHash } from "./harness.ts";
 import { MAIN, runHamlet } from "./replay/fixtures.ts";
@@ -25,13 +25,13 @@ describe("a run's appends on a worker thread", () => {
     const a = await runHamlet(inline, {
       days: 2,
       appendInBackground: false,
-      config: { checkpointEveryTicks: 6, snapshotEveryEvents: 500 },
+      config: { checkpointEveryTicks: 6, snapshotEveryEvents: 100, snapshotsKept: 3 },
     });
     const lagging = fileLog();
     const b = await runHamlet(lagging, {
       days: 2,
       appendInBackground: { delayMs: 3 },
-      config: { checkpointEveryTicks: 6, snapshotEveryEvents: 500 },
+      config: { checkpointEveryTicks: 6, snapshotEveryEvents: 100, snapshotsKept: 3 },
     });
     // The worker was there, and the run had to wait for it.
     expect(inline.appendWorker.waitedMs).toBe(0);
@@ -40,6 +40,14 @@ describe("a run's appends on a worker thread", () => {
     expect(logHash(lagging)).toBe(logHash(inline));
     expect(lagging.projectionHash(MAIN)).toBe(inline.projectionHash(MAIN));
     expect(lagging.read(MAIN).filter((e) => e.type === "Checkpoint").length).toBeGreaterThan(4);
+    // The worker stored the engine snapshots, after the batches they were taken at: the
+    // same ones, at the same seqs, as the run's own thread stored.
+    const snapshots = (log: SqliteEventLog) => {
+      const store = new EngineSnapshotStore(log.db);
+      return store.of(MAIN).map((s) => ({ ...s, text: store.latest(MAIN, s.format, s.seq)?.text }));
+    };
+    expect(snapshots(inline)).toHaveLength(3);
+    expect(snapshots(lagging)).toEqual(snapshots(inline));
     inline.db.close();
     lagging.db.close();
   });

@@ -23,6 +23,7 @@ import {
 import type { Event, StoredEvent } from "@hearsay/core";
 import {
   type AppendJob,
+  type EngineSnapshotJob,
   type SentEvent,
   SIGNAL,
   SIGNAL_SLOTS,
@@ -145,6 +146,17 @@ export class BackgroundAppends {
       at.head += appended.length;
     }
     return { head: at.head, appended, skipped: decoded.length - appended.length, snapshot: null };
+  }
+
+  /**
+   * An engine snapshot for the worker to store after the batches sent before it: the
+   * run's thread goes on meanwhile, and a snapshot is never in the file ahead of the log
+   * it was taken at. @throws the worker's failure, when it had one
+   */
+  writeEngineSnapshot(job: EngineSnapshotJob): void {
+    this.check();
+    this.worker.postMessage(job);
+    this.sent += 1;
   }
 
   /** The worker's thread id in the kernel, once it has started (0: not known). */

@@ -11,6 +11,7 @@ import {
   type StoredEvent,
   upcastEvent,
 } from "@hearsay/core";
+import { KEY_SPACES } from "./ItemKeys.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { UnknownSave } from "./StoreError.ts";
 
@@ -72,6 +73,10 @@ export class EventHistory {
   private readonly byDay: SqliteStatement;
   private readonly hasId: SqliteStatement;
   private readonly pagesExcept = new Map<string, SqliteStatement>();
+  /** Prepared at the first save made: a file of an older schema is only ever read. */
+  private saveStatements:
+    | { readonly insert: SqliteStatement; readonly lastKeySpace: SqliteStatement }
+    | undefined;
 
   constructor(private readonly db: SqliteDatabase) {
     this.getSave = db.prepare("SELECT * FROM saves WHERE save_id = ?");
@@ -89,6 +94,30 @@ export class EventHistory {
     this.hasId = db.prepare(
       "SELECT seq FROM events WHERE save_id = ? AND event_id = ? AND seq >= ? AND seq <= ?",
     );
+  }
+
+  /** Inserts a save's row with the next key space (ItemKeys.ts). */
+  add(
+    saveId: string,
+    campaignId: string,
+    name: string,
+    parent: { readonly saveId: string; readonly seq: number } | undefined,
+  ): void {
+    this.saveStatements ??= {
+      insert: this.db.prepare(
+        `INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq, key_space)
+         VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(key_space), -1) + 1 FROM saves))`,
+      ),
+      lastKeySpace: this.db.prepare("SELECT max(key_space) FROM saves").pluck(),
+    };
+    const s = this.saveStatements;
+    if (((s.lastKeySpace.get() as number | null) ?? -1) + 1 >= KEY_SPACES) {
+      throw new Error(
+        `${this.db.name}: holds ${KEY_SPACES} saves, the most one file can key; branch into a new file`,
+      );
+    }
+    const at = parent?.seq ?? null;
+    s.insert.run(saveId, campaignId, name, parent?.saveId ?? null, at, at ?? 0);
   }
 
   /** The save, or undefined. */

@@ -24,10 +24,11 @@ import type {
 } from "@hearsay/core";
 import { BackgroundAppends } from "./BackgroundAppends.ts";
 import { BulkFold } from "./BulkFold.ts";
+import type { EngineSnapshotJob } from "./backgroundProtocol.ts";
 import { decodeBatch } from "./decodeBatch.ts";
+import { EngineSnapshotStore } from "./EngineSnapshotStore.ts";
 import { type AppendResult, EventAppend } from "./EventAppend.ts";
 import { EventHistory, type SaveInfo } from "./EventHistory.ts";
-import { KEY_SPACES } from "./ItemKeys.ts";
 import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
@@ -81,10 +82,6 @@ export class SqliteEventLog {
   private readonly reads: SaveReads;
   private readonly refolds: SaveRefold;
   private readonly appends: EventAppend;
-  /** Prepared at the first save made: a file of an older schema is only ever read. */
-  private saveStatements:
-    | { readonly insert: SqliteStatement; readonly lastKeySpace: SqliteStatement }
-    | undefined;
   private readonly insertEvent: SqliteStatement;
   private readonly setHead: SqliteStatement;
   /** `PRAGMA data_version`: changes when another connection commits to the file. */
@@ -135,36 +132,6 @@ export class SqliteEventLog {
     for (const saveId of savesBehind(db)) this.caughtUp(saveId);
   }
 
-  /** Inserts a save's row with the next key space (ItemKeys.ts). */
-  private addSave(
-    saveId: string,
-    campaignId: string,
-    name: string,
-    parent: { readonly saveId: string; readonly seq: number } | undefined,
-  ): void {
-    this.saveStatements ??= {
-      insert: this.db.prepare(
-        `INSERT INTO saves (save_id, campaign_id, name, parent_save_id, parent_seq, head_seq, key_space)
-         VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(key_space), -1) + 1 FROM saves))`,
-      ),
-      lastKeySpace: this.db.prepare("SELECT max(key_space) FROM saves").pluck(),
-    };
-    const s = this.saveStatements;
-    if (((s.lastKeySpace.get() as number | null) ?? -1) + 1 >= KEY_SPACES) {
-      throw new Error(
-        `${this.db.name}: holds ${KEY_SPACES} saves, the most one file can key; branch into a new file`,
-      );
-    }
-    s.insert.run(
-      saveId,
-      campaignId,
-      name,
-      parent?.saveId ?? null,
-      parent?.seq ?? null,
-      parent?.seq ?? 0,
-    );
-  }
-
   // --- saves -------------------------------------------------------------------------
 
   /**
@@ -190,7 +157,7 @@ export class SqliteEventLog {
             });
           }
         }
-        this.addSave(spec.saveId, spec.campaignId, spec.name, parent);
+        this.history.add(spec.saveId, spec.campaignId, spec.name, parent);
         const save = this.history.get(spec.saveId);
         if (save.head > 0) this.refolds.reproject(save);
         return save;
@@ -280,6 +247,17 @@ export class SqliteEventLog {
   get appendWorker(): { readonly waitedMs: number; readonly threadId: number } {
     const w = this.background ?? this.lastBackground;
     return { waitedMs: w?.waitedMs ?? 0, threadId: w?.threadId ?? 0 };
+  }
+
+  /**
+   * Stores an engine snapshot (`EngineSnapshotStore.write`) after every batch sent: on
+   * the append worker, in order with them, while a run has one; else here, now.
+   */
+  writeEngineSnapshot(job: Omit<EngineSnapshotJob, "kind">): void {
+    if (this.background !== null)
+      this.background.writeEngineSnapshot({ ...job, kind: "engine-snapshot" });
+    else
+      new EngineSnapshotStore(this.db).write(job.saveId, job.seq, job.format, job.text, job.keep);
   }
 
   /** Waits until every batch sent to the append worker is committed (none: returns at once). */
@@ -456,7 +434,7 @@ export class SqliteEventLog {
       () => {
         if (this.history.find(from.saveId)) throw new SaveExists({ saveId: from.saveId });
         const alone = this.history.list().length === 0;
-        this.addSave(from.saveId, from.campaignId, from.name, undefined);
+        this.history.add(from.saveId, from.campaignId, from.name, undefined);
         // Discarded, a target whose source is attached gets no event rows (see `discard`).
         const copyNone = attached !== null && opts.discard === true;
         const plan = {

@@ -8,11 +8,19 @@
  * sender goes on with the events as it sent them. A batch that does not
  * land as sent (another writer moved the head, an id already stored) stops it: the error
  * goes back on the port, the failure flag is raised, and nothing after it is written.
+ * An engine snapshot the run hands over is stored in the same order, after the batches
+ * sent before it, and counted as one.
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
-import { type AppendJob, SIGNAL, type WorkerStart } from "./backgroundProtocol.ts";
+import {
+  type AppendJob,
+  type EngineSnapshotJob,
+  SIGNAL,
+  type WorkerStart,
+} from "./backgroundProtocol.ts";
 import { decodeSent } from "./decodeSent.ts";
+import { EngineSnapshotStore } from "./EngineSnapshotStore.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
 
@@ -47,6 +55,7 @@ const kernelThreadId = (): number => {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 let log: SqliteEventLog | null = null;
+let snapshots: EngineSnapshotStore | null = null;
 try {
   Atomics.store(signal, SIGNAL.tid, kernelThreadId());
   log = new SqliteEventLog(openDatabase(start.path, { tempInMemory: true }), start.options);
@@ -58,7 +67,7 @@ try {
 
 process.on("uncaughtException", fail);
 
-parentPort?.on("message", (job: AppendJob | "close") => {
+parentPort?.on("message", (job: AppendJob | EngineSnapshotJob | "close") => {
   if (job === "close") {
     try {
       log?.db.close();
@@ -72,6 +81,13 @@ parentPort?.on("message", (job: AppendJob | "close") => {
   if (log === null || Atomics.load(signal, SIGNAL.failed) === 1) return;
   try {
     if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
+    if (job.kind === "engine-snapshot") {
+      snapshots ??= new EngineSnapshotStore(log.db);
+      snapshots.write(job.saveId, job.seq, job.format, job.text, job.keep);
+      Atomics.add(signal, SIGNAL.committed, 1);
+      Atomics.notify(signal, SIGNAL.committed);
+      return;
+    }
     const { events, payloads } = decodeSent(job.saveId, job.events);
     const result = log.appendDecoded(job.saveId, job.expectedSeq, events, payloads);
     if (result.head !== job.expectedSeq + job.events.length) {

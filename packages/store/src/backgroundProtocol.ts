@@ -34,8 +34,23 @@ export interface WorkerStart {
 /** An event as sent: its id, time, type, version and payload as JSON (a string is cheap to send). */
 export type SentEvent = readonly [string, number, string, number, string];
 
+/**
+ * An engine snapshot to store once the batches sent before it are committed
+ * (`EngineSnapshotStore.write`): the run's thread hands it over rather than waiting.
+ */
+export interface EngineSnapshotJob {
+  readonly kind: "engine-snapshot";
+  readonly saveId: string;
+  readonly seq: number;
+  readonly format: string;
+  readonly text: string;
+  /** Snapshots the save keeps (older ones are deleted). */
+  readonly keep: number;
+}
+
 /** One batch: events whose seqs start at `expectedSeq + 1`. */
 export interface AppendJob {
+  readonly kind?: undefined;
   readonly saveId: string;
   readonly expectedSeq: number;
   readonly events: ReadonlyArray<SentEvent>;
