@@ -24,7 +24,10 @@ import { SignCodes } from "./SignCodes.ts";
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
 const RESTORE_RUN_ROWS = 2048;
 
-/** Slots a page of the per-slot arrays holds, as a power of two (6 MiB of i8 at 384-d). */
+/**
+ * Slots a page of the per-slot arrays holds, as a power of two (6 MiB of i8 at 384-d;
+ * the unsaved f16 rows' pages, `HalfRows`, hold as many rows).
+ */
 const PAGE_SHIFT = 14;
 
 export class VectorRows {
@@ -73,7 +76,7 @@ export class VectorRows {
     readonly dimensions: number,
     pageShift = PAGE_SHIFT,
   ) {
-    this.halves = new HalfRows(dimensions);
+    this.halves = new HalfRows(dimensions, pageShift);
     this.rowidAt = new PagedArray(Float64Array, 1, pageShift, -1);
     this.fpAt = new PagedArray(Uint32Array, 1, pageShift);
     this.groupAt = new PagedArray(Int32Array, 1, pageShift);
