@@ -8,12 +8,17 @@
  * eighth of the file's rows up to `CACHE_ROWS` (6 MiB at 384-d): a run scores the same
  * NPC's best rows turn after turn.
  *
+ * The unsaved rows are held in pages (`PagedArray`): a run's index job writes the files
+ * once the rows put since reach as many as it last wrote (its default), so the unsaved
+ * rows reach half the store, and growing them as one array copied them all each time.
+ *
  * The file is held open by descriptor, not by name: a save renames a new file over the
  * old one and a rebuild may delete it, and a descriptor keeps reading the bytes it was
  * opened on (the same slot layout) until the store adopts the new file.
  */
 import { closeSync, readSync } from "node:fs";
 import { HALF_TABLE, toHalfInto } from "./halfFloat.ts";
+import { PagedArray } from "./PagedArray.ts";
 
 /** Descriptors of stores dropped without `close`, closed when their store is collected. */
 const orphans = new FinalizationRegistry<{ fd: number }>((held) => {
@@ -43,8 +48,8 @@ export class HalfRows {
   private base = 0;
   /** Slots [0, inFile) are rows of the file. */
   private inFile = 0;
-  /** Rows of slots at and past `inFile`, `dimensions` f16 each. */
-  private tail: Uint16Array;
+  /** Rows of slots at and past `inFile` (slot − inFile), `dimensions` f16 each. */
+  private readonly tail: PagedArray<Uint16Array>;
   /** File rows written again since the file was adopted. */
   private readonly moved = new Map<number, Uint16Array>();
   private readonly rowBytes: number;
@@ -54,9 +59,14 @@ export class HalfRows {
   private cacheBytes = new Uint8Array(0);
   private cachedSlot = new Int32Array(0);
 
-  constructor(readonly dimensions: number) {
+  /** `tailPageShift`: rows a page of the unsaved rows holds, as a power of two. */
+  constructor(
+    readonly dimensions: number,
+    tailPageShift: number,
+  ) {
     this.rowBytes = dimensions * 2;
-    this.tail = new Uint16Array(1024 * dimensions);
+    this.tail = new PagedArray(Uint16Array, dimensions, tailPageShift);
+    this.tail.grow(1024);
     orphans.register(this, this.held, this);
   }
 
@@ -105,13 +115,16 @@ export class HalfRows {
       this.moved.set(slot, out);
       at = 0;
     } else {
-      at = (slot - this.inFile) * d;
-      if (this.tail.length < at + d) {
-        const next = new Uint16Array(Math.max(at + d, this.tail.length * 2, TAIL_MIN_ROWS * d));
-        next.set(this.tail);
-        this.tail = next;
+      const row = slot - this.inFile;
+      const tail = this.tail;
+      if (tail.capacity <= row) {
+        // Twice the rows, up to the end of a page: no growth copies more than a page.
+        const held = tail.capacity;
+        const pageEnd = (Math.floor(held / tail.pageSlots) + 1) * tail.pageSlots;
+        tail.grow(Math.max(row + 1, Math.min(pageEnd, Math.max(held * 2, TAIL_MIN_ROWS))));
       }
-      out = this.tail;
+      out = tail.page(row);
+      at = tail.offset(row);
     }
     return { out, at };
   }
@@ -122,7 +135,10 @@ export class HalfRows {
    */
   private locate(slot: number): { bits: Uint16Array; at: number } {
     const d = this.dimensions;
-    if (slot >= this.inFile) return { bits: this.tail, at: (slot - this.inFile) * d };
+    if (slot >= this.inFile) {
+      const row = slot - this.inFile;
+      return { bits: this.tail.page(row), at: this.tail.offset(row) };
+    }
     const m = this.moved.get(slot);
     if (m) return { bits: m, at: 0 };
     if (this.cachedSlot.length === 0) {
@@ -208,7 +224,7 @@ export class HalfRows {
     this.cache = new Uint16Array(0);
     this.cacheBytes = new Uint8Array(0);
     this.cachedSlot = new Int32Array(0);
-    this.tail = new Uint16Array(0);
+    this.tail.reset(0);
   }
 
   /** Closes the file (its rows become unreadable: only for a store being dropped). */

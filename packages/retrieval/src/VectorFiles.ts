@@ -197,9 +197,8 @@ export const saveVectorFiles = (
         header.writeUInt32LE(d, 8);
         header.writeUInt32LE(used, 12);
         writeAll(fd, header);
-        writeAll(fd, rowids);
-        writeAll(fd, fingerprints);
-        writeAll(fd, groups);
+        // Each column in pieces, one a page of the store's slots (`VectorRows.slots`).
+        for (const piece of [...rowids, ...fingerprints, ...groups]) writeAll(fd, piece);
         const run = new Uint16Array(Math.max(1, Math.min(used, SAVE_RUN_ROWS)) * d);
         for (let from = 0; from < used; from += SAVE_RUN_ROWS) {
           const bits = run.subarray(0, Math.min(SAVE_RUN_ROWS, used - from) * d);

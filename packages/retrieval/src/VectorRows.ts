@@ -7,7 +7,10 @@
  * row also keeps the fingerprint of the text it was made from and the save it was put for.
  *
  * Rows live in slots: a removed row's slot is reused by a later put, and the slots grow
- * by an eighth when every one is taken.
+ * by an eighth (at most to the end of a page) when every one is taken. The per-slot
+ * arrays are held in pages (`PagedArray`), so a growth adds slots without copying the
+ * rows held: a run's store only grows (a year's memories reach 1.3 million rows), and
+ * each growth of one contiguous matrix copied all of it.
  */
 import type { SegmentRows } from "./GraphSegments.ts";
 import { HalfRows } from "./HalfRows.ts";
@@ -15,24 +18,31 @@ import { HALF_TABLE } from "./halfFloat.ts";
 import { Interner } from "./Interner.ts";
 import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
+import { grownCapacity, type PageArray, PagedArray } from "./PagedArray.ts";
 import { SignCodes } from "./SignCodes.ts";
 
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
 const RESTORE_RUN_ROWS = 2048;
 
+/**
+ * Slots a page of the per-slot arrays holds, as a power of two (6 MiB of i8 at 384-d;
+ * the unsaved f16 rows' pages, `HalfRows`, hold as many rows).
+ */
+const PAGE_SHIFT = 14;
+
 export class VectorRows {
   /** rowid → slot + 1 (0: absent). */
   private readonly slotOf = new KeySlots();
   /** slot → rowid (-1: free). */
-  private rowidAt = new Float64Array(1024).fill(-1);
+  private readonly rowidAt: PagedArray<Float64Array>;
   /** slot → fingerprint of the text the vector was made from. */
-  private fpAt = new Uint32Array(1024);
+  private readonly fpAt: PagedArray<Uint32Array>;
   /** The f16 rows by slot, in memory only until saved (`HalfRows`). */
   private readonly halves: HalfRows;
   /** slot × dimensions, per-row scaled i8. */
-  private q8: Int8Array;
+  private readonly q8: PagedArray<Int8Array>;
   /** slot → the group (save) its row belongs to. */
-  private groupAt = new Int32Array(1024);
+  private readonly groupAt: PagedArray<Int32Array>;
   /** Save ids ("" for rows put without one) as group numbers, kept across `restore`. */
   private readonly groups = new Interner();
   private used = 0;
@@ -43,9 +53,9 @@ export class VectorRows {
    * copied there, next to each other, in the order they were shared: a scan of any known
    * set that holds them reads them from a few contiguous pages rather than one page each.
    */
-  private sharedAt = new Int32Array(0);
+  private readonly sharedAt: PagedArray<Int32Array>;
   /** The shared rows' i8 copies, `sharedUsed` of them (some void once their row went). */
-  private shared = new Int8Array(0);
+  private readonly shared: PagedArray<Int8Array>;
   private sharedUsed = 0;
   /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
   private readonly codes: SignCodes;
@@ -55,16 +65,38 @@ export class VectorRows {
    * a sketch costs two 512-point rotations (~15 µs), a run saves its index as it goes,
    * and a run's own scans are small, so most rows a run puts are never sketched.
    */
-  private coded = new Uint8Array(1024);
+  private readonly coded: PagedArray<Uint8Array>;
+  /** The per-slot arrays, grown together. */
+  private readonly columns: ReadonlyArray<PagedArray<PageArray>>;
   /** One decoded row, reused by `put`. */
   private readonly row: Float32Array;
 
-  constructor(readonly dimensions: number) {
-    this.halves = new HalfRows(dimensions);
-    this.q8 = new Int8Array(1024 * dimensions);
+  /** `pageShift`: slots a page holds, as a power of two (small ones for tests). */
+  constructor(
+    readonly dimensions: number,
+    pageShift = PAGE_SHIFT,
+  ) {
+    this.halves = new HalfRows(dimensions, pageShift);
+    this.rowidAt = new PagedArray(Float64Array, 1, pageShift, -1);
+    this.fpAt = new PagedArray(Uint32Array, 1, pageShift);
+    this.groupAt = new PagedArray(Int32Array, 1, pageShift);
+    this.q8 = new PagedArray(Int8Array, dimensions, pageShift);
+    this.coded = new PagedArray(Uint8Array, 1, pageShift);
+    this.columns = [this.rowidAt, this.fpAt, this.groupAt, this.q8, this.coded];
+    this.sharedAt = new PagedArray(Int32Array, 1, pageShift);
+    this.shared = new PagedArray(Int8Array, dimensions, pageShift);
     this.codes = new SignCodes(dimensions);
-    this.codes.ensure(1024);
+    this.holdSlots(1024, true);
     this.row = new Float32Array(dimensions);
+  }
+
+  /** Makes room for slots [0, slots) (`fresh`: forgetting every row first). */
+  private holdSlots(slots: number, fresh: boolean): void {
+    for (const c of this.columns) {
+      if (fresh) c.reset(slots);
+      else c.grow(slots);
+    }
+    this.codes.ensure(slots);
   }
 
   /** Live rows. */
@@ -112,12 +144,12 @@ export class VectorRows {
 
   /** The save a row was put for ("" when none was given). */
   saveOf(rowid: number): string {
-    return this.has(rowid) ? this.groups.value(this.groupAt[this.slotOf.get(rowid) - 1]!) : "";
+    return this.has(rowid) ? this.groups.value(this.groupAt.get(this.slotOf.get(rowid) - 1)) : "";
   }
 
   /** The fingerprint stored with a rowid's vector, if present. */
   fingerprint(rowid: number): number | undefined {
-    return this.has(rowid) ? this.fpAt[this.slotOf.get(rowid) - 1] : undefined;
+    return this.has(rowid) ? this.fpAt.get(this.slotOf.get(rowid) - 1) : undefined;
   }
 
   /** Decodes a rowid's vector from f16 into `out` at `at`; false when it has none. */
@@ -134,7 +166,7 @@ export class VectorRows {
     let n = 0;
     this.slotOf.each(0, Number.POSITIVE_INFINITY, (r, s) => {
       rowids[n] = r;
-      fingerprints[n] = this.fpAt[s - 1]!;
+      fingerprints[n] = this.fpAt.get(s - 1);
       n++;
       return true;
     });
@@ -142,21 +174,23 @@ export class VectorRows {
   }
 
   /**
-   * The raw slots and their rowids, for saving; `halves(from, count, out)` copies the
-   * f16 bits of `count` slots from `from` on.
+   * The raw slots and their rowids, for saving: each of `rowids`, `fingerprints` and
+   * `groups` is views of slots [0, used), one after another (no copy: they are the
+   * store's pages); `halves(from, count, out)` copies the f16 bits of `count` slots from
+   * `from` on.
    */
   slots(): {
-    rowids: Float64Array;
-    fingerprints: Uint32Array;
-    groups: Int32Array;
+    rowids: ReadonlyArray<Float64Array>;
+    fingerprints: ReadonlyArray<Uint32Array>;
+    groups: ReadonlyArray<Int32Array>;
     saves: ReadonlyArray<string>;
     halves: (from: number, count: number, out: Uint16Array) => void;
     used: number;
   } {
     return {
-      rowids: this.rowidAt.subarray(0, this.used),
-      fingerprints: this.fpAt.subarray(0, this.used),
-      groups: this.groupAt.subarray(0, this.used),
+      rowids: this.rowidAt.pieces(this.used),
+      fingerprints: this.fpAt.pieces(this.used),
+      groups: this.groupAt.pieces(this.used),
       saves: this.groups.list(),
       halves: (from, count, out) => this.halves.readRange(from, count, out),
       used: this.used,
@@ -212,61 +246,36 @@ export class VectorRows {
    * bytes in the same order as without it, so no result depends on what is shared.
    */
   share(rowids: ArrayLike<number>): void {
-    const d = this.dimensions;
     const cap = Math.max(1024, this.live >>> 3);
     for (let i = 0; i < rowids.length && this.sharedUsed < cap; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
       const slot = this.slotOf.get(rowid) - 1;
-      if (slot < this.sharedAt.length && this.sharedAt[slot]! > 0) continue;
-      if (this.sharedAt.length < this.rowidAt.length) {
-        const grown = new Int32Array(this.rowidAt.length);
-        grown.set(this.sharedAt);
-        this.sharedAt = grown;
-      }
-      if (this.shared.length < (this.sharedUsed + 1) * d) {
-        const rows = Math.min(cap, Math.max(1024, this.sharedUsed + (this.sharedUsed >>> 1)));
-        const grown = new Int8Array(rows * d);
-        grown.set(this.shared.subarray(0, this.sharedUsed * d));
-        this.shared = grown;
+      if (slot < this.sharedAt.capacity && this.sharedAt.get(slot) > 0) continue;
+      this.sharedAt.grow(this.rowidAt.capacity);
+      if (this.shared.capacity < this.sharedUsed + 1) {
+        this.shared.grow(Math.min(cap, Math.max(1024, this.sharedUsed + (this.sharedUsed >>> 1))));
       }
       const at = this.sharedUsed++;
-      this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), at * d);
-      this.sharedAt[slot] = at + 1;
+      this.shared.setRow(at, this.q8.row(slot));
+      this.sharedAt.set(slot, at + 1);
     }
   }
 
   /** Forgets every shared row (their slots are being replaced). */
   private unshareAll(): void {
-    this.sharedAt = new Int32Array(0);
-    this.shared = new Int8Array(0);
+    this.sharedAt.reset(0);
+    this.shared.reset(0);
     this.sharedUsed = 0;
   }
 
   private allocSlot(): number {
     const reused = this.freeSlots.pop();
     if (reused !== undefined) return reused;
-    if (this.used === this.rowidAt.length) {
-      // An eighth more, not twice: spare i8 rows are search memory too (a loaded store is
-      // sized to its rows, and a run's first add must not double it).
-      const n = this.rowidAt.length + Math.max(1024, this.rowidAt.length >> 3);
-      const d = this.dimensions;
-      const r = new Float64Array(n).fill(-1);
-      r.set(this.rowidAt);
-      this.rowidAt = r;
-      const f = new Uint32Array(n);
-      f.set(this.fpAt);
-      this.fpAt = f;
-      const g = new Int32Array(n);
-      g.set(this.groupAt);
-      this.groupAt = g;
-      const q = new Int8Array(n * d);
-      q.set(this.q8);
-      this.q8 = q;
-      this.codes.ensure(n);
-      const c = new Uint8Array(n);
-      c.set(this.coded);
-      this.coded = c;
+    if (this.used === this.rowidAt.capacity) {
+      // An eighth more, not twice, and no further than the page's end (`grownCapacity`):
+      // no row held is copied but those of a short last page.
+      this.holdSlots(grownCapacity(this.used, this.rowidAt.shift), false);
     }
     return this.used++;
   }
@@ -278,34 +287,34 @@ export class VectorRows {
    * before, or -1 when it is new.
    */
   put(rowid: number, fingerprint: number, vector: Float32Array, save: string, sameAs = -1): number {
-    const d = this.dimensions;
     let slot = this.slotOf.get(rowid) - 1;
     let was = -1;
     if (slot < 0) {
       slot = this.allocSlot();
       this.slotOf.set(rowid, slot + 1);
-      this.rowidAt[slot] = rowid;
+      this.rowidAt.set(slot, rowid);
       this.live++;
     } else {
-      was = this.groupAt[slot]!;
+      was = this.groupAt.get(slot);
     }
-    this.groupAt[slot] = this.group(save);
-    this.fpAt[slot] = fingerprint >>> 0;
+    this.groupAt.set(slot, this.group(save));
+    this.fpAt.set(slot, fingerprint >>> 0);
     const source = sameAs >= 0 && this.has(sameAs) ? this.slotOf.get(sameAs) - 1 : -1;
+    const q8 = this.q8;
     if (source >= 0 && source !== slot) {
       this.halves.copy(source, slot);
-      this.q8.copyWithin(slot * d, source * d, source * d + d);
-      if (this.coded[source] === 1) {
+      q8.copyRow(source, slot);
+      if (this.coded.get(source) === 1) {
         this.codes.copy(source, slot);
-        this.coded[slot] = 1;
-      } else this.coded[slot] = 0;
+        this.coded.set(slot, 1);
+      } else this.coded.set(slot, 0);
     } else {
       this.halves.write(slot, vector);
-      quantizeInto(vector, this.q8, slot * d, d);
-      this.coded[slot] = 0;
+      quantizeInto(vector, q8.page(slot), q8.offset(slot), this.dimensions);
+      this.coded.set(slot, 0);
     }
-    const shared = slot < this.sharedAt.length ? this.sharedAt[slot]! - 1 : -1;
-    if (shared >= 0) this.shared.set(this.q8.subarray(slot * d, (slot + 1) * d), shared * d);
+    const shared = slot < this.sharedAt.capacity ? this.sharedAt.get(slot) - 1 : -1;
+    if (shared >= 0) this.shared.setRow(shared, q8.row(slot));
     return was;
   }
 
@@ -316,13 +325,19 @@ export class VectorRows {
   private codeSlot(slot: number): void {
     this.halves.decode(slot, this.row, 0);
     this.codes.encode(this.row, slot);
-    this.coded[slot] = 1;
+    this.coded.set(slot, 1);
   }
 
   /** Sketches every live row not sketched yet. */
   codePending(): void {
-    for (let slot = 0; slot < this.used; slot++) {
-      if (this.coded[slot] === 0 && this.rowidAt[slot]! >= 0) this.codeSlot(slot);
+    const coded = this.coded.pages;
+    const rowidAt = this.rowidAt.pages;
+    const size = this.coded.pageSlots;
+    for (let p = 0, base = 0; base < this.used; p++, base += size) {
+      const c = coded[p]!;
+      const r = rowidAt[p]!;
+      const end = Math.min(size, this.used - base);
+      for (let i = 0; i < end; i++) if (c[i] === 0 && r[i]! >= 0) this.codeSlot(base + i);
     }
   }
 
@@ -333,9 +348,9 @@ export class VectorRows {
       if (!this.has(rowid)) continue;
       const slot = this.slotOf.get(rowid) - 1;
       this.slotOf.set(rowid, 0);
-      this.rowidAt[slot] = -1;
+      this.rowidAt.set(slot, -1);
       // The copy is void; the slot's next row is not shared until it is asked to be.
-      if (slot < this.sharedAt.length) this.sharedAt[slot] = 0;
+      if (slot < this.sharedAt.capacity) this.sharedAt.set(slot, 0);
       this.freeSlots.push(slot);
       this.live--;
     }
@@ -356,14 +371,9 @@ export class VectorRows {
   ): void {
     this.halves.adopt(file.fd, file.base, rowids.length);
     const d = this.dimensions;
-    const cap = Math.max(1024, rowids.length);
     this.slotOf.clear();
-    this.rowidAt = new Float64Array(cap).fill(-1);
-    this.fpAt = new Uint32Array(cap);
-    this.groupAt = new Int32Array(cap);
-    this.q8 = new Int8Array(cap * d);
-    this.codes.ensure(cap);
-    this.coded = new Uint8Array(cap);
+    // Sized to the rows: spare slots only come with the first put after.
+    this.holdSlots(Math.max(1024, rowids.length), true);
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
@@ -385,15 +395,15 @@ export class VectorRows {
           continue;
         }
         this.slotOf.set(rowid, slot + 1);
-        this.rowidAt[slot] = rowid;
-        this.fpAt[slot] = fingerprints[i]!;
-        this.groupAt[slot] = groupOfSaved[groups ? groups[i]! : 0] ?? this.group("");
+        this.rowidAt.set(slot, rowid);
+        this.fpAt.set(slot, fingerprints[i]!);
+        this.groupAt.set(slot, groupOfSaved[groups ? groups[i]! : 0] ?? this.group(""));
         this.live++;
         const o = (i - from) * d;
         for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
-        quantizeInto(row, this.q8, slot * d, d);
+        quantizeInto(row, this.q8.page(slot), this.q8.offset(slot), d);
         this.codes.encode(row, slot);
-        this.coded[slot] = 1;
+        this.coded.set(slot, 1);
       }
     }
   }
@@ -412,9 +422,7 @@ export class VectorRows {
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
   copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
     if (!this.has(rowid)) return false;
-    const d = this.dimensions;
-    const s = this.slotOf.get(rowid) - 1;
-    out.set(this.q8.subarray(s * d, (s + 1) * d), at);
+    out.set(this.q8.row(this.slotOf.get(rowid) - 1), at);
     return true;
   }
 
@@ -424,10 +432,11 @@ export class VectorRows {
    * what a scan of many rows reads in full.
    */
   shortlist(query: Float32Array, slots: Int32Array, n: number, count: number): Int32Array {
-    const coded = this.coded;
+    const coded = this.coded.pages;
+    const { shift, mask } = this.coded;
     for (let j = 0; j < n; j++) {
       const slot = slots[j]!;
-      if (coded[slot] === 0) this.codeSlot(slot);
+      if (coded[slot >>> shift]![slot & mask] === 0) this.codeSlot(slot);
     }
     // After the sketching above: writing a sketch may grow the codes' memory.
     this.codes.slotsFor(n).set(slots.subarray(0, n));
@@ -441,22 +450,24 @@ export class VectorRows {
    */
   gatherSlots(slots: Int32Array, n: number, out: Int8Array): void {
     const d = this.dimensions;
-    const q8 = this.q8;
-    const sharedAt = this.sharedAt;
-    const shared = this.shared;
-    const nShared = sharedAt.length;
-    // Rows that follow one another where they are read from are copied as one run: a
-    // view per run, not per row (each view is garbage the young generation collects).
-    let from: Int8Array = q8;
+    const q8 = this.q8.pages;
+    const { shift, mask } = this.q8;
+    const sharedAt = this.sharedAt.pages;
+    const shared = this.shared.pages;
+    const nShared = this.sharedAt.capacity;
+    // Rows that follow one another in one page where they are read from are copied as
+    // one run: a view per run, not per row (each view is garbage the young generation
+    // collects). A run ends at a page's end: the next row is in another page.
+    let from = q8[0]!;
     let start = 0;
     let len = 0;
     let at = 0;
     for (let j = 0; j < n; j++) {
       const s = slots[j]!;
       // The same bytes either way: a shared row is read from its copy among the others.
-      const c = s < nShared ? sharedAt[s]! - 1 : -1;
-      const src = c >= 0 ? shared : q8;
-      const pos = c >= 0 ? c : s;
+      const c = s < nShared ? sharedAt[s >>> shift]![s & mask]! - 1 : -1;
+      const src = c >= 0 ? shared[c >>> shift]! : q8[s >>> shift]!;
+      const pos = c >= 0 ? c & mask : s & mask;
       if (len > 0 && src === from && pos === start + len) {
         len++;
         continue;
@@ -481,7 +492,7 @@ export class VectorRows {
     out: Array<number>,
   ): void {
     this.slotOf.each(Math.max(0, from), Number.POSITIVE_INFINITY, (r, slot) => {
-      if (this.groupAt[slot - 1] === group && accept(r)) out.push(r);
+      if (this.groupAt.get(slot - 1) === group && accept(r)) out.push(r);
       return true;
     });
   }
@@ -493,7 +504,7 @@ export class VectorRows {
       const out: Array<number> = [];
       if (limit > 0) {
         this.slotOf.each(Math.max(0, lo), hi, (r, slot) => {
-          if (this.groupAt[slot - 1] === group) out.push(r);
+          if (this.groupAt.get(slot - 1) === group) out.push(r);
           return out.length < limit;
         });
       }
