@@ -19,6 +19,7 @@ import { Interner } from "./Interner.ts";
 import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
 import { grownCapacity, type PageArray, PagedArray } from "./PagedArray.ts";
+import { RowMarks } from "./RowMarks.ts";
 import { SignCodes } from "./SignCodes.ts";
 
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
@@ -70,6 +71,11 @@ export class VectorRows {
   private readonly columns: ReadonlyArray<PagedArray<PageArray>>;
   /** One decoded row, reused by `put`. */
   private readonly row: Float32Array;
+  /**
+   * What changed since each mark (`RowMarks`): every change of a row's presence or
+   * fingerprint (`put`, `remove`, `restore`) is shown to it first.
+   */
+  private readonly marks = new RowMarks();
 
   /** `pageShift`: slots a page holds, as a power of two (small ones for tests). */
   constructor(
@@ -171,6 +177,35 @@ export class VectorRows {
       return true;
     });
     return { rowids, fingerprints };
+  }
+
+  /**
+   * A mark of the rows as they are now (`RowMarks`): {@link rowsApartSince} counts the
+   * rows changed since. Release it when done: every mark records each row changed.
+   */
+  mark(): number {
+    return this.marks.mark();
+  }
+
+  /** Forgets a mark (an unknown token is ignored). */
+  release(token: number): void {
+    this.marks.release(token);
+  }
+
+  /**
+   * Rows that differ from what they were at the mark `token` (present then or now only,
+   * or with another fingerprint): what `entries()` then and now disagree on, counted in
+   * the rows changed since. Null for a token unknown to these rows.
+   */
+  rowsApartSince(token: number): number | null {
+    return this.marks.apart(
+      token,
+      (rowid) => {
+        const s = this.slotOf.get(rowid);
+        return s > 0 ? this.fpAt.get(s - 1) : -1;
+      },
+      () => this.entries(),
+    );
   }
 
   /**
@@ -289,6 +324,7 @@ export class VectorRows {
   put(rowid: number, fingerprint: number, vector: Float32Array, save: string, sameAs = -1): number {
     let slot = this.slotOf.get(rowid) - 1;
     let was = -1;
+    if (this.marks.any) this.marks.touch(rowid, slot < 0 ? -1 : this.fpAt.get(slot));
     if (slot < 0) {
       slot = this.allocSlot();
       this.slotOf.set(rowid, slot + 1);
@@ -347,6 +383,7 @@ export class VectorRows {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
       const slot = this.slotOf.get(rowid) - 1;
+      if (this.marks.any) this.marks.touch(rowid, this.fpAt.get(slot));
       this.slotOf.set(rowid, 0);
       this.rowidAt.set(slot, -1);
       // The copy is void; the slot's next row is not shared until it is asked to be.
@@ -369,6 +406,7 @@ export class VectorRows {
     groups?: Int32Array,
     saves: ReadonlyArray<string> = [""],
   ): void {
+    this.marks.replacing(() => this.entries());
     this.halves.adopt(file.fd, file.base, rowids.length);
     const d = this.dimensions;
     this.slotOf.clear();

@@ -221,6 +221,30 @@ export class VectorStore {
     return this.rows.entries();
   }
 
+  /**
+   * A mark of the rows as they are now: {@link rowsApartSince} counts the rows changed
+   * since, in time proportional to them (`RowMarks`). Each mark is its own: several
+   * callers may mark one store. Release a mark no longer asked about.
+   */
+  mark(): number {
+    return this.rows.mark();
+  }
+
+  /** Forgets a mark (an unknown token is ignored). */
+  release(token: number): void {
+    this.rows.release(token);
+  }
+
+  /**
+   * Rows that differ from what they were at the mark `token` — present then or now
+   * only, or with another fingerprint: what {@link entries} then and now disagree on
+   * (`rowsApart`). Exact across {@link restore}. Null for a token this store never gave
+   * (or released).
+   */
+  rowsApartSince(token: number): number | null {
+    return this.rows.rowsApartSince(token);
+  }
+
   /** The raw slots and their rowids, for saving (`VectorRows.slots`). */
   slots(): ReturnType<VectorRows["slots"]> {
     return this.rows.slots();

@@ -121,6 +121,7 @@ export {
   type RetrievalEngineOptions,
   type SearchRequest,
 } from "./RetrievalEngine.ts";
+export { type RowEntries, rowsApart } from "./RowMarks.ts";
 export { requestTime } from "./requestTime.ts";
 export {
   cachedReplayEmbedder,
