@@ -8,6 +8,11 @@
  * a file is missing (vectors, manifest or a graph segment), the manifest names another model or dimensions, or at least
  * `minRows` rows differ from what was last written.
  *
+ * Those rows are counted from a mark the keeper takes on each store when its files are
+ * written (`VectorStore.mark`): in the rows changed since, not the rows held — the job
+ * runs daily on stores that reach a year's 1.3 million memories. The count is what
+ * diffing the entries written and now would give (`rowsApart`).
+ *
  * What it finds depends on the disk (a resume, a deleted file, `replay --verify` in an
  * in-memory database that has no files), so none of it enters the log: the job's event
  * says only that it ran, and its counts go to the run's summary.
@@ -22,6 +27,8 @@ import {
   type VectorIndexes,
   type VectorStore,
 } from "@hearsay/retrieval";
+
+export { rowsApart } from "@hearsay/retrieval";
 
 /** What the index jobs of a run did, for its summary. */
 export interface IndexUpkeep {
@@ -39,30 +46,12 @@ export interface IndexUpkeep {
   readonly seconds: number | null;
 }
 
-type Entries = ReturnType<VectorStore["entries"]>;
-
-/** Rows present in one of two rowid-ordered entry lists only, or with another fingerprint. */
-export const rowsApart = (a: Entries, b: Entries): number => {
-  let i = 0;
-  let j = 0;
-  let apart = 0;
-  while (i < a.rowids.length && j < b.rowids.length) {
-    const x = a.rowids[i]!;
-    const y = b.rowids[j]!;
-    if (x === y) {
-      if (a.fingerprints[i] !== b.fingerprints[j]) apart += 1;
-      i++;
-      j++;
-    } else if (x < y) {
-      apart += 1;
-      i++;
-    } else {
-      apart += 1;
-      j++;
-    }
-  }
-  return apart + (a.rowids.length - i) + (b.rowids.length - j);
-};
+/** What a collection's files were last written with: a mark on the store, and its rows then. */
+interface Written {
+  readonly store: VectorStore;
+  readonly token: number;
+  readonly rows: number;
+}
 
 const readManifest = (path: string): IndexManifest | null => {
   try {
@@ -75,7 +64,7 @@ const readManifest = (path: string): IndexManifest | null => {
 const sizeOf = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
 
 export class IndexKeeper {
-  private readonly written = new Map<CollectionName, Entries>();
+  private readonly written = new Map<CollectionName, Written>();
   private jobs = 0;
   private writes = 0;
   private rows = 0;
@@ -95,8 +84,28 @@ export class IndexKeeper {
   wrote(index: VectorIndexes): void {
     for (const c of collectionNames) {
       const store = index.store(c);
-      if (store !== null) this.written.set(c, store.entries());
+      if (store !== null) this.marked(c, store, store.mark());
     }
+  }
+
+  /** Keeps `token` (a mark just taken on `store`) as what `c`'s files hold, the old mark let go. */
+  private marked(c: CollectionName, store: VectorStore, token: number): void {
+    const last = this.written.get(c);
+    last?.store.release(last.token);
+    this.written.set(c, { store, token, rows: store.size });
+  }
+
+  /**
+   * Rows `store` is apart from what `c`'s files were last written with, and how many
+   * rows that was: all its rows, and none, when they were never written from it (a store
+   * the keeper did not mark: every reopen is followed by {@link wrote}).
+   */
+  private behind(c: CollectionName, store: VectorStore): { behind: number; rows: number } {
+    const last = this.written.get(c);
+    const apart = last?.store === store ? store.rowsApartSince(last.token) : null;
+    return apart === null || last === undefined
+      ? { behind: store.size, rows: 0 }
+      : { behind: apart, rows: last.rows };
   }
 
   /**
@@ -112,20 +121,26 @@ export class IndexKeeper {
       const store = index.store(c);
       if (store === null) continue;
       const paths = indexPaths(this.dbPath, c);
-      const now = store.entries();
-      const last = this.written.get(c);
-      const behind = last === undefined ? now.rowids.length : rowsApart(now, last);
+      const { behind, rows } = this.behind(c, store);
       const manifest = existsSync(paths.vectors) ? readManifest(paths.manifest) : null;
       const foreign =
         manifest === null ||
         manifest.model !== index.model ||
         manifest.dimensions !== store.dimensions ||
         manifest.segments.some((s) => !existsSync(paths.segment(s)));
-      const share = Math.ceil(Math.max(0, minShare) * (last?.rowids.length ?? 0));
+      const share = Math.ceil(Math.max(0, minShare) * rows);
       if (!foreign && behind < Math.max(1, minRows, share)) continue;
       const before = new Set((manifest?.segments ?? []).map((s) => s.hash));
-      const saved = saveVectorFiles(store, paths, { collection: c, model: index.model });
-      this.written.set(c, now);
+      // Marked before the save, as the rows it writes; kept once it is written.
+      const token = store.mark();
+      let saved: IndexManifest;
+      try {
+        saved = saveVectorFiles(store, paths, { collection: c, model: index.model });
+      } catch (e) {
+        store.release(token);
+        throw e;
+      }
+      this.marked(c, store, token);
       this.rows += behind;
       this.segments += saved.segments.filter((s) => !before.has(s.hash)).length;
       wrote = true;
