@@ -1,7 +1,7 @@
 /**
  * The SQL reads the dossier needs besides search: an NPC's character row, profile,
  * activity, relationship edges, open tasks and dialogue turns (searched items' texts are
- * kept by the view, `ItemTable.quote`, and so are the rows of each NPC's last turns,
+ * kept by the view, `ItemTable.quoteOf`, and so are the rows of each NPC's last turns,
  * `TurnRows`: a turn's row is read only for an older one).
  * All read-only, all prepared once; each is a primary-key or index lookup.
  */

@@ -291,7 +291,7 @@ export const searchCollection = (
     rowid: tab.rowids[local]!,
     local,
     t: tab.t[local]!,
-    quote: tab.quote[local]!,
+    quote: tab.quoteOf(local),
     score: score(ctx, c, local, cand, scoring),
     similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
   });

@@ -84,7 +84,12 @@ export class ItemTable {
   readonly entities: Array<ReadonlyArray<number>> = [];
   readonly aboutTask: Array<number> = [];
   readonly source: Array<number> = [];
-  readonly quote: Array<Quote> = [];
+  /**
+   * What {@link quoteOf} answers, by local: the text itself for the usual quote of one
+   * `text` column (a memory's, a world event's) — a year's million memories with an
+   * object each are a million more objects for every full GC to mark — else the quote.
+   */
+  private readonly quotes: Array<Quote | string> = [];
   readonly dead: Array<boolean> = [];
   /**
    * The first time an item is not alive at: its expiry or its going, whichever is first
@@ -131,7 +136,7 @@ export class ItemTable {
     this.entities.push(f.entities);
     this.aboutTask.push(f.aboutTask);
     this.source.push(f.source);
-    this.quote.push(f.quote);
+    this.quotes.push(packed(f.quote));
     this.dead.push(false);
     this.until.push(endOfLife(f.expiresAt ?? -1, f.goneAt ?? -1));
     this.alive++;
@@ -145,6 +150,17 @@ export class ItemTable {
     push(this.byTask, f.aboutTask, local);
     push(this.bySource, f.source, local);
     return local;
+  }
+
+  /** The words a dossier quotes of an item (see {@link Quote}). */
+  quoteOf(local: number): Quote {
+    const q = this.quotes[local]!;
+    return typeof q === "string" ? { text: q } : q;
+  }
+
+  /** Replaces an item's quote (a summary rewritten in place). */
+  setQuote(local: number, quote: Quote): void {
+    this.quotes[local] = packed(quote);
   }
 
   /** Marks an item removed (its row was deleted); returns its rowid, or -1. */
@@ -175,6 +191,16 @@ export class ItemTable {
     return t < this.until[local]!;
   }
 }
+
+/** A quote of only a `text` column as that text; any other as it is. */
+const packed = (quote: Quote): Quote | string => {
+  let only: string | undefined;
+  for (const k in quote) {
+    if (k !== "text" || only !== undefined) return quote;
+    only = quote[k];
+  }
+  return only ?? quote;
+};
 
 /** The first time an item with this expiry and going (-1: none) is not alive at. */
 const endOfLife = (expiresAt: number, goneAt: number): number =>

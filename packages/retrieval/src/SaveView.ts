@@ -12,7 +12,7 @@
  * holds the two to the same answers. A new item's row is made from its event, and its key
  * (the rowid the store gives it) by the store's own rule (`ItemKeyFold`, store/src/ItemKeys.ts),
  * so catching up reads no table; the words a dossier quotes of an item are kept with its
- * facts (`ItemTable.quote`), so quoting a hit reads no table either.
+ * facts (`ItemTable.quoteOf`), so quoting a hit reads no table either.
  *
  * SQL per dossier would cost a query's overhead per known item; this makes the knowledge
  * filter a binary search.
@@ -263,7 +263,7 @@ export class SaveView implements Names {
     if (existing === undefined) return table.add(summaryFacts(r, this));
     const facts = summaryFacts(r, this);
     table.t[existing] = facts.t;
-    table.quote[existing] = facts.quote;
+    table.setQuote(existing, facts.quote);
     return existing;
   }
 

@@ -48,3 +48,20 @@ describe("ItemTable.aliveAt", () => {
     );
   });
 });
+
+describe("ItemTable.quoteOf", () => {
+  it("gives back every quote as it was added or set, whatever its columns", () => {
+    const column = fc.constantFrom("text", "topic", "summary", "outcome", "partner_id");
+    const quote = fc.dictionary(column, fc.string(), { maxKeys: 4 });
+    fc.assert(
+      fc.property(fc.array(quote, { minLength: 1, maxLength: 8 }), quote, (quotes, later) => {
+        const table = new ItemTable();
+        const locals = quotes.map((q, i) => table.add({ ...facts(`m${i}`, null, null), quote: q }));
+        expect(locals.map((local) => table.quoteOf(local))).toEqual(quotes);
+        table.setQuote(locals[0]!, later);
+        expect(table.quoteOf(locals[0]!)).toEqual(later);
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 2000 : 200 },
+    );
+  });
+});

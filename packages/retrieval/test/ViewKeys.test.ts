@@ -24,7 +24,7 @@ const contents = (view: SaveView) => ({
           id: table.ids[local],
           key: table.rowids[local],
           t: table.t[local],
-          quote: table.quote[local],
+          quote: table.quoteOf(local),
           expiresAt: table.expiresAt[local],
           goneAt: table.goneAt[local],
           importance: table.importance[local],

@@ -36,7 +36,7 @@ const quotesOf = (view: SaveView) =>
     return tab.ids.flatMap((id, local) =>
       tab.dead[local]
         ? []
-        : [{ c, id, rowid: tab.rowids[local]!, t: tab.t[local]!, q: tab.quote[local]! }],
+        : [{ c, id, rowid: tab.rowids[local]!, t: tab.t[local]!, q: tab.quoteOf(local) }],
     );
   });
 
