@@ -45,21 +45,32 @@ export const rowsApart = (a: RowEntries, b: RowEntries): number => {
   return apart + (a.rowids.length - i) + (b.rowids.length - j);
 };
 
-/** A row's state as a mark records it: its fingerprint, or -1 when absent. */
+/** A row's state as `touch` is told it and `apart` reads it: -1 when absent. */
 const ABSENT = -1;
 
 /**
- * One mark: rowid → state before its first change since the mark (`changed`), or, once
- * every row was replaced at once, the full entries at the mark (`all`).
+ * The rows changed since a mark, by their state before their first change: present
+ * (rowid → fingerprint as a signed 32-bit number, which V8 keeps inline — a fingerprint
+ * past 2^31 as itself would be a heap number each, and a mark can hold half a year's
+ * rows between two writes) or absent.
+ */
+interface Changed {
+  readonly present: Map<number, number>;
+  readonly absent: Set<number>;
+}
+
+/**
+ * One mark: the rows changed since it (`changed`), or, once every row was replaced at
+ * once, the full entries at the mark (`all`).
  */
 type Mark =
-  | { readonly changed: Map<number, number>; readonly all?: undefined }
+  | { readonly changed: Changed; readonly all?: undefined }
   | { readonly changed?: undefined; readonly all: RowEntries };
 
 export class RowMarks {
   private readonly marks = new Map<number, Mark>();
   /** The marks that record changes one row at a time (those without `all`). */
-  private recording: Array<Map<number, number>> = [];
+  private recording: Array<Changed> = [];
   private next = 1;
 
   /** True when some mark records changes: callers skip {@link touch} otherwise. */
@@ -70,7 +81,7 @@ export class RowMarks {
   /** A new mark of the rows as they are now; its token names it. */
   mark(): number {
     const token = this.next++;
-    const changed = new Map<number, number>();
+    const changed: Changed = { present: new Map(), absent: new Set() };
     this.marks.set(token, { changed });
     this.recording.push(changed);
     return token;
@@ -91,8 +102,10 @@ export class RowMarks {
   touch(rowid: number, fingerprint: number): void {
     const recording = this.recording;
     for (let i = 0; i < recording.length; i++) {
-      const changed = recording[i]!;
-      if (!changed.has(rowid)) changed.set(rowid, fingerprint);
+      const { present, absent } = recording[i]!;
+      if (present.has(rowid) || absent.has(rowid)) continue;
+      if (fingerprint === ABSENT) absent.add(rowid);
+      else present.set(rowid, fingerprint | 0);
     }
   }
 
@@ -122,19 +135,23 @@ export class RowMarks {
     if (m === undefined) return null;
     if (m.all !== undefined) return rowsApart(entries(), m.all);
     let apart = 0;
-    for (const [rowid, was] of m.changed) if (fingerprintOf(rowid) !== was) apart += 1;
+    for (const [rowid, was] of m.changed.present) {
+      const now = fingerprintOf(rowid);
+      if (now === ABSENT || (now | 0) !== was) apart += 1;
+    }
+    for (const rowid of m.changed.absent) if (fingerprintOf(rowid) !== ABSENT) apart += 1;
     return apart;
   }
 }
 
 /** The entries `now` with the rows of `changed` set back to their recorded state. */
-const entriesAt = (now: RowEntries, changed: ReadonlyMap<number, number>): RowEntries => {
+const entriesAt = (now: RowEntries, changed: Changed): RowEntries => {
   const rows: Array<[number, number]> = [];
   for (let i = 0; i < now.rowids.length; i++) {
     const r = now.rowids[i]!;
-    if (!changed.has(r)) rows.push([r, now.fingerprints[i]!]);
+    if (!changed.present.has(r) && !changed.absent.has(r)) rows.push([r, now.fingerprints[i]!]);
   }
-  for (const [r, fp] of changed) if (fp !== ABSENT) rows.push([r, fp]);
+  for (const [r, fp] of changed.present) rows.push([r, fp >>> 0]);
   rows.sort((a, b) => a[0] - b[0]);
   return {
     rowids: Float64Array.from(rows, ([r]) => r),
