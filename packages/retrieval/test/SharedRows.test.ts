@@ -4,22 +4,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KnowledgeIndex } from "../src/KnowledgeIndex.ts";
 import { VectorRows } from "../src/VectorRows.ts";
+import { randomUnit } from "./fixtures.ts";
 
 // Rows of items known by many are copied together (`VectorStore.shareItems`) so that scans
 // read them from contiguous memory. Sharing must never change what a scan finds.
 
 const D = 16;
 
-const unit = (p: Prng): Float32Array => {
-  const v = new Float32Array(D);
-  let n = 0;
-  for (let i = 0; i < D; i++) {
-    v[i] = p.float() * 2 - 1;
-    n += v[i]! * v[i]!;
-  }
-  for (let i = 0; i < D; i++) v[i]! /= Math.sqrt(n);
-  return v;
-};
+const unit = (p: Prng): Float32Array => randomUnit(p, D);
 
 type Op =
   | { readonly kind: "share"; readonly rows: ReadonlyArray<number> }

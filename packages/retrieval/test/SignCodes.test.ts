@@ -6,21 +6,13 @@ import { compileSignScan } from "../scripts/signScanWasm.ts";
 import { shortlistSize } from "../src/ExactScan.ts";
 import { SignCodes } from "../src/SignCodes.ts";
 import { SIGN_SCAN_WASM } from "../src/signScanWasm.ts";
+import { randomUnit } from "./fixtures.ts";
 
 // Large exact scans rank rows by one-bit sketches first and read only a short list in
 // full (`SignCodes`, `ExactScan`): the kernel must sum what the tables say, the short
 // list must hold the rows the scan would find, and where a row sits must not matter.
 
-const unit = (p: Prng, d: number): Float32Array => {
-  const v = new Float32Array(d);
-  let n = 0;
-  for (let i = 0; i < d; i++) {
-    v[i] = p.float() * 2 - 1;
-    n += v[i]! * v[i]!;
-  }
-  for (let i = 0; i < d; i++) v[i]! /= Math.sqrt(n);
-  return v;
-};
+const unit = randomUnit;
 
 /** The rotation a sketch is the signs of, read through the private method (a test-only peek). */
 const rotation = (codes: SignCodes, v: Float32Array): Float64Array =>

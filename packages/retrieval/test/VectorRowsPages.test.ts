@@ -5,6 +5,7 @@ import { Prng } from "@hearsay/core";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { VectorRows } from "../src/VectorRows.ts";
+import { randomUnit } from "./fixtures.ts";
 
 // The rows' per-slot arrays are held in pages (`PagedArray`): how many slots a page holds
 // must change nothing a store is read for — what it saves, gathers, shortlists or finds —
@@ -13,17 +14,7 @@ import { VectorRows } from "../src/VectorRows.ts";
 const D = 16;
 const ROWS = 1100;
 
-const unit = (seed: number): Float32Array => {
-  const p = Prng.derive(seed, "v");
-  const v = new Float32Array(D);
-  let n = 0;
-  for (let i = 0; i < D; i++) {
-    v[i] = p.float() * 2 - 1;
-    n += v[i]! * v[i]!;
-  }
-  for (let i = 0; i < D; i++) v[i]! /= Math.sqrt(n);
-  return v;
-};
+const unit = (seed: number): Float32Array => randomUnit(Prng.derive(seed, "v"), D);
 
 type Op =
   | { readonly kind: "put"; readonly row: number; readonly seed: number }

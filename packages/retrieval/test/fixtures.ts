@@ -119,3 +119,15 @@ export const memoryEvents = (p: Prng, npcs: number, count: number, t0 = 10, pref
 };
 
 export { Prng };
+
+/** A random unit vector of `d` dimensions, each component drawn uniform in [-1, 1] first. */
+export const randomUnit = (p: Prng, d: number): Float32Array => {
+  const v = new Float32Array(d);
+  let n = 0;
+  for (let i = 0; i < d; i++) {
+    v[i] = p.float() * 2 - 1;
+    n += v[i]! * v[i]!;
+  }
+  for (let i = 0; i < d; i++) v[i]! /= Math.sqrt(n);
+  return v;
+};
