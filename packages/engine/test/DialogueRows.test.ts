@@ -35,9 +35,10 @@ describe("a run's dialogue rows", () => {
         const view = mirror.view(MAIN, appended);
         log.caughtUp(MAIN);
         for (const list of view.turns.values())
-          for (const ref of list) {
-            if (ref.row === undefined) continue;
-            expect(ref.row).toEqual(rows.get(ref.rowid));
+          for (let i = 0; i < list.length; i++) {
+            const row = list.row(i);
+            if (row === undefined) continue;
+            expect(row).toEqual(rows.get(list.rowid(i)));
             compared += 1;
           }
       },

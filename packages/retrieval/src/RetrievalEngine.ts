@@ -370,7 +370,7 @@ export class RetrievalEngine {
               turn: (rowid) => this.readyThen(saveId, () => source.turn(rowid)),
             },
       nameOf: (id) => view.npcName.get(view.npcs.find(id)) ?? id,
-      turnsOf: (id) => view.turns.get(view.npcs.find(id)) ?? [],
+      turnsOf: (id) => view.turns.get(view.npcs.find(id)),
       search: (ask) => {
         const ctx = this.context(view, {
           ...ask,

@@ -51,10 +51,9 @@ import type { KnownList } from "./KnownList.ts";
 import { KnownThreads, threadRow } from "./KnownThreads.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import type { ThreadRow } from "./ThreadSection.ts";
-import { fillTurnRows, pushTurn, type TurnRef } from "./TurnRows.ts";
+import { fillTurnRows, TurnList } from "./TurnRows.ts";
 
 export { type FactKind, factKindOf } from "./KnowledgeIndex.ts";
-export type { TurnRef } from "./TurnRows.ts";
 
 const json = (v: unknown): string => JSON.stringify(v);
 
@@ -85,7 +84,7 @@ export class SaveView implements Names {
   /** Directed relationship edges: from → to. */
   readonly relations = new Map<number, Set<number>>();
   /** Each NPC's dialogue turns, oldest first, the last few with their rows (`TurnRows`). */
-  readonly turns = new Map<number, Array<TurnRef>>();
+  readonly turns = new Map<number, TurnList>();
   /** The threads and who knows of each (the dossier's threads section). */
   readonly threads = new KnownThreads();
   /** The last seq folded in. */
@@ -293,10 +292,10 @@ export class SaveView implements Names {
       const npc = this.npcs.intern(id);
       let list = this.turns.get(npc);
       if (!list) {
-        list = [];
+        list = new TurnList();
         this.turns.set(npc, list);
       }
-      pushTurn(list, { t, rowid, row });
+      list.push(t, rowid, row);
     }
   }
 

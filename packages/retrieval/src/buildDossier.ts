@@ -26,11 +26,11 @@ import {
 } from "@hearsay/core";
 import type { CollectionName } from "./collections.ts";
 import { cutStandingSection } from "./cutStandingSection.ts";
-import type { DossierSource } from "./DossierSource.ts";
+import type { DossierSource, TurnRow } from "./DossierSource.ts";
 import type { SearchHit } from "./HybridSearch.ts";
 import { requestTime } from "./requestTime.ts";
 import { threadCandidates } from "./ThreadSection.ts";
-import { KEPT_TURN_ROWS, type TurnRef } from "./TurnRows.ts";
+import { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";
 import {
   type BudgetPreset,
   budgetPresets,
@@ -101,8 +101,8 @@ export interface DossierReads {
   readonly rows: DossierRows;
   /** An NPC's name (its id when the save has no such NPC). */
   readonly nameOf: (npcId: string) => string;
-  /** An NPC's dialogue turns (said or heard), oldest first. */
-  readonly turnsOf: (npcId: string) => ReadonlyArray<TurnRef>;
+  /** An NPC's dialogue turns (said or heard), oldest first (none: `undefined`). */
+  readonly turnsOf: (npcId: string) => TurnList | undefined;
   /** Opens the NPC's search for one dossier; called once, by its first searched section. */
   readonly search: (ask: DossierSearchAsk) => SectionSearch;
   /** The budgets when the request names none. */
@@ -480,19 +480,13 @@ const DIALOGUE_STEP = 4;
  */
 const recentTurns = (reads: DossierReads, npcId: string, t: number, steady: boolean) => {
   const list = reads.turnsOf(npcId);
-  let hi = list.length;
-  let lo = 0;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.t <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  const out = [];
+  const out: Array<TurnRow> = [];
+  if (list === undefined) return out;
+  const lo = list.countUpTo(t);
   const keep = steady && lo > 3 ? 3 + ((lo - 3) % DIALOGUE_STEP) : KEPT_TURN_ROWS;
   for (let i = lo - 1; i >= 0 && out.length < keep; i--) {
     // The view keeps the rows of an NPC's last few turns: older ones are read.
-    const ref = list[i]!;
-    const row = ref.row ?? reads.rows.turn(ref.rowid);
+    const row = list.row(i) ?? reads.rows.turn(list.rowid(i));
     if (row) out.push(row);
   }
   return out;

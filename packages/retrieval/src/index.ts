@@ -139,7 +139,7 @@ export {
   scoreCandidate,
 } from "./scoring.ts";
 export { type ThreadRow, ThreadSource, threadCandidates } from "./ThreadSection.ts";
-export { KEPT_TURN_ROWS, type TurnRef } from "./TurnRows.ts";
+export { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";
 export {
   type BudgetPreset,
   budgetPresets,

@@ -9,11 +9,19 @@ import {
   makeHashingEmbedder,
   RetrievalEngine,
   type SaveView,
-  type TurnRef,
 } from "@hearsay/retrieval";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { ev, npcEvents, openWorld, Prng, sentence, type TestWorld } from "./fixtures.ts";
+import {
+  ev,
+  npcEvents,
+  openWorld,
+  Prng,
+  sentence,
+  type TestWorld,
+  turnEntries,
+  viewTurns,
+} from "./fixtures.ts";
 
 const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 10 : n });
 const embedder = makeHashingEmbedder({ dimensions: 32 });
@@ -50,7 +58,7 @@ const tableRow = (w: TestWorld, rowid: number) =>
 const checkKept = (w: TestWorld, view: SaveView): number => {
   const held = new Set<unknown>();
   for (const [npc, list] of view.turns) {
-    list.forEach((ref: TurnRef, i) => {
+    turnEntries(list).forEach((ref, i) => {
       const kept = i >= list.length - KEPT_TURN_ROWS;
       expect(ref.row !== undefined, `${npc} turn ${i} of ${list.length}`).toBe(kept);
       if (ref.row !== undefined) {
@@ -86,7 +94,7 @@ describe("the view's dialogue rows", () => {
           checkKept(w, view);
           const fresh = new RetrievalEngine(w.db, { log: w.log, embedder }).view(w.saveId);
           checkKept(w, fresh);
-          expect(new Map(view.turns)).toEqual(new Map(fresh.turns));
+          expect(viewTurns(view)).toEqual(viewTurns(fresh));
           w.db.close();
         },
       ),
@@ -130,7 +138,8 @@ describe("the view's dialogue rows", () => {
           // The same dossiers with every row read from the table: a view whose rows are dropped.
           const reader = new RetrievalEngine(w.db, { log: w.log, embedder });
           for (const list of reader.view(w.saveId).turns.values())
-            for (const ref of list) ref.row = undefined;
+            for (let i = Math.max(0, list.length - KEPT_TURN_ROWS); i < list.length; i++)
+              list.setRow(i, undefined);
           const reads = vi.spyOn(live.source, "turn");
           const last = 10 + Math.floor((n - 1) / 2);
           for (let i = 0; i < NPCS; i++) {

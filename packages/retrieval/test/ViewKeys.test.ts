@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectionNames } from "../src/collections.ts";
 import { SaveView } from "../src/SaveView.ts";
+import { turnEntries } from "./fixtures.ts";
 
 /** What a view holds of its live items and dialogue, by names rather than interned numbers. */
 const contents = (view: SaveView) => ({
@@ -38,7 +39,10 @@ const contents = (view: SaveView) => ({
   ),
   turns: Object.fromEntries(
     [...view.turns.entries()]
-      .map(([npc, list]) => [view.npcs.value(npc), [...list].sort((a, b) => a.rowid - b.rowid)])
+      .map(([npc, list]) => [
+        view.npcs.value(npc),
+        turnEntries(list).sort((a, b) => a.rowid - b.rowid),
+      ])
       .sort(),
   ),
 });

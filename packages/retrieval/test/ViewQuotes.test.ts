@@ -15,7 +15,7 @@ import {
 } from "@hearsay/retrieval";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ev, npcEvents, openWorld, Prng, sentence, type TestWorld } from "./fixtures.ts";
+import { ev, npcEvents, openWorld, Prng, sentence, type TestWorld, viewTurns } from "./fixtures.ts";
 
 const runs = (n: number) => ({ numRuns: process.env.HEARSAY_DEEP ? n * 10 : n });
 const embedder = makeHashingEmbedder({ dimensions: 32 });
@@ -178,7 +178,7 @@ describe("the view's quotes", () => {
           }
           const freshView = new RetrievalEngine(w.db, { log: w.log, embedder }).view(w.saveId);
           expect(caughtUp).toEqual(quotesOf(freshView));
-          expect(new Map(view.turns)).toEqual(new Map(freshView.turns));
+          expect(viewTurns(view)).toEqual(viewTurns(freshView));
           w.db.close();
         },
       ),

@@ -5,6 +5,8 @@
  */
 import { type EventType, type GameTime, ids, makeEvent, Prng, type SaveId } from "@hearsay/core";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import type { SaveView } from "../src/SaveView.ts";
+import type { TurnList } from "../src/TurnRows.ts";
 
 export const topics = [
   ["grain", "mill", "harvest", "flour", "cellar", "sacks"],
@@ -117,6 +119,18 @@ export const memoryEvents = (p: Prng, npcs: number, count: number, t0 = 10, pref
   }
   return out;
 };
+
+/** An NPC's dialogue turns as plain records, oldest first, each with its kept row or none. */
+export const turnEntries = (list: TurnList) =>
+  Array.from({ length: list.length }, (_, i) => ({
+    t: list.t(i),
+    rowid: list.rowid(i),
+    row: list.row(i),
+  }));
+
+/** Every NPC's dialogue turns as plain records: two views hold the same turns iff equal. */
+export const viewTurns = (view: SaveView) =>
+  new Map([...view.turns].map(([npc, list]) => [npc, turnEntries(list)]));
 
 export { Prng };
 
