@@ -46,15 +46,16 @@ class Keyed {
 }
 
 /**
- * The turn keys of one conversation: a list (turn i's key at i) while its turns come
- * 0, 1, 2…, as they do in a run; a map once one comes out of that order (a turn index is
+ * The turn keys of one conversation: its turn 0's key alone while that is its only turn
+ * (most are: no object at all), then a list (turn i's key at i) while its turns come 0,
+ * 1, 2…, as they do in a run; a map once one comes out of that order (a turn index is
  * any non-negative integer).
  */
-type TurnKeys = Array<number> | Map<number, number>;
+type TurnKeys = number | Array<number> | Map<number, number>;
 
 /**
  * The conversation_turns keys, by conversation then turn index: every turn of the save
- * is held, but not as a pair id string per turn (one per conversation instead).
+ * is held, but not as a pair id string per turn.
  */
 class Turns {
   private readonly of = new Map<string, TurnKeys>();
@@ -65,20 +66,24 @@ class Turns {
   get(conversation: string, index: number): number | undefined {
     const keys = this.of.get(conversation);
     if (keys === undefined) return undefined;
+    if (typeof keys === "number") return index === 0 ? keys : undefined;
     return Array.isArray(keys) ? keys[index] : keys.get(index);
   }
   add(conversation: string, index: number, key: number): void {
     const keys = this.of.get(conversation);
-    const next = keys === undefined ? 0 : Array.isArray(keys) ? keys.length : -1;
-    if (Number.isInteger(index) && index >= 0 && index <= next) {
-      if (keys === undefined) this.of.set(conversation, [key]);
-      else (keys as Array<number>)[index] = key;
-    } else if (keys instanceof Map) {
+    if (keys instanceof Map) {
       keys.set(index, key);
+    } else if (keys === undefined || typeof keys === "number") {
+      if (index === 0) this.of.set(conversation, key);
+      else if (keys !== undefined && index === 1) this.of.set(conversation, [keys, key]);
+      else {
+        const map = new Map<number, number>(keys === undefined ? [] : [[0, keys]]);
+        this.of.set(conversation, map.set(index, key));
+      }
+    } else if (Number.isInteger(index) && index >= 0 && index <= keys.length) {
+      keys[index] = key;
     } else {
-      const map = new Map<number, number>(keys?.map((k, i) => [i, k]));
-      map.set(index, key);
-      this.of.set(conversation, map);
+      this.of.set(conversation, new Map([...keys.entries(), [index, key]]));
     }
     if (key > this.last) this.last = key;
   }
