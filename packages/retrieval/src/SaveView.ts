@@ -224,7 +224,7 @@ export class SaveView implements Names {
     for (const [rowid, t, speaker, listeners, conversation, index] of this.s.turns!.iterate(
       save,
     ) as Iterable<[number, number, string, string, string, number]>) {
-      keys.load("conversation_turns", pairId(conversation, index), rowid);
+      keys.loadTurn(conversation, index, rowid);
       this.addTurn(rowid, t, speaker, listeners, undefined);
     }
     fillTurnRows(this.turns.values(), (rowid) => this.s.turnRow!.get(rowid) as TurnRow);

@@ -36,14 +36,71 @@ class Keyed {
   constructor(base: number) {
     this.last = base;
   }
+  get(id: string): number | undefined {
+    return this.keyOf.get(id);
+  }
   add(id: string, key: number): void {
     this.keyOf.set(id, key);
     if (key > this.last) this.last = key;
   }
 }
 
+/**
+ * The turn keys of one conversation: its turn 0's key alone while that is its only turn
+ * (most are: no object at all), then a list (turn i's key at i) while its turns come 0,
+ * 1, 2…, as they do in a run; a map once one comes out of that order (a turn index is
+ * any non-negative integer).
+ */
+type TurnKeys = number | Array<number> | Map<number, number>;
+
+/**
+ * The conversation_turns keys, by conversation then turn index: every turn of the save
+ * is held, but not as a pair id string per turn.
+ */
+class Turns {
+  private readonly of = new Map<string, TurnKeys>();
+  last: number;
+  constructor(base: number) {
+    this.last = base;
+  }
+  get(conversation: string, index: number): number | undefined {
+    const keys = this.of.get(conversation);
+    if (keys === undefined) return undefined;
+    if (typeof keys === "number") return index === 0 ? keys : undefined;
+    return Array.isArray(keys) ? keys[index] : keys.get(index);
+  }
+  add(conversation: string, index: number, key: number): void {
+    const keys = this.of.get(conversation);
+    if (keys instanceof Map) {
+      keys.set(index, key);
+    } else if (keys === undefined || typeof keys === "number") {
+      if (index === 0) this.of.set(conversation, key);
+      else if (keys !== undefined && index === 1) this.of.set(conversation, [keys, key]);
+      else {
+        const map = new Map<number, number>(keys === undefined ? [] : [[0, keys]]);
+        this.of.set(conversation, map.set(index, key));
+      }
+    } else if (Number.isInteger(index) && index >= 0 && index <= keys.length) {
+      keys[index] = key;
+    } else {
+      this.of.set(conversation, new Map([...keys.entries(), [index, key]]));
+    }
+    if (key > this.last) this.last = key;
+  }
+}
+
+/** The (conversation, turn index) a turn's pair id names, if it is one. */
+const turnOf = (id: string): [string, number] | undefined => {
+  const at = id.lastIndexOf("\u0000");
+  if (at < 0) return undefined;
+  const index = Number(id.slice(at + 1));
+  const conversation = id.slice(0, at);
+  return pairId(conversation, index) === id ? [conversation, index] : undefined;
+};
+
 export class ItemKeyFold {
-  private readonly tables: Record<KeyedTable, Keyed>;
+  private readonly tables: Record<Exclude<KeyedTable, "conversation_turns">, Keyed>;
+  private readonly turns: Turns;
   /** Live lore chunk ids per source. */
   private readonly chunksOf = new Map<string, Array<string>>();
 
@@ -55,19 +112,35 @@ export class ItemKeyFold {
       lore_chunks: new Keyed(base),
       background_debates: new Keyed(base),
       conversation_summaries: new Keyed(base),
-      conversation_turns: new Keyed(base),
     };
+    this.turns = new Turns(base);
   }
 
-  /** Takes in a row already there (a view loaded from the read models). */
+  /**
+   * Takes in a row already there (a view loaded from the read models). A turn's `id` is
+   * its `pairId(conversation, turnIndex)`; `loadTurn` takes one without the string.
+   */
   load(table: KeyedTable, id: string, key: number, loreSource?: string): void {
+    if (table === "conversation_turns") {
+      const turn = turnOf(id);
+      if (turn === undefined) throw new Error(`not a turn's pair id: ${JSON.stringify(id)}`);
+      this.turns.add(turn[0], turn[1], key);
+      return;
+    }
     this.tables[table].add(id, key);
     if (table === "lore_chunks" && loreSource !== undefined) this.chunkOf(loreSource).push(id);
   }
 
-  /** The key of a live row, if any. */
+  /** Takes in a conversation_turns row already there. */
+  loadTurn(conversation: string, turnIndex: number, key: number): void {
+    this.turns.add(conversation, turnIndex, key);
+  }
+
+  /** The key of a live row, if any (a turn's `id` is its pair id). */
   keyOf(table: KeyedTable, id: string): number | undefined {
-    return this.tables[table].keyOf.get(id);
+    if (table !== "conversation_turns") return this.tables[table].get(id);
+    const turn = turnOf(id);
+    return turn === undefined ? undefined : this.turns.get(turn[0], turn[1]);
   }
 
   /** Folds one event; returns the rows it added or deleted, in the order the store writes them. */
@@ -79,11 +152,14 @@ export class ItemKeyFold {
         return this.first("world_events", e.payload.worldEventId);
       case "DebateHeld":
         return this.first("background_debates", e.payload.debateId);
-      case "ConversationTurn":
-        return this.first(
-          "conversation_turns",
-          pairId(e.payload.conversationId, e.payload.turnIndex),
-        );
+      case "ConversationTurn": {
+        const { conversationId, turnIndex } = e.payload;
+        if (this.turns.get(conversationId, turnIndex) !== undefined) return [];
+        const key = this.turns.last + 1;
+        this.turns.add(conversationId, turnIndex, key);
+        const id = pairId(conversationId, turnIndex);
+        return [{ type: "added", table: "conversation_turns", id, key }];
+      }
       case "ConversationSummarized":
         return this.first(
           "conversation_summaries",
@@ -126,9 +202,12 @@ export class ItemKeyFold {
   }
 
   /** A row for `id` unless the table has one: the next key. */
-  private first(table: KeyedTable, id: string): ReadonlyArray<KeyChange> {
+  private first(
+    table: Exclude<KeyedTable, "conversation_turns">,
+    id: string,
+  ): ReadonlyArray<KeyChange> {
     const t = this.tables[table];
-    if (t.keyOf.has(id)) return [];
+    if (t.get(id) !== undefined) return [];
     const key = t.last + 1;
     t.add(id, key);
     return [{ type: "added", table, id, key }];
