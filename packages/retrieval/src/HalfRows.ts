@@ -18,7 +18,7 @@
  */
 import { closeSync, readSync } from "node:fs";
 import { HALF_TABLE, toHalfInto } from "./halfFloat.ts";
-import { PagedArray } from "./PagedArray.ts";
+import { grownCapacity, PagedArray } from "./PagedArray.ts";
 
 /** Descriptors of stores dropped without `close`, closed when their store is collected. */
 const orphans = new FinalizationRegistry<{ fd: number }>((held) => {
@@ -118,10 +118,11 @@ export class HalfRows {
       const row = slot - this.inFile;
       const tail = this.tail;
       if (tail.capacity <= row) {
-        // Twice the rows, up to the end of a page: no growth copies more than a page.
+        // Twice the rows, up to the end of a page (`grownCapacity`).
         const held = tail.capacity;
-        const pageEnd = (Math.floor(held / tail.pageSlots) + 1) * tail.pageSlots;
-        tail.grow(Math.max(row + 1, Math.min(pageEnd, Math.max(held * 2, TAIL_MIN_ROWS))));
+        tail.grow(
+          Math.max(row + 1, grownCapacity(held, tail.shift, Math.max(held * 2, TAIL_MIN_ROWS))),
+        );
       }
       out = tail.page(row);
       at = tail.offset(row);

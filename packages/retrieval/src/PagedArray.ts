@@ -24,14 +24,19 @@ export type PageArray =
   | Uint8Array;
 
 /**
- * The slots to hold once `held` are all taken: an eighth more (at least 1,024), but
- * never past the end of the page the next slot falls in. Spare slots are search memory
- * too (a loaded store is sized to its rows, and a run's first add must not double it):
- * this keeps them to an eighth and to one page, and no growth copies a whole page.
+ * The slots to hold once `held` are all taken: `wanted` — by default an eighth more (at
+ * least 1,024) — but never past the end of the page the next slot falls in, so no growth
+ * copies more than one short page. Spare slots are search memory too (a loaded store is
+ * sized to its rows, and a run's first add must not double it): the default keeps them
+ * to an eighth and to one page.
  */
-export const grownCapacity = (held: number, shift: number): number => {
+export const grownCapacity = (
+  held: number,
+  shift: number,
+  wanted = held + Math.max(1024, held >>> 3),
+): number => {
   const page = 2 ** shift;
-  return Math.min((Math.floor(held / page) + 1) * page, held + Math.max(1024, held >>> 3));
+  return Math.min((Math.floor(held / page) + 1) * page, wanted);
 };
 
 export class PagedArray<T extends PageArray> {
