@@ -28,8 +28,6 @@ import {
   type VectorStore,
 } from "@hearsay/retrieval";
 
-export { rowsApart } from "@hearsay/retrieval";
-
 /** What the index jobs of a run did, for its summary. */
 export interface IndexUpkeep {
   /** Index jobs that found the index kept on disk (none in memory or with it disabled). */

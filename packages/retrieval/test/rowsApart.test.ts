@@ -1,11 +1,12 @@
 /**
- * `rowsApart`, which decides whether the index job writes: the rows two rowid-ordered
+ * `rowsApart`, which decides whether the index job writes (`IndexKeeper` in
+ * @hearsay/engine, through `RowMarks`): the rows two rowid-ordered
  * entry lists disagree on (in one only, or with another fingerprint) — the size of the
  * symmetric difference of their (rowid, fingerprint) sets.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rowsApart } from "../src/IndexKeeper.ts";
+import { rowsApart } from "../src/RowMarks.ts";
 
 const entries = fc
   .dictionary(fc.integer({ min: 0, max: 60 }).map(String), fc.integer({ min: 0, max: 3 }))
