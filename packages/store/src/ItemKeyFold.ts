@@ -89,17 +89,11 @@ class Turns {
   }
 }
 
-/** The (conversation, turn index) a turn's pair id names, if it is one. */
-const turnOf = (id: string): [string, number] | undefined => {
-  const at = id.lastIndexOf("\u0000");
-  if (at < 0) return undefined;
-  const index = Number(id.slice(at + 1));
-  const conversation = id.slice(0, at);
-  return pairId(conversation, index) === id ? [conversation, index] : undefined;
-};
+/** The tables keyed by item id (turns are keyed by conversation and turn index). */
+type ByIdTable = Exclude<KeyedTable, "conversation_turns">;
 
 export class ItemKeyFold {
-  private readonly tables: Record<Exclude<KeyedTable, "conversation_turns">, Keyed>;
+  private readonly tables: Record<ByIdTable, Keyed>;
   private readonly turns: Turns;
   /** Live lore chunk ids per source. */
   private readonly chunksOf = new Map<string, Array<string>>();
@@ -116,17 +110,8 @@ export class ItemKeyFold {
     this.turns = new Turns(base);
   }
 
-  /**
-   * Takes in a row already there (a view loaded from the read models). A turn's `id` is
-   * its `pairId(conversation, turnIndex)`; `loadTurn` takes one without the string.
-   */
-  load(table: KeyedTable, id: string, key: number, loreSource?: string): void {
-    if (table === "conversation_turns") {
-      const turn = turnOf(id);
-      if (turn === undefined) throw new Error(`not a turn's pair id: ${JSON.stringify(id)}`);
-      this.turns.add(turn[0], turn[1], key);
-      return;
-    }
+  /** Takes in a row already there (a view loaded from the read models). */
+  load(table: ByIdTable, id: string, key: number, loreSource?: string): void {
     this.tables[table].add(id, key);
     if (table === "lore_chunks" && loreSource !== undefined) this.chunkOf(loreSource).push(id);
   }
@@ -136,11 +121,14 @@ export class ItemKeyFold {
     this.turns.add(conversation, turnIndex, key);
   }
 
-  /** The key of a live row, if any (a turn's `id` is its pair id). */
-  keyOf(table: KeyedTable, id: string): number | undefined {
-    if (table !== "conversation_turns") return this.tables[table].get(id);
-    const turn = turnOf(id);
-    return turn === undefined ? undefined : this.turns.get(turn[0], turn[1]);
+  /** The key of a live row, if any. */
+  keyOf(table: ByIdTable, id: string): number | undefined {
+    return this.tables[table].get(id);
+  }
+
+  /** The key of a conversation's turn, if any. */
+  turnKey(conversation: string, turnIndex: number): number | undefined {
+    return this.turns.get(conversation, turnIndex);
   }
 
   /** Folds one event; returns the rows it added or deleted, in the order the store writes them. */
@@ -202,10 +190,7 @@ export class ItemKeyFold {
   }
 
   /** A row for `id` unless the table has one: the next key. */
-  private first(
-    table: Exclude<KeyedTable, "conversation_turns">,
-    id: string,
-  ): ReadonlyArray<KeyChange> {
+  private first(table: ByIdTable, id: string): ReadonlyArray<KeyChange> {
     const t = this.tables[table];
     if (t.get(id) !== undefined) return [];
     const key = t.last + 1;
