@@ -6,8 +6,9 @@
  * each event to be exactly what its schema decodes it to (the engine emits events in that
  * form, and its own state was built from them), so what the sender gets back is what an
  * append would have returned; the worker writes the batches in the order
- * sent, each in one transaction, so the file holds whole batches, in order, and a SIGKILL
- * loses only batches not yet committed.
+ * sent, several to a transaction (committed when it fills, and whenever this side
+ * settles), so the file holds whole batches, in order, and a SIGKILL loses only batches
+ * not yet committed.
  *
  * Nothing reads past a batch still on its way: `SqliteEventLog` settles (waits until
  * every batch sent is committed) before each of its reads and writes, and a retrieval
@@ -27,6 +28,7 @@ import {
   type SentEvent,
   SIGNAL,
   SIGNAL_SLOTS,
+  type WorkerMessage,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
 import { type AppendResult, storedOf } from "./EventAppend.ts";
@@ -141,7 +143,7 @@ export class BackgroundAppends {
         (e): SentEvent => [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)],
       );
       const job: AppendJob = { saveId, expectedSeq, events: sent };
-      this.worker.postMessage(job);
+      this.post(job);
       this.sent += 1;
       at.head += appended.length;
     }
@@ -155,8 +157,13 @@ export class BackgroundAppends {
    */
   writeEngineSnapshot(job: EngineSnapshotJob): void {
     this.check();
-    this.worker.postMessage(job);
+    this.post(job);
     this.sent += 1;
+  }
+
+  /** Transactions the worker has committed (it holds several batches in one until asked). */
+  get commits(): number {
+    return Atomics.load(this.signal, SIGNAL.commits);
   }
 
   /** The worker's thread id in the kernel, once it has started (0: not known). */
@@ -180,6 +187,8 @@ export class BackgroundAppends {
    */
   settle(): void {
     let seen = Atomics.load(this.signal, SIGNAL.committed);
+    // The worker commits its open transaction now rather than when it fills.
+    if (seen < this.sent) this.post("flush");
     let since = performance.now();
     while (seen < this.sent) {
       this.check();
@@ -212,7 +221,7 @@ export class BackgroundAppends {
       this.settle();
     } finally {
       this.closed = true;
-      this.worker.postMessage("close");
+      this.post("close");
       // A worker that never started (its module did not load) never answers: not forever.
       const started = performance.now();
       while (Atomics.load(this.signal, SIGNAL.closed) === 0) {
@@ -223,6 +232,10 @@ export class BackgroundAppends {
       }
       this.errors.port1.close();
     }
+  }
+
+  private post(message: WorkerMessage): void {
+    this.worker.postMessage(message);
   }
 
   private check(): void {

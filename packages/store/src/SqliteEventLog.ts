@@ -243,10 +243,14 @@ export class SqliteEventLog {
     bg?.close();
   }
 
-  /** The latest append worker: ms the sender waited for it, its kernel thread id (0: none). */
-  get appendWorker(): { readonly waitedMs: number; readonly threadId: number } {
+  /** The latest append worker: ms the sender waited for it, its kernel thread id (0: none), its commits. */
+  get appendWorker(): {
+    readonly waitedMs: number;
+    readonly threadId: number;
+    readonly commits: number;
+  } {
     const w = this.background ?? this.lastBackground;
-    return { waitedMs: w?.waitedMs ?? 0, threadId: w?.threadId ?? 0 };
+    return { waitedMs: w?.waitedMs ?? 0, threadId: w?.threadId ?? 0, commits: w?.commits ?? 0 };
   }
 
   /**

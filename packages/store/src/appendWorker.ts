@@ -1,7 +1,7 @@
 /**
  * The thread behind `BackgroundAppends`: it opens the run's database file on a connection
  * of its own and appends each batch it is sent, in the order sent, as `SqliteEventLog`'s
- * `append` does (log rows and read models in one transaction), then counts the batch as
+ * `append` does (log rows and read models together), then counts the batches as
  * committed in the shared signal and wakes the run's thread. It never decides anything:
  * the batches come with their seqs fixed by the sender, which did not decode them — the
  * worker does, and refuses an event that does not decode to exactly itself, since the
@@ -10,13 +10,26 @@
  * goes back on the port, the failure flag is raised, and nothing after it is written.
  * An engine snapshot the run hands over is stored in the same order, after the batches
  * sent before it, and counted as one.
+ *
+ * Consecutive batches of a save are joined and written as one append (one transaction):
+ * once `JOIN_BATCHES` batches (a game day of hourly ticks) or `JOIN_EVENTS` events are
+ * joined, and at once whenever the sender waits ("flush", sent by its `settle`: every
+ * read of the store, every `Checkpoint`, the run's end). One append of a day's batches
+ * writes the same rows, keys and digest as the batches one by one (the store's own
+ * property), and SQLite's work per append — the SQL fold's statements, each walking the
+ * same index leaves, and the commit, which writes every page dirtied — is paid once
+ * instead of once a tick. Only committed batches are counted, so a SIGKILL still loses
+ * only what was never reported committed. A joined append that fails takes back all its
+ * batches (its transaction); a batch that does not decode leaves those joined before it,
+ * which land.
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
+import type { Event } from "@hearsay/core";
 import {
   type AppendJob,
-  type EngineSnapshotJob,
   SIGNAL,
+  type WorkerMessage,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
 import { decodeSent } from "./decodeSent.ts";
@@ -54,6 +67,10 @@ const kernelThreadId = (): number => {
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
+/** Batches, and events, one append may join before it is written without being asked. */
+const JOIN_BATCHES = 24;
+const JOIN_EVENTS = 32_768;
+
 let log: SqliteEventLog | null = null;
 let snapshots: EngineSnapshotStore | null = null;
 try {
@@ -65,39 +82,108 @@ try {
   fail(e);
 }
 
+/**
+ * Batches decoded and not yet written: consecutive ones of one save, written as one
+ * append. Not while the store takes read-model snapshots every so many events: those are
+ * taken at a batch's end, so each batch is written on its own.
+ */
+interface Joined {
+  readonly saveId: string;
+  readonly expectedSeq: number;
+  readonly events: Array<Event>;
+  readonly payloads: Array<string>;
+  jobs: number;
+}
+let joined: Joined | null = null;
+const joins = (start.options.snapshotEvery ?? 0) <= 0;
+
+const counted = (jobs: number): void => {
+  Atomics.add(signal, SIGNAL.committed, jobs);
+  Atomics.add(signal, SIGNAL.commits, 1);
+  Atomics.notify(signal, SIGNAL.committed);
+};
+
+/** Writes the joined batches as one append (one transaction) and counts them committed. */
+const write = (to: SqliteEventLog): void => {
+  const j = joined;
+  if (j === null) return;
+  joined = null;
+  const result = to.appendDecoded(j.saveId, j.expectedSeq, j.events, j.payloads);
+  if (result.head !== j.expectedSeq + j.events.length) {
+    throw new Error(
+      `save "${j.saveId}": ${j.events.length - result.appended.length} of the batches' events were already stored (by id), so their seqs would not be those the run gave them`,
+    );
+  }
+  counted(j.jobs);
+};
+
+const join = (to: SqliteEventLog, job: AppendJob): void => {
+  const { events, payloads } = decodeSent(job.saveId, job.events);
+  const j = joined;
+  if (
+    j !== null &&
+    (j.saveId !== job.saveId || j.expectedSeq + j.events.length !== job.expectedSeq)
+  )
+    write(to);
+  if (joined === null) {
+    joined = {
+      saveId: job.saveId,
+      expectedSeq: job.expectedSeq,
+      events: [],
+      payloads: [],
+      jobs: 0,
+    };
+  }
+  const into = joined;
+  for (let i = 0; i < events.length; i++) {
+    into.events.push(events[i]!);
+    into.payloads.push(payloads[i]!);
+  }
+  into.jobs += 1;
+  if (!joins || into.jobs >= JOIN_BATCHES || into.events.length >= JOIN_EVENTS) write(to);
+};
+
 process.on("uncaughtException", fail);
 
-parentPort?.on("message", (job: AppendJob | EngineSnapshotJob | "close") => {
+parentPort?.on("message", (job: WorkerMessage) => {
   if (job === "close") {
     try {
-      log?.db.close();
+      if (log !== null && Atomics.load(signal, SIGNAL.failed) === 0) write(log);
+    } catch (e) {
+      fail(e);
     } finally {
-      Atomics.store(signal, SIGNAL.closed, 1);
-      Atomics.notify(signal, SIGNAL.closed);
-      parentPort?.close();
+      try {
+        log?.db.close();
+      } finally {
+        Atomics.store(signal, SIGNAL.closed, 1);
+        Atomics.notify(signal, SIGNAL.closed);
+        parentPort?.close();
+      }
     }
     return;
   }
   if (log === null || Atomics.load(signal, SIGNAL.failed) === 1) return;
   try {
-    if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
-    if (job.kind === "engine-snapshot") {
-      snapshots ??= new EngineSnapshotStore(log.db);
-      snapshots.write(job.saveId, job.seq, job.format, job.text, job.keep);
-      Atomics.add(signal, SIGNAL.committed, 1);
-      Atomics.notify(signal, SIGNAL.committed);
+    if (job === "flush") {
+      write(log);
       return;
     }
-    const { events, payloads } = decodeSent(job.saveId, job.events);
-    const result = log.appendDecoded(job.saveId, job.expectedSeq, events, payloads);
-    if (result.head !== job.expectedSeq + job.events.length) {
-      throw new Error(
-        `save "${job.saveId}": ${job.events.length - result.appended.length} of a batch's events were already stored (by id), so its seqs would not be those the run gave them`,
-      );
+    if (start.delayMs > 0) Atomics.wait(pause, 0, 0, start.delayMs);
+    if (job.kind === "engine-snapshot") {
+      write(log);
+      snapshots ??= new EngineSnapshotStore(log.db);
+      snapshots.write(job.saveId, job.seq, job.format, job.text, job.keep);
+      counted(1);
+      return;
     }
-    Atomics.add(signal, SIGNAL.committed, 1);
-    Atomics.notify(signal, SIGNAL.committed);
+    join(log, job);
   } catch (e) {
+    // A batch that did not decode leaves those joined before it, which are good: they
+    // land. A failed write took its own batches back (its transaction), and no others.
+    try {
+      write(log);
+    } catch {}
+    joined = null;
     fail(e);
   }
 });

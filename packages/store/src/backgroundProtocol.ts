@@ -7,7 +7,7 @@ import type { EventLogOptions } from "./SqliteEventLog.ts";
 
 /** Slots of the shared signal. */
 export const SIGNAL = {
-  /** Batches committed so far (the worker adds one per batch and wakes the sender). */
+  /** Jobs committed so far (the worker adds a transaction's when it commits, and wakes the sender). */
   committed: 0,
   /** 1 once the worker has opened the file. */
   ready: 1,
@@ -17,9 +17,11 @@ export const SIGNAL = {
   tid: 3,
   /** 1 once the worker has closed its connection (after "close"): the file is the sender's alone. */
   closed: 4,
+  /** Transactions the worker has committed. */
+  commits: 5,
 } as const;
 
-export const SIGNAL_SLOTS = 5;
+export const SIGNAL_SLOTS = 6;
 
 /** What the worker starts with. */
 export interface WorkerStart {
@@ -47,6 +49,12 @@ export interface EngineSnapshotJob {
   /** Snapshots the save keeps (older ones are deleted). */
   readonly keep: number;
 }
+
+/**
+ * The messages the worker takes: a batch, an engine snapshot, "flush" (commit the open
+ * transaction now: the sender waits) and "close".
+ */
+export type WorkerMessage = AppendJob | EngineSnapshotJob | "flush" | "close";
 
 /** One batch: events whose seqs start at `expectedSeq + 1`. */
 export interface AppendJob {

@@ -3,8 +3,9 @@
  * ends with the same log, rows, keys and digest as one appended on the caller's thread,
  * and `append` returns what it would have; every read waits for the batches sent, even
  * from a worker that lags; a batch the worker cannot write is raised on the caller's
- * thread as the store error it was, with nothing after it written; an in-memory database
- * keeps appending inline.
+ * thread as the store error it was, with nothing after it written; consecutive batches
+ * are joined into one append until it fills or the caller waits, each landing whole; an
+ * in-memory database keeps appending inline.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +19,7 @@ import {
   SqliteEventLog,
   StaleSeq,
 } from "@hearsay/store";
-import { arbEventBatches } from "@hearsay/testkit";
+import { arbEventBatches, arbEventSequence } from "@hearsay/testkit";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSave, rowCounts, runs } from "./harness.ts";
@@ -165,6 +166,65 @@ describe("appends on a worker thread", () => {
     }
   });
 
+  it("batches are joined into one append until 24 are, or the sender waits, and land whole", () => {
+    const events = fc.sample(arbEventSequence({ minSteps: 40 }), { numRuns: 1, seed: 17 })[0]!;
+    expect(events.length).toBeGreaterThanOrEqual(30);
+    for (const [name, waitEach] of [
+      ["share.db", false],
+      ["share-wait.db", true],
+    ] as const) {
+      const { db, log } = open(name);
+      newSave(log, "s");
+      expect(log.appendInBackground()).toBe(true);
+      try {
+        let head = 0;
+        // One event a batch: 30 batches, sent with no read between them or with one after each.
+        for (const e of events.slice(0, 30)) {
+          head = log.append("s", head, [e]).head;
+          if (waitEach) log.settle();
+        }
+        log.settle();
+        // In one go: the 24th batch fills an append, the settle writes the other six.
+        expect(log.appendWorker.commits).toBe(waitEach ? 30 : 2);
+        expect(log.head("s")).toBe(30);
+        expect(log.read("s").map((e) => e.id)).toEqual(events.slice(0, 30).map((e) => e.id));
+      } finally {
+        log.appendInForeground();
+        db.close();
+      }
+    }
+  });
+
+  it("a joined append that fails takes every batch joined in it back", () => {
+    const { db, log } = open("fail-joined.db");
+    newSave(log, "s");
+    const events = fc.sample(arbEventSequence({ minSteps: 20 }), { numRuns: 1, seed: 19 })[0]!;
+    const quarter = Math.ceil(events.length / 4);
+    const batches = [0, 1, 2, 3].map((i) => events.slice(i * quarter, (i + 1) * quarter));
+    expect(batches[3]!.length).toBeGreaterThan(0);
+    const other = new SqliteEventLog(openDatabase(join(dir, "fail-joined.db")));
+    expect(log.appendInBackground()).toBe(true);
+    try {
+      const first = log.append("s", 0, batches[0]!).head;
+      log.settle();
+      // Two batches sent with no read after them: joined in the worker, not yet written.
+      const second = log.append("s", first, batches[1]!).head;
+      log.append("s", second, batches[2]!);
+      // Meanwhile another connection moves the head: the joined append is stale.
+      other.append("s", first, batches[3]!);
+      const otherHead = other.head("s");
+      expect(() => log.settle()).toThrow(StaleSeq);
+      expect(() => log.appendInForeground()).toThrow(StaleSeq);
+      expect(log.head("s")).toBe(otherHead);
+      const ids = new Set(log.read("s").map((e) => e.id));
+      for (const e of [...batches[1]!, ...batches[2]!]) expect(ids.has(e.id)).toBe(false);
+    } finally {
+      log.appendInForeground();
+      other.db.close();
+      db.close();
+    }
+  });
+
   it("the caller's own stale head is refused at once, as an inline append refuses it", () => {
     const { db, log } = open("stale.db");
     newSave(log, "s");
@@ -185,6 +245,6 @@ describe("appends on a worker thread", () => {
   it("an in-memory database has no worker and appends inline", () => {
     const log = new SqliteEventLog(openDatabase(":memory:"));
     expect(log.appendInBackground()).toBe(false);
-    expect(log.appendWorker).toEqual({ waitedMs: 0, threadId: 0 });
+    expect(log.appendWorker).toEqual({ waitedMs: 0, threadId: 0, commits: 0 });
   });
 });
