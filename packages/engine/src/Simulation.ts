@@ -450,6 +450,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         index % config.checkpointEveryTicks === 0
       ) {
         writer.checkpoint(head, () => log.projectionHash(saveId));
+        // The hash waits for the store's worker: it writes what it holds during the tick.
+        log.settleSoon();
       }
       await runTick(context(writer, from, t));
       warnings(writer);

@@ -82,6 +82,8 @@ export class BackgroundAppends {
   private readonly errors: MessageChannel;
   private readonly worker: Worker;
   private sent = 0;
+  /** `sent` when the worker was last asked to write what it holds. */
+  private flushed = 0;
   private failure: unknown = undefined;
   private closed = false;
   /** Per save appended to: its head once every batch sent is committed, and the save. */
@@ -182,13 +184,21 @@ export class BackgroundAppends {
   }
 
   /**
+   * Asks the worker to write the batches it holds now, without waiting for it: a read
+   * that will wait for them is coming, and the worker can be done by then.
+   */
+  flushSoon(): void {
+    if (this.flushed < this.sent) this.post("flush");
+    this.flushed = this.sent;
+  }
+
+  /**
    * Waits until every batch sent is committed (none sent: returns at once, even while the
    * worker is still starting). @throws the worker's failure
    */
   settle(): void {
     let seen = Atomics.load(this.signal, SIGNAL.committed);
-    // The worker commits its open transaction now rather than when it fills.
-    if (seen < this.sent) this.post("flush");
+    this.flushSoon();
     let since = performance.now();
     while (seen < this.sent) {
       this.check();

@@ -269,6 +269,11 @@ export class SqliteEventLog {
     this.background?.settle();
   }
 
+  /** Has the append worker write what it holds now, without waiting: a `settle` is coming. */
+  settleSoon(): void {
+    this.background?.flushSoon();
+  }
+
   /** Settles before a write here: the heads `append` sends from are read again after it. */
   private quiet(): void {
     this.settle();

@@ -12,16 +12,18 @@
  * sent before it, and counted as one.
  *
  * Consecutive batches of a save are joined and written as one append (one transaction):
- * once `JOIN_BATCHES` batches (a game day of hourly ticks) or `JOIN_EVENTS` events are
- * joined, and at once whenever the sender waits ("flush", sent by its `settle`: every
- * read of the store, every `Checkpoint`, the run's end). One append of a day's batches
- * writes the same rows, keys and digest as the batches one by one (the store's own
- * property), and SQLite's work per append — the SQL fold's statements, each walking the
- * same index leaves, and the commit, which writes every page dirtied — is paid once
- * instead of once a tick. Only committed batches are counted, so a SIGKILL still loses
- * only what was never reported committed. A joined append that fails takes back all its
- * batches (its transaction); a batch that does not decode leaves those joined before it,
- * which land.
+ * once `JOIN_BATCHES` batches or `JOIN_EVENTS` events are joined, and at once whenever
+ * the sender asks ("flush", sent by its `settle` — every read of the store, the run's end
+ * — and by `settleSoon`, at the start of a tick whose `Checkpoint` will wait). One append
+ * of several batches writes the same rows, keys and digest as the batches one by one (the
+ * store's own property), and SQLite's work per append — the SQL fold's statements, each
+ * walking the same index leaves and rewriting each NPC's activity row once instead of
+ * once a batch, and the commit, which writes every page dirtied — is paid once for them.
+ * The group stays small because a `Checkpoint` waits for the last one: four of a
+ * 1,000-NPC world's ticks take the worker about the time the run's thread spends on one.
+ * Only written batches are counted committed, so a SIGKILL still loses only what was
+ * never reported committed. A joined append that fails takes back all its batches (its
+ * transaction); a batch that does not decode leaves those joined before it, which land.
  */
 import { readlinkSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
@@ -68,8 +70,8 @@ const kernelThreadId = (): number => {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** Batches, and events, one append may join before it is written without being asked. */
-const JOIN_BATCHES = 24;
-const JOIN_EVENTS = 32_768;
+const JOIN_BATCHES = 4;
+const JOIN_EVENTS = 8_192;
 
 let log: SqliteEventLog | null = null;
 let snapshots: EngineSnapshotStore | null = null;

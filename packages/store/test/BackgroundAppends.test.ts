@@ -166,7 +166,7 @@ describe("appends on a worker thread", () => {
     }
   });
 
-  it("batches are joined into one append until 24 are, or the sender waits, and land whole", () => {
+  it("batches are joined into one append until 4 are, or the sender waits, and land whole", () => {
     const events = fc.sample(arbEventSequence({ minSteps: 40 }), { numRuns: 1, seed: 17 })[0]!;
     expect(events.length).toBeGreaterThanOrEqual(30);
     for (const [name, waitEach] of [
@@ -184,14 +184,37 @@ describe("appends on a worker thread", () => {
           if (waitEach) log.settle();
         }
         log.settle();
-        // In one go: the 24th batch fills an append, the settle writes the other six.
-        expect(log.appendWorker.commits).toBe(waitEach ? 30 : 2);
+        // In one go: every 4th batch fills an append (7 of them), the settle writes the last two.
+        expect(log.appendWorker.commits).toBe(waitEach ? 30 : 8);
         expect(log.head("s")).toBe(30);
         expect(log.read("s").map((e) => e.id)).toEqual(events.slice(0, 30).map((e) => e.id));
       } finally {
         log.appendInForeground();
         db.close();
       }
+    }
+  });
+
+  it("settleSoon has the worker write what it holds without waiting for it", async () => {
+    const events = fc.sample(arbEventSequence({ minSteps: 10 }), { numRuns: 1, seed: 23 })[0]!;
+    const { db, log } = open("soon.db");
+    newSave(log, "s");
+    expect(log.appendInBackground()).toBe(true);
+    try {
+      let head = 0;
+      for (const e of events.slice(0, 3)) head = log.append("s", head, [e]).head;
+      log.settleSoon();
+      // No settle: the three batches are written as one append all the same.
+      for (let i = 0; i < 500 && log.appendWorker.commits === 0; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(log.appendWorker.commits).toBe(1);
+      log.settle();
+      expect(log.appendWorker.commits).toBe(1);
+      expect(log.head("s")).toBe(head);
+    } finally {
+      log.appendInForeground();
+      db.close();
     }
   });
 
