@@ -24,9 +24,10 @@ import type { Event, StoredEvent } from "@hearsay/core";
 import {
   type AppendJob,
   type EngineSnapshotJob,
-  type SentEvent,
+  packEvents,
   SIGNAL,
   SIGNAL_SLOTS,
+  sentOf,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
 import { type AppendResult, storedOf } from "./EventAppend.ts";
@@ -137,10 +138,8 @@ export class BackgroundAppends {
       appended.push(storedOf(e, at.head + appended.length + 1, at.save));
     }
     if (appended.length > 0) {
-      const sent = appended.map(
-        (e): SentEvent => [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)],
-      );
-      const job: AppendJob = { saveId, expectedSeq, events: sent };
+      const events = packEvents(appended) ?? appended.map(sentOf);
+      const job: AppendJob = { saveId, expectedSeq, events };
       this.worker.postMessage(job);
       this.sent += 1;
       at.head += appended.length;

@@ -17,6 +17,7 @@ import {
   type AppendJob,
   type EngineSnapshotJob,
   SIGNAL,
+  sentEvents,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
 import { decodeSent } from "./decodeSent.ts";
@@ -88,11 +89,12 @@ parentPort?.on("message", (job: AppendJob | EngineSnapshotJob | "close") => {
       Atomics.notify(signal, SIGNAL.committed);
       return;
     }
-    const { events, payloads } = decodeSent(job.saveId, job.events);
+    const sent = sentEvents(job);
+    const { events, payloads } = decodeSent(job.saveId, sent);
     const result = log.appendDecoded(job.saveId, job.expectedSeq, events, payloads);
-    if (result.head !== job.expectedSeq + job.events.length) {
+    if (result.head !== job.expectedSeq + sent.length) {
       throw new Error(
-        `save "${job.saveId}": ${job.events.length - result.appended.length} of a batch's events were already stored (by id), so its seqs would not be those the run gave them`,
+        `save "${job.saveId}": ${sent.length - result.appended.length} of a batch's events were already stored (by id), so its seqs would not be those the run gave them`,
       );
     }
     Atomics.add(signal, SIGNAL.committed, 1);
