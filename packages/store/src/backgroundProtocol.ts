@@ -74,7 +74,8 @@ export const packEvents = (events: ReadonlyArray<Sendable>): PackedEvents | null
   const meta = new Float64Array(events.length * PACKED_FIELDS);
   const types: Array<string> = [];
   const typeAt = new Map<string, number>();
-  const json: Array<string> = new Array(events.length);
+  // Pushed, not preallocated: postMessage clones a holey array as a sparse one, key by key.
+  const json: Array<string> = [];
   let ids = "";
   for (let i = 0, m = 0; i < events.length; i++, m += PACKED_FIELDS) {
     const e = events[i]!;
@@ -96,7 +97,7 @@ export const packEvents = (events: ReadonlyArray<Sendable>): PackedEvents | null
       typeAt.set(type, k);
     }
     ids += id;
-    json[i] = payload;
+    json.push(payload);
     meta[m] = t;
     meta[m + 1] = version;
     meta[m + 2] = k;
