@@ -25,9 +25,10 @@ import type { Event, StoredEvent } from "@hearsay/core";
 import {
   type AppendJob,
   type EngineSnapshotJob,
-  type SentEvent,
+  packEvents,
   SIGNAL,
   SIGNAL_SLOTS,
+  sentOf,
   type WorkerMessage,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
@@ -141,10 +142,8 @@ export class BackgroundAppends {
       appended.push(storedOf(e, at.head + appended.length + 1, at.save));
     }
     if (appended.length > 0) {
-      const sent = appended.map(
-        (e): SentEvent => [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)],
-      );
-      const job: AppendJob = { saveId, expectedSeq, events: sent };
+      const events = packEvents(appended) ?? appended.map(sentOf);
+      const job: AppendJob = { saveId, expectedSeq, events };
       this.post(job);
       this.sent += 1;
       at.head += appended.length;

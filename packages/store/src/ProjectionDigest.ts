@@ -73,16 +73,30 @@ export const rowLanes = (table: string, row: ReadonlyArray<unknown>): readonly [
       b2 = Math.imul(b2 ^ c, 1597334677);
     }
   }
-  return [finish(a1, a2) % LANE, finish(b1, b2) % LANE];
+  return [finish(a1, a2), finish(b1, b2)];
 };
 
-/** cyrb53's final mix of its two 32-bit states into 53 bits. */
+/**
+ * cyrb53's final mix of its two 32-bit states into 53 bits, taken modulo 2^48: the high
+ * word keeps its low 16 bits (of cyrb53's 21), which is the remainder without a float
+ * division.
+ */
 const finish = (h1: number, h2: number): number => {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return 4294967296 * (0xffff & h2) + (h1 >>> 0);
+};
+
+/**
+ * `(lane + sign * value) mod 2^48` for a lane and a value already in [0, 2^48): the sum
+ * is within one modulus of the range, so one correction gives the remainder (exactly:
+ * every number here is an integer below 2^53).
+ */
+export const addLane = (lane: number, sign: number, value: number): number => {
+  const x = lane + sign * value;
+  return x >= LANE ? x - LANE : x < 0 ? x + LANE : x;
 };
 
 /** Per-connection deltas of each save's digest, since the last flush. */
@@ -94,11 +108,14 @@ export class DigestTally {
     const add = (sign: unknown, save: unknown, table: unknown, ...row: Array<unknown>): null => {
       const [a, b] = rowLanes(String(table), row);
       const key = String(save);
-      const d = this.deltas.get(key) ?? [0, 0];
+      let d = this.deltas.get(key);
+      if (d === undefined) {
+        d = [0, 0];
+        this.deltas.set(key, d);
+      }
       const s = sign === 1 ? 1 : -1;
-      d[0] = (((d[0] + s * a) % LANE) + LANE) % LANE;
-      d[1] = (((d[1] + s * b) % LANE) + LANE) % LANE;
-      this.deltas.set(key, d);
+      d[0] = addLane(d[0], s, a);
+      d[1] = addLane(d[1], s, b);
       return null;
     };
     db.function(DIGEST_FN, { varargs: true }, add as (...params: Array<unknown>) => unknown);

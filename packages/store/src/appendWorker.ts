@@ -31,6 +31,7 @@ import type { Event } from "@hearsay/core";
 import {
   type AppendJob,
   SIGNAL,
+  sentEvents,
   type WorkerMessage,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
@@ -120,7 +121,7 @@ const write = (to: SqliteEventLog): void => {
 };
 
 const join = (to: SqliteEventLog, job: AppendJob): void => {
-  const { events, payloads } = decodeSent(job.saveId, job.events);
+  const { events, payloads } = decodeSent(job.saveId, sentEvents(job));
   const j = joined;
   if (
     j !== null &&

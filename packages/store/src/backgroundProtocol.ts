@@ -37,6 +37,91 @@ export interface WorkerStart {
 export type SentEvent = readonly [string, number, string, number, string];
 
 /**
+ * A batch's events packed for the trip: the ids back to back in one string, the payloads'
+ * JSON in one array, and per event (`PACKED_FIELDS` numbers in `meta`) its time, version,
+ * type (an index into `types`) and the length of its id. postMessage clones an array of
+ * tuples value by value, on the sender's thread and again on the worker's; this is a
+ * few strings and one typed array. (The JSON stays one string per event: joined, one
+ * payload with a character past Latin-1 makes the whole batch two bytes a character.)
+ */
+export interface PackedEvents {
+  readonly ids: string;
+  readonly types: ReadonlyArray<string>;
+  readonly json: ReadonlyArray<string>;
+  readonly meta: Float64Array;
+}
+
+export const PACKED_FIELDS = 4;
+
+/** What `packEvents` reads of an event (an event the engine emitted, not yet decoded). */
+export interface Sendable {
+  readonly id: unknown;
+  readonly t: unknown;
+  readonly type: unknown;
+  readonly version: unknown;
+  readonly payload: unknown;
+}
+
+/** An event as a tuple, as it was sent before packing (and still is, when it cannot be packed). */
+export const sentOf = (e: Sendable): SentEvent =>
+  [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)] as unknown as SentEvent;
+
+/**
+ * The events packed, or null when one of them holds what the packing would not keep as
+ * it is — an id or type that is not a string, a time or version that is not a number, a
+ * payload without JSON: a batch with such an event goes as tuples (`sentOf`), so the
+ * worker decodes what was there and refuses it.
+ */
+export const packEvents = (events: ReadonlyArray<Sendable>): PackedEvents | null => {
+  const meta = new Float64Array(events.length * PACKED_FIELDS);
+  const types: Array<string> = [];
+  const typeAt = new Map<string, number>();
+  // Pushed, not preallocated: postMessage clones a holey array as a sparse one, key by key.
+  const json: Array<string> = [];
+  let ids = "";
+  for (let i = 0, m = 0; i < events.length; i++, m += PACKED_FIELDS) {
+    const e = events[i]!;
+    const { id, t, type, version } = e;
+    const payload = JSON.stringify(e.payload) as string | undefined;
+    if (
+      typeof id !== "string" ||
+      typeof t !== "number" ||
+      typeof type !== "string" ||
+      typeof version !== "number" ||
+      typeof payload !== "string"
+    ) {
+      return null;
+    }
+    let k = typeAt.get(type);
+    if (k === undefined) {
+      k = types.length;
+      types.push(type);
+      typeAt.set(type, k);
+    }
+    ids += id;
+    json.push(payload);
+    meta[m] = t;
+    meta[m + 1] = version;
+    meta[m + 2] = k;
+    meta[m + 3] = id.length;
+  }
+  return { ids, types, json, meta };
+};
+
+/** The events of a packed batch as the tuples they were packed from. */
+export const unpackEvents = (packed: PackedEvents): Array<SentEvent> => {
+  const { ids, types, json, meta } = packed;
+  const sent = new Array<SentEvent>(json.length);
+  let at = 0;
+  for (let i = 0, m = 0; i < sent.length; i++, m += PACKED_FIELDS) {
+    const end = at + meta[m + 3]!;
+    sent[i] = [ids.slice(at, end), meta[m]!, types[meta[m + 2]!]!, meta[m + 1]!, json[i]!];
+    at = end;
+  }
+  return sent;
+};
+
+/**
  * An engine snapshot to store once the batches sent before it are committed
  * (`EngineSnapshotStore.write`): the run's thread hands it over rather than waiting.
  */
@@ -61,5 +146,10 @@ export interface AppendJob {
   readonly kind?: undefined;
   readonly saveId: string;
   readonly expectedSeq: number;
-  readonly events: ReadonlyArray<SentEvent>;
+  /** Packed (`packEvents`), or as tuples when the batch could not be. */
+  readonly events: PackedEvents | ReadonlyArray<SentEvent>;
 }
+
+/** A job's events as tuples. */
+export const sentEvents = (job: AppendJob): ReadonlyArray<SentEvent> =>
+  "json" in job.events ? unpackEvents(job.events) : job.events;

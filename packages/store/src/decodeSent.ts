@@ -27,6 +27,9 @@ type Filter = SchemaAST.Filter<unknown> | SchemaAST.FilterGroup<unknown>;
 
 const noOptions = {};
 
+/** The predicate of a node without checks of its own. */
+const noFilters = (): boolean => true;
+
 /** The node's own checks (refinements) as one predicate, or null when one is not a filter. */
 const filtersOf = (ast: SchemaAST.AST): ((value: unknown) => boolean) | null => {
   const filters: Array<SchemaAST.Filter<unknown>> = [];
@@ -38,7 +41,7 @@ const filtersOf = (ast: SchemaAST.AST): ((value: unknown) => boolean) | null => 
     return true;
   };
   for (const c of ast.checks ?? []) if (!add(c as Filter)) return null;
-  if (filters.length === 0) return () => true;
+  if (filters.length === 0) return noFilters;
   return (value) => {
     for (const f of filters) if (f.run(value, ast, noOptions) !== undefined) return false;
     return true;
@@ -156,19 +159,24 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
           if (check === null) return null;
           props.push({ key: p.name, optional: p.type.context?.isOptional === true, check });
         }
+        const hasOwn = Object.prototype.hasOwnProperty;
         return (v) => {
           if (!isPlainObject(v)) return false;
-          const keys = Object.keys(v);
           // The keys the schema names, in its order (an optional one may be missing), and
-          // no other: decoding drops unknown keys and writes its own order.
-          let k = 0;
-          for (const p of props) {
-            if (keys[k] === p.key) {
-              if (!p.check(v[p.key])) return false;
-              k++;
-            } else if (!p.optional) return false;
+          // no other: decoding drops unknown keys and writes its own order. (A for-in walk
+          // reads the object's keys without copying them out, as Object.keys would.)
+          let p = 0;
+          for (const key in v) {
+            if (!hasOwn.call(v, key)) return false;
+            while (p < props.length && props[p]!.key !== key) {
+              if (!props[p]!.optional) return false;
+              p++;
+            }
+            if (p === props.length || !props[p]!.check(v[key])) return false;
+            p++;
           }
-          return k === keys.length;
+          for (; p < props.length; p++) if (!props[p]!.optional) return false;
+          return true;
         };
       }
       default:
@@ -176,6 +184,7 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
     }
   })();
   if (own === null) return null;
+  if (filters === noFilters) return own;
   return (v) => own(v) && filters(v);
 };
 
@@ -219,14 +228,9 @@ export const decodeSent = (
     }
   }
   const payloads: Array<string> = new Array(sent.length);
-  let next = 0;
-  for (let index = 0; index < sent.length; index++) {
+  for (let index = 0; index < sent.length; index++) payloads[index] = sent[index]![4];
+  for (const index of compared) {
     const [id, t, type, version, payload] = sent[index]!;
-    if (compared[next] !== index) {
-      payloads[index] = payload;
-      continue;
-    }
-    next++;
     const d = events[index]!;
     const json = JSON.stringify(d.payload);
     if (d.id !== id || d.t !== t || d.type !== type || d.version !== version || json !== payload) {

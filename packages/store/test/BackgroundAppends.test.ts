@@ -144,9 +144,12 @@ describe("appends on a worker thread", () => {
       payload: Object.fromEntries(Object.entries(e.payload as object).reverse()),
     };
     const broken = { ...e, payload: { ...(e.payload as object), t: "not a time" }, t: -1 };
+    // A time as text: the same digits, but not a number (the batch goes as it is, unpacked).
+    const textTime = { ...e, t: String(e.t) };
     for (const [name, bad] of [
       ["reordered.db", reordered],
       ["broken.db", broken],
+      ["text-time.db", textTime],
     ] as const) {
       if (name === "reordered.db" && Object.keys(e.payload as object).length < 2) continue;
       const { db, log } = open(name);

@@ -10,7 +10,10 @@ import {
 import { arbEventBatches } from "@hearsay/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { addLane } from "../src/ProjectionDigest.ts";
 import { appendBatches, freshStore, newSave, runs } from "./harness.ts";
+
+const LANE = 2 ** 48;
 
 describe("the incremental projection digest", () => {
   it("always equals the digest recomputed from the rows, after appends, rebuilds and restores", () => {
@@ -131,6 +134,19 @@ describe("the incremental projection digest", () => {
     db.prepare("UPDATE world_events SET lapses_at = 600 WHERE world_event_id = 'w2'").run();
     expect(recomputeDigest(db, "s", projectionDigestColumns)).not.toBe(digestBefore);
     db.close();
+  });
+
+  it("property: a lane moves by a row's value modulo 2^48, as the float remainder gives it", () => {
+    const lane = fc.oneof(
+      fc.constantFrom(0, 1, LANE / 2, LANE - 1),
+      fc.integer({ min: 0, max: LANE - 1 }),
+    );
+    fc.assert(
+      fc.property(lane, lane, fc.constantFrom(1, -1), (l, v, sign) => {
+        expect(addLane(l, sign, v)).toBe((((l + sign * v) % LANE) + LANE) % LANE);
+      }),
+      { numRuns: runs(500) },
+    );
   });
 
   it("an empty save's digest is all zeros", () => {
