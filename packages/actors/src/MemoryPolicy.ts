@@ -72,11 +72,11 @@ const endsAround = (
 } => {
   const ended: Array<{ memoryId: MemoryId; reason: "expired" | "forgotten" }> = [];
   let next = Number.POSITIVE_INFINITY;
-  for (const [memoryId, m] of memories) {
+  memories.forEach((m, memoryId) => {
     const at = endTime(m, decay, halfLifeMinutes(decay, m));
     if (at <= t) ended.push({ memoryId, reason: reasonAt(m, at) });
     else if (at < next) next = at;
-  }
+  });
   ended.sort((a, b) => (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0));
   return { ended, next: next === Number.POSITIVE_INFINITY ? null : (next as GameTime) };
 };
@@ -119,18 +119,28 @@ export const cappedOut = (
   cap: number,
   at: RankedAt,
 ): Array<MemoryId> => {
-  if (memories.size <= cap) return [];
+  // Ended memories only lower the excess: it is at most `over`.
+  const over = memories.size - cap;
+  if (over <= 0) return [];
+  // Few to drop (a cap at its limit drops one or two of some fifty): keep the `over`
+  // lowest in rank order as the scan goes, so a memory that ranks above them all costs a
+  // comparison, not an entry in a list of every memory.
+  const keep = over <= PICK_AT_MOST ? over : Number.POSITIVE_INFINITY;
   let live = 0;
   const order: Array<Ranked> = [];
-  for (const [id, m] of memories) {
+  memories.forEach((m, id) => {
     const half = halfLifeMinutes(at.decay, m);
-    if (endTime(m, at.decay, half) <= at.t) continue;
+    if (endTime(m, at.decay, half) <= at.t) return;
     live += 1;
-    if (!m.pinned) order.push([id, m, fadedTo(m, half, at.t)]);
-  }
+    if (m.pinned) return;
+    const faded = fadedTo(m, half, at.t);
+    if (order.length === keep && rankedBelow(order[keep - 1]!, id, m, faded)) return;
+    insertRanked(order, keep, [id, m, faded]);
+  });
   const excess = live - cap;
   if (excess <= 0) return [];
-  return lowest(order, excess).map(([id]) => id);
+  if (keep === Number.POSITIVE_INFINITY) order.sort(byRank);
+  return order.slice(0, excess).map(([id]) => id);
 };
 
 /** A memory a cap may drop, with what it matters at the cap's time. */
@@ -140,27 +150,28 @@ type Ranked = [MemoryId, LiveMemory, number];
 const byRank = ([ida, a, ia]: Ranked, [idb, b, ib]: Ranked): number =>
   ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : ida > idb ? 1 : 0);
 
+/** Whether `r` comes before the memory `id` (`m`, mattering `faded`) in `byRank`'s order. */
+const rankedBelow = ([idr, r, ir]: Ranked, id: MemoryId, m: LiveMemory, faded: number): boolean =>
+  (ir - faded || r.recordedAt - m.recordedAt || (idr < id ? -1 : 1)) < 0;
+
 /** Below this many to drop, picking them beats sorting them all. */
 const PICK_AT_MOST = 8;
 
 /**
- * The first `n` of `order` by `byRank`, in that order: what sorting it all and taking `n`
- * gives. A cap at its limit drops one or two of some fifty memories, so it picks them in
- * one pass rather than sorting every memory on every cap.
+ * Puts `r` into `order`, kept in `byRank`'s order when `keep` is finite (then at most
+ * `keep` long: the last falls off when full) and unsorted otherwise.
  */
-const lowest = (order: Array<Ranked>, n: number): Array<Ranked> => {
-  if (n > PICK_AT_MOST || n >= order.length) return order.sort(byRank).slice(0, n);
-  const out: Array<Ranked> = [];
-  for (const r of order) {
-    if (out.length === n && byRank(r, out[n - 1]!) >= 0) continue;
-    let i = out.length === n ? n - 1 : out.length;
-    while (i > 0 && byRank(r, out[i - 1]!) < 0) {
-      out[i] = out[i - 1]!;
-      i -= 1;
-    }
-    out[i] = r;
+const insertRanked = (order: Array<Ranked>, keep: number, r: Ranked): void => {
+  if (keep === Number.POSITIVE_INFINITY) {
+    order.push(r);
+    return;
   }
-  return out;
+  let i = order.length === keep ? keep - 1 : order.length;
+  while (i > 0 && byRank(r, order[i - 1]!) < 0) {
+    order[i] = order[i - 1]!;
+    i -= 1;
+  }
+  order[i] = r;
 };
 
 /**

@@ -11,7 +11,14 @@
  * to it than everything it already holds. The survivors after the cap are the same as if
  * it had been recorded and dropped; the log is spared the pair of events.
  */
-import { droppedOnArrival, endedAt, isPinned, reinforced, reinforcesAt } from "@hearsay/actors";
+import {
+  droppedOnArrival,
+  endedAt,
+  isPinned,
+  type LiveMemory,
+  reinforced,
+  reinforcesAt,
+} from "@hearsay/actors";
 import {
   type GameTime,
   type Lifetime,
@@ -94,21 +101,50 @@ export const capMemories = (ctx: TickContext, npcIds: Iterable<NpcId>): void => 
  * reads no memories to speak, so with it this is what reinforces memories of people.
  */
 const recallTalk = (ctx: TickContext, reads: DossierReads): void => {
-  for (const e of ctx.writer.emitted()) {
-    if (e.type !== "ConversationTurn") continue;
-    const people = [e.payload.speakerId, ...e.payload.listenerIds];
+  const turns: Array<TalkTurn> = [];
+  for (const e of ctx.writer.emitted()) if (e.type === "ConversationTurn") turns.push(e.payload);
+  const recalled = recalledInTalk(turns, (id) => ctx.actors.facts(id)?.memories);
+  for (const [self, about] of recalled) reads.recall(self, about);
+};
+
+/** Who spoke in a turn, and to whom. */
+export interface TalkTurn {
+  readonly speakerId: string;
+  readonly listenerIds: ReadonlyArray<string>;
+}
+
+/**
+ * For everyone in `turns`, its memories (`memoriesOf`) about anyone else it shared a turn
+ * with: each NPC's memories are scanned once, however many turns it took part in.
+ */
+export const recalledInTalk = (
+  turns: ReadonlyArray<TalkTurn>,
+  memoriesOf: (npcId: NpcId) => ReadonlyMap<MemoryId, Pick<LiveMemory, "about">> | undefined,
+): Map<NpcId, Array<MemoryId>> => {
+  const talkedWith = new Map<NpcId, Set<string>>();
+  for (const turn of turns) {
+    const people = [turn.speakerId, ...turn.listenerIds];
     for (const self of people) {
-      const facts = ctx.actors.facts(self as NpcId);
-      if (facts === undefined) continue;
-      const about: Array<MemoryId> = [];
-      // Every memory of everyone in every turn: `forEach` makes no entry pair per memory.
-      facts.memories.forEach((m, id) => {
-        if (m.about?.kind === "npc" && m.about.id !== self && people.includes(m.about.id as NpcId))
-          about.push(id);
-      });
-      reads.recall(self as NpcId, about);
+      let others = talkedWith.get(self as NpcId);
+      if (others === undefined) {
+        others = new Set();
+        talkedWith.set(self as NpcId, others);
+      }
+      for (const other of people) if (other !== self) others.add(other);
     }
   }
+  const out = new Map<NpcId, Array<MemoryId>>();
+  for (const [self, others] of talkedWith) {
+    const memories = memoriesOf(self);
+    if (memories === undefined) continue;
+    const about: Array<MemoryId> = [];
+    // `forEach` makes no entry pair per memory.
+    memories.forEach((m, id) => {
+      if (m.about?.kind === "npc" && others.has(m.about.id)) about.push(id);
+    });
+    out.set(self, about);
+  }
+  return out;
 };
 
 /**

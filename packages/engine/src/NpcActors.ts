@@ -79,6 +79,13 @@ export interface NpcFold {
   readonly deadlines: DueIndex<TaskId>;
 }
 
+/** A cap answer (`NpcActors.capped`): when, with which cap, and what it dropped. */
+interface CapHeld {
+  readonly t: GameTime;
+  readonly cap: number;
+  readonly dropped: ReadonlyArray<MemoryId>;
+}
+
 export const emptyNpcFold = (): NpcFold => ({
   facts: new Map(),
   expiries: new DueIndex(),
@@ -105,6 +112,13 @@ export class NpcActors {
   /** When each open task's deadline passes: a schedule. */
   private deadlines = new DueIndex<TaskId>();
   private readonly npcOut: Array<NpcEmitted> = [];
+  /**
+   * Each NPC's last cap answer while it still holds: asked again, no earlier, with the
+   * same cap, once the memories it dropped are gone, the NPC drops nothing (`capped`).
+   * Only a memory recorded or reinforced (which may revive one that ended) can give it
+   * more live memories than that answer left; time only ends them.
+   */
+  private capsHeld = new Map<NpcId, CapHeld>();
 
   /** `decay`: how the run's memories fade (engine config `memoryDecay`). */
   constructor(readonly decay: MemoryDecay = defaultMemoryDecay) {}
@@ -130,6 +144,7 @@ export class NpcActors {
     if (this.npcs.size > 0 || this.clockRef !== null)
       throw new Error("actors are restored before they start");
     this.resting = new Map(fold.facts);
+    this.capsHeld = new Map();
     this.expiries = fold.expiries;
     this.holders = fold.holders;
     this.worldTasks = fold.worldTasks;
@@ -187,6 +202,8 @@ export class NpcActors {
     const facts = this.facts(id);
     if (facts === undefined) return;
     foldNpcFacts(facts, event);
+    if (event.type === "MemoryRecorded" || event.type === "MemoryReinforced")
+      this.capsHeld.delete(id);
     if (event.type === "MemoryRecorded") {
       const end = endOf(facts.memories.get(event.payload.memoryId)!, this.decay);
       const due = this.expiries.dueAt(id);
@@ -314,13 +331,27 @@ export class NpcActors {
     return facts === undefined ? [] : consolidationGroups(facts.memories, t, this.decay, rules);
   }
 
-  /** The memories a cap of `cap` drops from an NPC, in drop order. */
+  /**
+   * The memories a cap of `cap` drops from an NPC, in drop order. An NPC whose last cap
+   * answer still holds (`capsHeld`) is not asked again: it would drop nothing — as when it
+   * talked and was capped, then is capped again at the tick's end.
+   */
   capped(npcId: NpcId, t: GameTime, cap: number): ReadonlyArray<MemoryId> {
     const facts = this.facts(npcId);
     if (facts === undefined || facts.memories.size <= cap) return [];
-    return this.forget(npcId, { type: "CAP", t, cap, decay: this.decay }).memories.map(
+    const held = this.capsHeld.get(npcId);
+    if (
+      held !== undefined &&
+      held.cap === cap &&
+      held.t <= t &&
+      held.dropped.every((id) => !facts.memories.has(id))
+    )
+      return [];
+    const dropped = this.forget(npcId, { type: "CAP", t, cap, decay: this.decay }).memories.map(
       (m) => m.memoryId,
     );
+    this.capsHeld.set(npcId, { t, cap, dropped });
+    return dropped;
   }
 
   /**

@@ -142,6 +142,40 @@ export const voiceOf = (traits: ReadonlyArray<string>, speechStyle: string | nul
   return voice;
 };
 
+const SLOT = /\{(\w+)\}/g;
+
+/**
+ * A template's text between its slots and the slots' names, alternating (text, name, …,
+ * text), by template: the templates are the phrasebooks' few hundred, filled again and
+ * again, so each is split once rather than searched by a pattern at every fill.
+ */
+const templates = new Map<string, ReadonlyArray<string>>();
+const TEMPLATE_CACHE_LIMIT = 65_536;
+
+const partsOf = (template: string): ReadonlyArray<string> => {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    const split: Array<string> = [];
+    let last = 0;
+    for (const slot of template.matchAll(SLOT)) {
+      split.push(template.slice(last, slot.index), slot[1]!);
+      last = slot.index + slot[0].length;
+    }
+    split.push(template.slice(last));
+    parts = split;
+    if (templates.size >= TEMPLATE_CACHE_LIMIT) templates.clear();
+    templates.set(template, parts);
+  }
+  return parts;
+};
+
 /** Fills `{slot}`s in a template; unknown slots are left as they are. */
-export const fill = (template: string, slots: Readonly<Record<string, string>>): string =>
-  template.replace(/\{(\w+)\}/g, (all, key: string) => slots[key] ?? all);
+export const fill = (template: string, slots: Readonly<Record<string, string>>): string => {
+  const parts = partsOf(template);
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i]!;
+    out += (slots[key] ?? `{${key}}`) + parts[i + 1]!;
+  }
+  return out;
+};

@@ -70,11 +70,25 @@ const asks: Record<Tone, ReadonlyArray<string>> = {
   plain: ["Someone should see to it.", "It won't take long."],
 };
 
-/** Task ideas fitting a role, plus ones that fit anyone. */
-export const taskIdeas = (role: string): ReadonlyArray<string> => {
+const ideasOf = (role: string): ReadonlyArray<string> => {
   const lower = role.toLowerCase();
   const trade = byTrade.find(([keys]) => keys.some((k) => lower.includes(k)))?.[1] ?? [];
   return [...trade, ...trade, ...anywhere];
+};
+
+/** Ideas by role: every proposal asks, and a role's ideas never change. */
+const ideasByRole = new Map<string, ReadonlyArray<string>>();
+const IDEAS_CACHE_LIMIT = 65_536;
+
+/** Task ideas fitting a role, plus ones that fit anyone. */
+export const taskIdeas = (role: string): ReadonlyArray<string> => {
+  let ideas = ideasByRole.get(role);
+  if (ideas === undefined) {
+    ideas = ideasOf(role);
+    if (ideasByRole.size >= IDEAS_CACHE_LIMIT) ideasByRole.clear();
+    ideasByRole.set(role, ideas);
+  }
+  return ideas;
 };
 
 export interface ProposeContext {

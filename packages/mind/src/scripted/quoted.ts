@@ -18,7 +18,9 @@ export const remembered = <R>(
   let held = 0;
   return (text, n) => {
     let known = byN.get(n);
-    if (known?.has(text)) return known.get(text) as R;
+    // One lookup for a remembered answer (they are never undefined); `has` only on a miss.
+    const hit = known?.get(text);
+    if (hit !== undefined || known?.has(text)) return hit as R;
     const result = f(text, n);
     if (held >= limit) {
       byN.clear();

@@ -110,10 +110,26 @@ const joinNames = (names: ReadonlyArray<string>): string =>
     ? (names[0] ?? "no one in particular")
     : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 
-const mentions = (text: string, name: string): boolean => {
-  const first = name.split(" ")[0] ?? name;
-  return text.includes(name) || new RegExp(`\\b${first.replace(/\W/g, "")}\\b`).test(text);
+/**
+ * The pattern of a name's first word, by name: every summary asks it of each one present
+ * for each line, and a name's pattern never changes (it has no `g` flag, so no state).
+ */
+const firstNames = new Map<string, RegExp>();
+const FIRST_NAME_CACHE_LIMIT = 65_536;
+
+const firstNameOf = (name: string): RegExp => {
+  let re = firstNames.get(name);
+  if (re === undefined) {
+    const first = name.split(" ")[0] ?? name;
+    re = new RegExp(`\\b${first.replace(/\W/g, "")}\\b`);
+    if (firstNames.size >= FIRST_NAME_CACHE_LIMIT) firstNames.clear();
+    firstNames.set(name, re);
+  }
+  return re;
 };
+
+const mentions = (text: string, name: string): boolean =>
+  text.includes(name) || firstNameOf(name).test(text);
 
 /** The lines worth quoting: the first and the last said by others, at most two, no repeats. */
 const quotable = (lines: ReadonlyArray<SceneLine>): ReadonlyArray<SceneLine> => {
