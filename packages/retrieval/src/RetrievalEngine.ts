@@ -106,6 +106,12 @@ export interface SearchRequest {
   readonly limit?: number;
 }
 
+/**
+ * Query vectors a pure embedder's engine keeps, at most (then it starts over): a run's
+ * queries are mostly its places, with their tasks, so a few hundred texts recur.
+ */
+const QUERY_VECTORS_KEPT = 2048;
+
 export class RetrievalEngine {
   readonly source: DossierSource;
   readonly scoring: ScoringOptions;
@@ -116,6 +122,8 @@ export class RetrievalEngine {
   /** Contiguous copies of large known sets' vectors (see `KnownMatrices`). */
   readonly matrices: KnownMatrices;
   private readonly pendingTouched: Touched = {};
+  /** Query vectors by text, when the embedder is pure (`embedQuery`). */
+  private readonly queryVectors = new Map<string, Float32Array>();
   /** The last `dossierReads` made, with the view and own rows it reads (a run asks the same). */
   private lastReads: {
     readonly view: SaveView;
@@ -240,10 +248,24 @@ export class RetrievalEngine {
     return read();
   }
 
-  /** Embeds query text synchronously when the embedder can. */
+  /**
+   * Embeds query text synchronously when the embedder can. A pure embedder's vectors are
+   * kept by text (a turn's searches rank by its place, and so do its neighbours'): the
+   * vector returned may be one returned before, and is not to be written to.
+   */
   embedQuery(text: string): Float32Array | null {
-    const sync = this.options.embedder.embedSync;
-    return sync && text.trim().length > 0 ? sync(text) : null;
+    const embedder = this.options.embedder;
+    const sync = embedder.embedSync;
+    if (!sync || text.trim().length === 0) return null;
+    if (embedder.pure !== true) return sync(text);
+    const kept = this.queryVectors;
+    let v = kept.get(text);
+    if (v === undefined) {
+      if (kept.size >= QUERY_VECTORS_KEPT) kept.clear();
+      v = sync(text);
+      kept.set(text, v);
+    }
+    return v;
   }
 
   /** Builds the per-request search context. */
