@@ -23,6 +23,7 @@ import {
   knownCount,
   knownNearest,
   knownSetAt,
+  type LoreNearest,
   type NearestTuning,
 } from "./knownNearest.ts";
 import type { SaveView } from "./SaveView.ts";
@@ -215,6 +216,7 @@ export const searchCollection = (
   scoring: ScoringOptions = defaultScoringOptions,
   tuning: SearchTuning = defaultSearchTuning,
   matrices: KnownMatrices | null = null,
+  lore: LoreNearest | null = null,
 ): Array<SearchHit> => {
   const { view, npc, t } = ctx;
   const tab = view.items[c];
@@ -260,19 +262,23 @@ export const searchCollection = (
   // vectors
   const q = ctx.queryVector;
   if (store && q) {
-    for (const hit of knownNearest(
-      view,
-      store,
-      npc,
-      c,
-      t,
-      q,
-      limit,
-      tuning,
-      // Enumerated once: a set too large for the exact filters is still the vector path's.
-      listed ?? undefined,
-      matrices,
-    )) {
+    const nearest =
+      lore !== null && c === "lore" && listed !== null
+        ? lore.nearest(view, store, npc, t, q, limit, tuning, listed)
+        : knownNearest(
+            view,
+            store,
+            npc,
+            c,
+            t,
+            q,
+            limit,
+            tuning,
+            // Enumerated once: a set too large for the exact filters is still the vector path's.
+            listed ?? undefined,
+            matrices,
+          );
+    for (const hit of nearest) {
       const cand = cands.get(hit.local);
       if (cand) cand.similarity = hit.similarity;
       else cands.set(hit.local, { similarity: hit.similarity, keyword: 0 });

@@ -28,7 +28,7 @@ import {
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
 import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
-import { shareCommonRows } from "./knownNearest.ts";
+import { LoreNearest, shareCommonRows } from "./knownNearest.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched, type TouchedRows } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
@@ -122,6 +122,8 @@ export class RetrievalEngine {
   /** Contiguous copies of large known sets' vectors (see `KnownMatrices`). */
   readonly matrices: KnownMatrices;
   private readonly pendingTouched: Touched = {};
+  /** The lore nearest each query vector, for every NPC alike. */
+  private readonly loreNearest = new LoreNearest();
   /** Query vectors by text, when the embedder is pure (`embedQuery`). */
   private readonly queryVectors = new Map<string, Float32Array>();
   /** The last `dossierReads` made, with the view and own rows it reads (a run asks the same). */
@@ -429,6 +431,7 @@ export class RetrievalEngine {
       this.scoring,
       this.tuning,
       this.copies,
+      this.loreNearest,
     );
   }
 }

@@ -104,6 +104,7 @@ export {
   knownCount,
   knownNearest,
   knownRowids,
+  LoreNearest,
   type NearestTuning,
   type NearHit,
 } from "./knownNearest.ts";
