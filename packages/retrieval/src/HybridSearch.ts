@@ -111,7 +111,8 @@ export const defaultSearchTuning: SearchTuning = {
   keywordLimit: 100,
 };
 
-interface Cand {
+/** A candidate's cosine (NaN: not computed yet) and keyword relevance. */
+export interface Cand {
   similarity: number;
   keyword: number;
 }
@@ -204,6 +205,13 @@ const score = (
 };
 
 /**
+ * A search's candidates in one collection, by local, before they are ranked: what the
+ * NPC knows at t that a filter, the keywords or the vectors bring up. Ranking fills in a
+ * candidate's cosine when it needs it (the same value whoever asks).
+ */
+export type Candidates = Map<number, Cand>;
+
+/**
  * The best `limit` items of one collection that the NPC knows at t, ranked by score.
  * `store` null means no vectors (index disabled); `keywords` null means no FTS.
  */
@@ -217,12 +225,37 @@ export const searchCollection = (
   tuning: SearchTuning = defaultSearchTuning,
   matrices: KnownMatrices | null = null,
   lore: LoreNearest | null = null,
-): Array<SearchHit> => {
+): Array<SearchHit> =>
+  rankCandidates(
+    ctx,
+    c,
+    store,
+    gatherCandidates(ctx, c, store, keywords, limit, tuning, matrices, lore),
+    limit,
+    scoring,
+    tuning,
+  );
+
+/**
+ * The candidates {@link searchCollection} ranks. They depend on the context's NPC, time,
+ * filters and query, not on its window (`asOf`, `lastsUntil`): searches that differ only
+ * in their window may rank the same candidates.
+ */
+export const gatherCandidates = (
+  ctx: SearchContext,
+  c: CollectionName,
+  store: VectorStore | null,
+  keywords: KeywordSearch | null,
+  limit: number,
+  tuning: SearchTuning = defaultSearchTuning,
+  matrices: KnownMatrices | null = null,
+  lore: LoreNearest | null = null,
+): Candidates => {
   const { view, npc, t } = ctx;
   const tab = view.items[c];
-  const cands = new Map<number, Cand>();
+  const cands: Candidates = new Map();
   const count = knownCount(view, npc, c);
-  if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
+  if (count === 0) return cands; // nothing known: no filter, keyword or vector work at all
   // The search is exact when what the NPC knows *at t* is few, however many facts it
   // has: late in a long run an NPC has many more memory facts than memories still alive.
   const listed = count <= tuning.enumerateMax ? knownSetAt(view, npc, c, t) : null;
@@ -285,11 +318,28 @@ export const searchCollection = (
     }
   }
 
-  // Ranking. A filter or keyword candidate's cosine costs an f16 row read (a random memory
-  // access), so it is computed only while the candidate could still make the top
-  // `limit`: its score without similarity plus the most similarity can add bounds it.
-  // Candidates are taken by that bound, best first, and the rest are dropped once even
-  // their bound falls below the `limit`-th exact score — the same top as scoring all.
+  return cands;
+};
+
+/**
+ * The best `limit` of the candidates in the context's window, by score. A filter or
+ * keyword candidate's cosine costs an f16 row read (a random memory access), so it is
+ * computed only while the candidate could still make the top `limit`: its score without
+ * similarity plus the most similarity can add bounds it. Candidates are taken by that
+ * bound, best first, and the rest are dropped once even their bound falls below the
+ * `limit`-th exact score — the same top as scoring all, whichever cosines are known.
+ */
+export const rankCandidates = (
+  ctx: SearchContext,
+  c: CollectionName,
+  store: VectorStore | null,
+  cands: Candidates,
+  limit: number,
+  scoring: ScoringOptions = defaultScoringOptions,
+  tuning: SearchTuning = defaultSearchTuning,
+): Array<SearchHit> => {
+  const tab = ctx.view.items[c];
+  const q = ctx.queryVector;
   const hit = (local: number, cand: Cand): SearchHit => ({
     collection: c,
     kind: collections[c].kind,

@@ -19,12 +19,14 @@ import { type CollectionName, collectionNames } from "./collections.ts";
 import { DossierSource } from "./DossierSource.ts";
 import type { EmbedderShape } from "./Embedder.ts";
 import {
+  type Candidates,
   defaultSearchTuning,
+  gatherCandidates,
   mentionedEntities,
+  rankCandidates,
   type SearchContext,
   type SearchHit,
   type SearchTuning,
-  searchCollection,
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
 import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
@@ -34,6 +36,7 @@ import { SaveView, type Touched, type TouchedRows } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
 import { type SectionBudgets, standardBudgets } from "./tokenBudget.ts";
 import type { VectorIndexes } from "./VectorIndex.ts";
+import type { VectorStore } from "./VectorStore.ts";
 
 /** Where new events come from: the store's event log (`SqliteEventLog` fits). */
 /**
@@ -281,8 +284,6 @@ export class RetrievalEngine {
       readonly queryVector: Float32Array | null;
       readonly location: string | null;
       readonly activeTaskIds: ReadonlyArray<string>;
-      readonly asOf?: number;
-      readonly lastsUntil?: number;
     },
   ): SearchContext {
     const npc = view.npcs.find(r.npcId);
@@ -312,8 +313,6 @@ export class RetrievalEngine {
       activeTasks,
       queryVector: r.queryVector,
       keywordText: r.ftsText,
-      ...(r.asOf === undefined ? {} : { asOf: r.asOf }),
-      ...(r.lastsUntil === undefined ? {} : { lastsUntil: r.lastsUntil }),
     };
   }
 
@@ -400,7 +399,19 @@ export class RetrievalEngine {
           ...ask,
           queryVector: ask.queryVector ?? this.embedQuery(ask.embedText),
         });
-        return (c, limit) => this.searchIn(ctx, c, limit);
+        // A section's window narrows the ranking only: the candidates of a collection are
+        // gathered once for the dossier's searches of it, windowed or not.
+        const gathered = new Map<string, Candidates>();
+        return (c, limit, window) => {
+          const key = `${c}:${limit}`;
+          let cands = gathered.get(key);
+          if (cands === undefined) {
+            cands = this.gather(ctx, c, limit);
+            gathered.set(key, cands);
+          }
+          const at = window === undefined ? ctx : { ...ctx, ...window };
+          return rankCandidates(at, c, this.storeOf(c), cands, limit, this.scoring, this.tuning);
+        };
       },
       budgets: this.budgets,
     };
@@ -420,18 +431,34 @@ export class RetrievalEngine {
     };
   }
 
-  /** Searches one collection with a prepared context (used by the dossier builder). */
+  /** Searches one collection with a prepared context. */
   searchIn(ctx: SearchContext, c: CollectionName, limit: number): Array<SearchHit> {
-    return searchCollection(
+    return rankCandidates(
       ctx,
       c,
-      this.options.index?.store(c) ?? null,
-      this.keywords,
+      this.storeOf(c),
+      this.gather(ctx, c, limit),
       limit,
       this.scoring,
+      this.tuning,
+    );
+  }
+
+  /** What a search of one collection with a prepared context ranks (`searchCollection`). */
+  private gather(ctx: SearchContext, c: CollectionName, limit: number): Candidates {
+    return gatherCandidates(
+      ctx,
+      c,
+      this.storeOf(c),
+      this.keywords,
+      limit,
       this.tuning,
       this.copies,
       this.loreNearest,
     );
+  }
+
+  private storeOf(c: CollectionName): VectorStore | null {
+    return this.options.index?.store(c) ?? null;
   }
 }

@@ -87,6 +87,10 @@ export interface DossierSearchAsk {
   readonly queryVector: Float32Array | null | undefined;
   readonly location: string;
   readonly activeTaskIds: ReadonlyArray<string>;
+}
+
+/** Which of a search's items a section takes, and as of when they are ranked. */
+export interface SearchWindow {
   /** Rank as of this earlier time, items recorded by then only (`SearchContext.asOf`). */
   readonly asOf?: number;
   /** Only items lasting until this time (`SearchContext.lastsUntil`). */
@@ -94,7 +98,11 @@ export interface DossierSearchAsk {
 }
 
 /** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
-export type SectionSearch = (collection: CollectionName, limit: number) => Array<SearchHit>;
+export type SectionSearch = (
+  collection: CollectionName,
+  limit: number,
+  window?: SearchWindow,
+) => Array<SearchHit>;
 
 /** What a dossier reads from, each as narrow as its use. */
 export interface DossierReads {
@@ -224,33 +232,44 @@ export const deferredDossier = (
   if (!frame) return null;
   const { saveId, npcId } = req;
   const budgets = resolveBudgets(req.budget, reads.budgets);
+  /** The searches opened, by what they were asked: sections that ask alike share one. */
+  const opened = new Map<string, SectionSearch>();
   /**
    * A search opened on its first use, ranking by `text` with the company and the place;
-   * keyword candidates come only from `ftsText` (a query the caller gave).
+   * keyword candidates come only from `ftsText` (a query the caller gave). A `window`
+   * narrows what it ranks, not what it searches: searches that ask the same, windowed or
+   * not, are one opened search.
    */
   const lazySearch = (
     text: string,
     ftsText: string | null,
     queryVector: Float32Array | null | undefined,
     company = true,
-    asOf?: number,
-    lastsUntil?: number,
+    window?: SearchWindow,
   ): SectionSearch => {
-    let opened: SectionSearch | undefined;
+    let search: SectionSearch | undefined;
     return (c, limit) => {
-      opened ??= reads.search({
-        npcId,
-        t: frame.t,
-        queryText: [text, ...(company ? frame.presentNames : []), frame.location].join(" "),
-        ftsText,
-        embedText: text,
-        queryVector,
-        location: frame.location,
-        activeTaskIds: frame.tasks.map((k) => k.task_id),
-        ...(asOf === undefined ? {} : { asOf }),
-        ...(lastsUntil === undefined ? {} : { lastsUntil }),
-      });
-      return opened(c, limit);
+      if (search === undefined) {
+        const ask = {
+          npcId,
+          t: frame.t,
+          queryText: [text, ...(company ? frame.presentNames : []), frame.location].join(" "),
+          ftsText,
+          embedText: text,
+          queryVector,
+          location: frame.location,
+          activeTaskIds: frame.tasks.map((k) => k.task_id),
+        };
+        // What differs between a dossier's asks (the rest is its frame's); the only vector
+        // one may be given is the request's.
+        const key = `${ask.queryText}\u0000${ftsText ?? "\u0001"}\u0000${queryVector ? "v" : ""}\u0000${text}`;
+        search = opened.get(key);
+        if (search === undefined) {
+          search = reads.search(ask);
+          opened.set(key, search);
+        }
+      }
+      return search(c, limit, window);
     };
   };
   const search = lazySearch(frame.queryText, req.query ?? null, req.queryVector);
@@ -310,8 +329,9 @@ export const deferredDossier = (
     null,
     undefined,
     false,
-    spanStart,
-    steady ? spanStart + spanDays * MINUTES_PER_DAY : undefined,
+    steady
+      ? { asOf: spanStart, lastsUntil: spanStart + spanDays * MINUTES_PER_DAY }
+      : { asOf: spanStart },
   );
 
   /** The NPC's edges, strongest first; those to whoever is present first when `company`. */
