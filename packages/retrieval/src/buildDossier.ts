@@ -28,6 +28,7 @@ import type { CollectionName } from "./collections.ts";
 import { cutStandingSection } from "./cutStandingSection.ts";
 import type { DossierSource, TurnRow } from "./DossierSource.ts";
 import type { SearchHit } from "./HybridSearch.ts";
+import type { Quote } from "./ItemTable.ts";
 import { requestTime } from "./requestTime.ts";
 import { threadCandidates } from "./ThreadSection.ts";
 import { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";
@@ -164,23 +165,46 @@ const profileText = (
   return parts.join(" ");
 };
 
+/**
+ * The text of a lore chunk or a debate, by its quote: an item's quote object is its own
+ * for as long as the item is what it is, and its text depends on the quote alone. The
+ * same string each time, so the cut that fits it to its section finds its memo at once
+ * (a string made anew is hashed whole on every lookup: lore chunks are long).
+ */
+const quotedTexts = new WeakMap<Quote, string>();
+
+const quotedText = (q: Quote, text: (q: Quote) => string): string => {
+  let out = quotedTexts.get(q);
+  if (out === undefined) {
+    out = text(q);
+    quotedTexts.set(q, out);
+  }
+  return out;
+};
+
+const loreText = (q: Quote): string => `${jsonList(q.heading_path).join(" / ")}: ${String(q.text)}`;
+
 /** Text of a searched item, with its time where it has one: from the view, never a table. */
 const hitText = (reads: DossierReads, hit: SearchHit): string => {
   const q = hit.quote;
-  const when = formatGameTime(hit.t as GameTime);
   switch (hit.collection as CollectionName) {
     case "memories":
-      return `(${when}) ${String(q.text)}`;
+      return `(${formatGameTime(hit.t as GameTime)}) ${String(q.text)}`;
     case "world_events":
-      return `${when}: ${String(q.text)}`;
+      return `${formatGameTime(hit.t as GameTime)}: ${String(q.text)}`;
     case "lore":
-      return `${jsonList(q.heading_path).join(" / ")}: ${String(q.text)}`;
+      return quotedText(q, loreText);
     case "conversation_summaries": {
       const name = reads.nameOf(String(q.partner_id));
-      return `Talk with ${name} (${when}): ${String(q.summary)}`;
+      return `Talk with ${name} (${formatGameTime(hit.t as GameTime)}): ${String(q.summary)}`;
     }
     case "background_debates":
-      return `Debate "${String(q.topic)}" (${when}): ${String(q.summary)} Outcome: ${String(q.outcome)}`;
+      // A debate's time is its own, fixed with its quote.
+      return quotedText(
+        q,
+        (d) =>
+          `Debate "${String(d.topic)}" (${formatGameTime(hit.t as GameTime)}): ${String(d.summary)} Outcome: ${String(d.outcome)}`,
+      );
   }
 };
 

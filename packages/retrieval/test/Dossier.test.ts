@@ -236,6 +236,29 @@ describe("dossier", () => {
     expect(ids(d, "lore")[0]).toBe("lore:venn.md#0");
   });
 
+  it("quotes each lore chunk as its heading and text, however often it is shown", () => {
+    const rows = world.db
+      .prepare("SELECT chunk_id, heading_path, text FROM lore_chunks")
+      .all() as Array<{ chunk_id: string; heading_path: string; text: string }>;
+    const whole = new Map(
+      rows.map((r) => [
+        r.chunk_id,
+        `${(JSON.parse(r.heading_path) as Array<string>).join(" / ")}: ${r.text}`.replace(
+          /\s+/g,
+          " ",
+        ),
+      ]),
+    );
+    for (const query of ["What does Captain Venn think?", "storms at sea", "the miller", null])
+      for (const t of [500, 1000, 1500]) {
+        const d = engine.dossier({ saveId: world.saveId, npcId: "ada", t, query })!;
+        const lore = d.sections.find((s) => s.name === "lore")!.items;
+        expect(lore.length).toBeGreaterThan(0);
+        for (const item of lore)
+          expect(whole.get(item.id)!.startsWith(item.text.replace(/…$/, ""))).toBe(true);
+      }
+  });
+
   it("fits smaller budgets and presets", () => {
     for (const budget of ["tiny", "small", 400] as const) {
       const d = engine.dossier({ saveId: world.saveId, npcId: "ada", t: 1000, budget })!;
