@@ -27,7 +27,7 @@ import {
   type NearestTuning,
 } from "./knownNearest.ts";
 import type { SaveView } from "./SaveView.ts";
-import { defaultScoringOptions, type ScoringOptions, scoreCandidate } from "./scoring.ts";
+import { defaultScoringOptions, type ScoringOptions, scoreBase, scoreFrom } from "./scoring.ts";
 import { TopHits } from "./TopHits.ts";
 import type { VectorStore } from "./VectorStore.ts";
 
@@ -167,42 +167,41 @@ const walk = (
   }
 };
 
-/** The signals and score of one known candidate. */
-const score = (
-  ctx: SearchContext,
-  c: CollectionName,
-  local: number,
-  cand: Cand,
-  o: ScoringOptions,
-): number => {
+/** Whether any of `ids` is in `set` (an indexed loop: this runs for every candidate). */
+const anyIn = (ids: ReadonlyArray<number>, set: ReadonlySet<number>): boolean => {
+  for (let i = 0; i < ids.length; i++) if (set.has(ids[i]!)) return true;
+  return false;
+};
+
+/** One known candidate's score before its similarity and keyword relevance (`scoreBase`). */
+const baseScore = (ctx: SearchContext, c: CollectionName, local: number, o: ScoringOptions) => {
   const tab = ctx.view.items[c];
   const owner = tab.owner[local]!;
   const parts = tab.participants[local]!;
   const ents = tab.entities[local]!;
   const ownerFaction = owner >= 0 ? (ctx.view.npcFaction.get(owner) ?? -1) : -1;
   const age = c === "lore" ? o.recentMinutes + 1 : (ctx.asOf ?? ctx.t) - tab.t[local]!;
-  return scoreCandidate(
+  return scoreBase(
     {
       sameNpc: (owner >= 0 && owner === ctx.npc) || parts.includes(ctx.npc),
       relatedNpc:
-        ctx.related.has(owner) ||
-        parts.some((p) => ctx.related.has(p)) ||
-        ents.some((e) => ctx.relatedNames.has(e)),
+        ctx.related.has(owner) || anyIn(parts, ctx.related) || anyIn(ents, ctx.relatedNames),
       sameFaction:
         ctx.faction >= 0 &&
         (tab.faction[local] === ctx.faction || (owner !== ctx.npc && ownerFaction === ctx.faction)),
       sameLocation: ctx.location >= 0 && tab.location[local] === ctx.location,
-      entityMention: ents.some((e) => ctx.mentioned.has(e)),
+      entityMention: anyIn(ents, ctx.mentioned),
       activeTask: tab.aboutTask[local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[local]!),
       importance: tab.importance[local]!,
       ageMinutes: age,
-      similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
-      keyword: cand.keyword,
       expired: false,
     },
     o,
   );
 };
+
+/** A candidate's cosine for scoring (0 when not computed: no vectors). */
+const similarityOf = (cand: Cand): number => (Number.isNaN(cand.similarity) ? 0 : cand.similarity);
 
 /**
  * A search's candidates in one collection, by local, before they are ranked: what the
@@ -340,7 +339,7 @@ export const rankCandidates = (
 ): Array<SearchHit> => {
   const tab = ctx.view.items[c];
   const q = ctx.queryVector;
-  const hit = (local: number, cand: Cand): SearchHit => ({
+  const hit = (local: number, cand: Cand, base: number): SearchHit => ({
     collection: c,
     kind: collections[c].kind,
     id: exportId(c, tab.ids[local]!),
@@ -348,11 +347,11 @@ export const rankCandidates = (
     local,
     t: tab.t[local]!,
     quote: tab.quoteOf(local),
-    score: score(ctx, c, local, cand, scoring),
-    similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
+    score: scoreFrom(base, similarityOf(cand), cand.keyword, scoring),
+    similarity: similarityOf(cand),
   });
   const top = new TopHits(limit);
-  const open: Array<{ local: number; cand: Cand; bound: number }> = [];
+  const open: Array<{ local: number; cand: Cand; base: number; bound: number }> = [];
   const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
     if (ctx.asOf !== undefined && tab.t[local]! > ctx.asOf) continue;
@@ -360,16 +359,18 @@ export const rankCandidates = (
       const end = tab.expiresAt[local]!;
       if (end >= 0 && end < ctx.lastsUntil) continue;
     }
-    if (store && q && Number.isNaN(cand.similarity))
-      open.push({ local, cand, bound: score(ctx, c, local, cand, scoring) + lift });
-    else top.offer(hit(local, cand));
+    const base = baseScore(ctx, c, local, scoring);
+    if (store && q && Number.isNaN(cand.similarity)) {
+      const bound = scoreFrom(base, 0, cand.keyword, scoring) + lift;
+      open.push({ local, cand, base, bound });
+    } else top.offer(hit(local, cand, base));
   }
   open.sort((a, b) => b.bound - a.bound || b.local - a.local);
   const bounded = tuning.boundSimilarity !== false;
   for (const o of open) {
     if (bounded && !top.couldTake(o.bound)) break;
     o.cand.similarity = store!.similarity(q!, tab.rowids[o.local]!);
-    top.offer(hit(o.local, o.cand));
+    top.offer(hit(o.local, o.cand, o.base));
   }
   return top.hits();
 };

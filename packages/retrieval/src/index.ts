@@ -137,7 +137,9 @@ export {
   type ScoreSignals,
   type ScoreWeights,
   type ScoringOptions,
+  scoreBase,
   scoreCandidate,
+  scoreFrom,
 } from "./scoring.ts";
 export { type ThreadRow, ThreadSource, threadCandidates } from "./ThreadSection.ts";
 export { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";
