@@ -12,6 +12,7 @@ export {
   type DossierSearchAsk,
   deferredDossier,
   dossierFrame,
+  type SearchWindow,
   type SectionSearch,
 } from "./buildDossier.ts";
 export { CoarseLists } from "./CoarseLists.ts";
