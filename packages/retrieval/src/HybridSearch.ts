@@ -200,6 +200,13 @@ const baseScore = (ctx: SearchContext, c: CollectionName, local: number, o: Scor
   );
 };
 
+/** A candidate offered to a ranking's top, with its score. */
+interface Offered {
+  readonly local: number;
+  readonly cand: Cand;
+  readonly score: number;
+}
+
 /** A candidate's cosine for scoring (0 when not computed: no vectors). */
 const similarityOf = (cand: Cand): number => (Number.isNaN(cand.similarity) ? 0 : cand.similarity);
 
@@ -339,18 +346,13 @@ export const rankCandidates = (
 ): Array<SearchHit> => {
   const tab = ctx.view.items[c];
   const q = ctx.queryVector;
-  const hit = (local: number, cand: Cand, base: number): SearchHit => ({
-    collection: c,
-    kind: collections[c].kind,
-    id: exportId(c, tab.ids[local]!),
-    rowid: tab.rowids[local]!,
+  // A candidate is offered by its score; only those kept become hits.
+  const hit = (local: number, cand: Cand, base: number): Offered => ({
     local,
-    t: tab.t[local]!,
-    quote: tab.quoteOf(local),
+    cand,
     score: scoreFrom(base, similarityOf(cand), cand.keyword, scoring),
-    similarity: similarityOf(cand),
   });
-  const top = new TopHits(limit);
+  const top = new TopHits<Offered>(limit);
   const open: Array<{ local: number; cand: Cand; base: number; bound: number }> = [];
   const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
@@ -372,5 +374,15 @@ export const rankCandidates = (
     o.cand.similarity = store!.similarity(q!, tab.rowids[o.local]!);
     top.offer(hit(o.local, o.cand, o.base));
   }
-  return top.hits();
+  return top.hits().map(({ local, cand, score }) => ({
+    collection: c,
+    kind: collections[c].kind,
+    id: exportId(c, tab.ids[local]!),
+    rowid: tab.rowids[local]!,
+    local,
+    t: tab.t[local]!,
+    quote: tab.quoteOf(local),
+    score,
+    similarity: similarityOf(cand),
+  }));
 };
