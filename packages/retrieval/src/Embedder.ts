@@ -38,6 +38,13 @@ export interface EmbedderShape {
    * engine's hot loop uses it. `null` for model-backed adapters.
    */
   readonly embedSync: ((text: string) => Float32Array) | null;
+  /**
+   * True when `embedSync` is a pure function of the text, with no I/O and nothing to
+   * record (the hashing embedder): a caller may keep a text's vector and use it again
+   * rather than embed the text again. A live model's embedder is not: each of its calls
+   * may be the one that fails and switches it, which a run records.
+   */
+  readonly pure?: boolean;
   /** Many texts at once, synchronously (one batched request where the adapter has I/O). */
   readonly embedManySync?: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>;
   /** Embeds a batch; vectors come back L2-normalised, in input order. */

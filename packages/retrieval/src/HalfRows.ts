@@ -6,7 +6,7 @@
  * score the few best candidates exactly, so the file's rows are read a few dozen at a
  * time per search. The last rows read are kept in a small direct-mapped cache, an
  * eighth of the file's rows up to `CACHE_ROWS` (6 MiB at 384-d): a run scores the same
- * NPC's best rows turn after turn.
+ * NPC's best rows turn after turn. A small file is cached whole (`WHOLE_FILE_ROWS`).
  *
  * The unsaved rows are held in pages (`PagedArray`): a run's index job writes the files
  * once the rows put since reach as many as it last wrote (its default), so the unsaved
@@ -31,9 +31,23 @@ const TAIL_MIN_ROWS = 64;
 /** Rows read from the file kept in memory, at most (a power of two). */
 const CACHE_ROWS = 8192;
 
-/** The cache's ways for a file of `rows` rows: a power of two, at most an eighth of them. */
+/**
+ * Files of up to this many rows are cached whole: a scan of so few rows scores every one
+ * from f16 (`ExactScan`), and a cache smaller than the file then misses on most of them
+ * every scan — the lore, searched by nearly every turn, is such a file.
+ */
+const WHOLE_FILE_ROWS = 256;
+
+/**
+ * The cache's ways for a file of `rows` rows: a power of two, at most an eighth of them,
+ * or all of them for a small file.
+ */
 const cacheWays = (rows: number): number => {
   let ways = 16;
+  if (rows <= WHOLE_FILE_ROWS) {
+    while (ways < rows) ways *= 2;
+    return ways;
+  }
   while (ways < CACHE_ROWS && ways * 16 <= rows) ways *= 2;
   return ways;
 };

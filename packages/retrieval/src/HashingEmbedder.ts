@@ -159,6 +159,7 @@ export const makeHashingEmbedder = (options: HashingEmbedderOptions = {}): Embed
     model: `hashing-v1-${dimensions}`,
     dimensions,
     embedSync,
+    pure: true,
     embed: (texts) => Effect.sync(() => texts.map(embedSync)),
   };
 };

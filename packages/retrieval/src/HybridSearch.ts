@@ -23,10 +23,11 @@ import {
   knownCount,
   knownNearest,
   knownSetAt,
+  type LoreNearest,
   type NearestTuning,
 } from "./knownNearest.ts";
 import type { SaveView } from "./SaveView.ts";
-import { defaultScoringOptions, type ScoringOptions, scoreCandidate } from "./scoring.ts";
+import { defaultScoringOptions, type ScoringOptions, scoreBase, scoreFrom } from "./scoring.ts";
 import { TopHits } from "./TopHits.ts";
 import type { VectorStore } from "./VectorStore.ts";
 
@@ -110,7 +111,8 @@ export const defaultSearchTuning: SearchTuning = {
   keywordLimit: 100,
 };
 
-interface Cand {
+/** A candidate's cosine (NaN: not computed yet) and keyword relevance. */
+export interface Cand {
   similarity: number;
   keyword: number;
 }
@@ -165,42 +167,55 @@ const walk = (
   }
 };
 
-/** The signals and score of one known candidate. */
-const score = (
-  ctx: SearchContext,
-  c: CollectionName,
-  local: number,
-  cand: Cand,
-  o: ScoringOptions,
-): number => {
+/** Whether any of `ids` is in `set` (an indexed loop: this runs for every candidate). */
+const anyIn = (ids: ReadonlyArray<number>, set: ReadonlySet<number>): boolean => {
+  for (let i = 0; i < ids.length; i++) if (set.has(ids[i]!)) return true;
+  return false;
+};
+
+/** One known candidate's score before its similarity and keyword relevance (`scoreBase`). */
+const baseScore = (ctx: SearchContext, c: CollectionName, local: number, o: ScoringOptions) => {
   const tab = ctx.view.items[c];
   const owner = tab.owner[local]!;
   const parts = tab.participants[local]!;
   const ents = tab.entities[local]!;
   const ownerFaction = owner >= 0 ? (ctx.view.npcFaction.get(owner) ?? -1) : -1;
   const age = c === "lore" ? o.recentMinutes + 1 : (ctx.asOf ?? ctx.t) - tab.t[local]!;
-  return scoreCandidate(
+  return scoreBase(
     {
       sameNpc: (owner >= 0 && owner === ctx.npc) || parts.includes(ctx.npc),
       relatedNpc:
-        ctx.related.has(owner) ||
-        parts.some((p) => ctx.related.has(p)) ||
-        ents.some((e) => ctx.relatedNames.has(e)),
+        ctx.related.has(owner) || anyIn(parts, ctx.related) || anyIn(ents, ctx.relatedNames),
       sameFaction:
         ctx.faction >= 0 &&
         (tab.faction[local] === ctx.faction || (owner !== ctx.npc && ownerFaction === ctx.faction)),
       sameLocation: ctx.location >= 0 && tab.location[local] === ctx.location,
-      entityMention: ents.some((e) => ctx.mentioned.has(e)),
+      entityMention: anyIn(ents, ctx.mentioned),
       activeTask: tab.aboutTask[local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[local]!),
       importance: tab.importance[local]!,
       ageMinutes: age,
-      similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
-      keyword: cand.keyword,
       expired: false,
     },
     o,
   );
 };
+
+/** A candidate offered to a ranking's top, with its score. */
+interface Offered {
+  readonly local: number;
+  readonly cand: Cand;
+  readonly score: number;
+}
+
+/** A candidate's cosine for scoring (0 when not computed: no vectors). */
+const similarityOf = (cand: Cand): number => (Number.isNaN(cand.similarity) ? 0 : cand.similarity);
+
+/**
+ * A search's candidates in one collection, by local, before they are ranked: what the
+ * NPC knows at t that a filter, the keywords or the vectors bring up. Ranking fills in a
+ * candidate's cosine when it needs it (the same value whoever asks).
+ */
+export type Candidates = Map<number, Cand>;
 
 /**
  * The best `limit` items of one collection that the NPC knows at t, ranked by score.
@@ -215,12 +230,38 @@ export const searchCollection = (
   scoring: ScoringOptions = defaultScoringOptions,
   tuning: SearchTuning = defaultSearchTuning,
   matrices: KnownMatrices | null = null,
-): Array<SearchHit> => {
+  lore: LoreNearest | null = null,
+): Array<SearchHit> =>
+  rankCandidates(
+    ctx,
+    c,
+    store,
+    gatherCandidates(ctx, c, store, keywords, limit, tuning, matrices, lore),
+    limit,
+    scoring,
+    tuning,
+  );
+
+/**
+ * The candidates {@link searchCollection} ranks. They depend on the context's NPC, time,
+ * filters and query, not on its window (`asOf`, `lastsUntil`): searches that differ only
+ * in their window may rank the same candidates.
+ */
+export const gatherCandidates = (
+  ctx: SearchContext,
+  c: CollectionName,
+  store: VectorStore | null,
+  keywords: KeywordSearch | null,
+  limit: number,
+  tuning: SearchTuning = defaultSearchTuning,
+  matrices: KnownMatrices | null = null,
+  lore: LoreNearest | null = null,
+): Candidates => {
   const { view, npc, t } = ctx;
   const tab = view.items[c];
-  const cands = new Map<number, Cand>();
+  const cands: Candidates = new Map();
   const count = knownCount(view, npc, c);
-  if (count === 0) return []; // nothing known: no filter, keyword or vector work at all
+  if (count === 0) return cands; // nothing known: no filter, keyword or vector work at all
   // The search is exact when what the NPC knows *at t* is few, however many facts it
   // has: late in a long run an NPC has many more memory facts than memories still alive.
   const listed = count <= tuning.enumerateMax ? knownSetAt(view, npc, c, t) : null;
@@ -260,43 +301,59 @@ export const searchCollection = (
   // vectors
   const q = ctx.queryVector;
   if (store && q) {
-    for (const hit of knownNearest(
-      view,
-      store,
-      npc,
-      c,
-      t,
-      q,
-      limit,
-      tuning,
-      // Enumerated once: a set too large for the exact filters is still the vector path's.
-      listed ?? undefined,
-      matrices,
-    )) {
+    const nearest =
+      lore !== null && c === "lore" && listed !== null
+        ? lore.nearest(view, store, npc, t, q, limit, tuning, listed)
+        : knownNearest(
+            view,
+            store,
+            npc,
+            c,
+            t,
+            q,
+            limit,
+            tuning,
+            // Enumerated once: a set too large for the exact filters is still the vector path's.
+            listed ?? undefined,
+            matrices,
+          );
+    for (const hit of nearest) {
       const cand = cands.get(hit.local);
       if (cand) cand.similarity = hit.similarity;
       else cands.set(hit.local, { similarity: hit.similarity, keyword: 0 });
     }
   }
 
-  // Ranking. A filter or keyword candidate's cosine costs an f16 row read (a random memory
-  // access), so it is computed only while the candidate could still make the top
-  // `limit`: its score without similarity plus the most similarity can add bounds it.
-  // Candidates are taken by that bound, best first, and the rest are dropped once even
-  // their bound falls below the `limit`-th exact score — the same top as scoring all.
-  const hit = (local: number, cand: Cand): SearchHit => ({
-    collection: c,
-    kind: collections[c].kind,
-    id: exportId(c, tab.ids[local]!),
-    rowid: tab.rowids[local]!,
+  return cands;
+};
+
+/**
+ * The best `limit` of the candidates in the context's window, by score. A filter or
+ * keyword candidate's cosine costs an f16 row read (a random memory access), so it is
+ * computed only while the candidate could still make the top `limit`: its score without
+ * similarity plus the most similarity can add bounds it. Candidates are taken by that
+ * bound, best first, and the rest are dropped once even their bound falls below the
+ * `limit`-th exact score — the same top as scoring all, whichever cosines are known.
+ */
+export const rankCandidates = (
+  ctx: SearchContext,
+  c: CollectionName,
+  store: VectorStore | null,
+  cands: Candidates,
+  limit: number,
+  scoring: ScoringOptions = defaultScoringOptions,
+  tuning: SearchTuning = defaultSearchTuning,
+): Array<SearchHit> => {
+  const tab = ctx.view.items[c];
+  const q = ctx.queryVector;
+  // A candidate is offered by its score; only those kept become hits.
+  const hit = (local: number, cand: Cand, base: number): Offered => ({
     local,
-    t: tab.t[local]!,
-    quote: tab.quoteOf(local),
-    score: score(ctx, c, local, cand, scoring),
-    similarity: Number.isNaN(cand.similarity) ? 0 : cand.similarity,
+    cand,
+    score: scoreFrom(base, similarityOf(cand), cand.keyword, scoring),
   });
-  const top = new TopHits(limit);
-  const open: Array<{ local: number; cand: Cand; bound: number }> = [];
+  const top = new TopHits<Offered>(limit);
+  const open: Array<{ local: number; cand: Cand; base: number; bound: number }> = [];
   const lift = Math.max(0, scoring.weights.semantic) * SIMILARITY_MAX + 1e-9;
   for (const [local, cand] of cands) {
     if (ctx.asOf !== undefined && tab.t[local]! > ctx.asOf) continue;
@@ -304,16 +361,28 @@ export const searchCollection = (
       const end = tab.expiresAt[local]!;
       if (end >= 0 && end < ctx.lastsUntil) continue;
     }
-    if (store && q && Number.isNaN(cand.similarity))
-      open.push({ local, cand, bound: score(ctx, c, local, cand, scoring) + lift });
-    else top.offer(hit(local, cand));
+    const base = baseScore(ctx, c, local, scoring);
+    if (store && q && Number.isNaN(cand.similarity)) {
+      const bound = scoreFrom(base, 0, cand.keyword, scoring) + lift;
+      open.push({ local, cand, base, bound });
+    } else top.offer(hit(local, cand, base));
   }
   open.sort((a, b) => b.bound - a.bound || b.local - a.local);
   const bounded = tuning.boundSimilarity !== false;
   for (const o of open) {
     if (bounded && !top.couldTake(o.bound)) break;
     o.cand.similarity = store!.similarity(q!, tab.rowids[o.local]!);
-    top.offer(hit(o.local, o.cand));
+    top.offer(hit(o.local, o.cand, o.base));
   }
-  return top.hits();
+  return top.hits().map(({ local, cand, score }) => ({
+    collection: c,
+    kind: collections[c].kind,
+    id: exportId(c, tab.ids[local]!),
+    rowid: tab.rowids[local]!,
+    local,
+    t: tab.t[local]!,
+    quote: tab.quoteOf(local),
+    score,
+    similarity: similarityOf(cand),
+  }));
 };

@@ -19,21 +19,24 @@ import { type CollectionName, collectionNames } from "./collections.ts";
 import { DossierSource } from "./DossierSource.ts";
 import type { EmbedderShape } from "./Embedder.ts";
 import {
+  type Candidates,
   defaultSearchTuning,
+  gatherCandidates,
   mentionedEntities,
+  rankCandidates,
   type SearchContext,
   type SearchHit,
   type SearchTuning,
-  searchCollection,
 } from "./HybridSearch.ts";
 import { KeywordSearch } from "./KeywordSearch.ts";
 import { defaultPartitionTuning, KnownMatrices, type PartitionTuning } from "./KnownMatrices.ts";
-import { shareCommonRows } from "./knownNearest.ts";
+import { LoreNearest, shareCommonRows } from "./knownNearest.ts";
 import { requestTime } from "./requestTime.ts";
 import { SaveView, type Touched, type TouchedRows } from "./SaveView.ts";
 import { defaultScoringOptions, type ScoringOptions } from "./scoring.ts";
 import { type SectionBudgets, standardBudgets } from "./tokenBudget.ts";
 import type { VectorIndexes } from "./VectorIndex.ts";
+import type { VectorStore } from "./VectorStore.ts";
 
 /** Where new events come from: the store's event log (`SqliteEventLog` fits). */
 /**
@@ -106,6 +109,12 @@ export interface SearchRequest {
   readonly limit?: number;
 }
 
+/**
+ * Query vectors a pure embedder's engine keeps, at most (then it starts over): a run's
+ * queries are mostly its places, with their tasks, so a few hundred texts recur.
+ */
+const QUERY_VECTORS_KEPT = 2048;
+
 export class RetrievalEngine {
   readonly source: DossierSource;
   readonly scoring: ScoringOptions;
@@ -116,6 +125,10 @@ export class RetrievalEngine {
   /** Contiguous copies of large known sets' vectors (see `KnownMatrices`). */
   readonly matrices: KnownMatrices;
   private readonly pendingTouched: Touched = {};
+  /** The lore nearest each query vector, for every NPC alike. */
+  private readonly loreNearest = new LoreNearest();
+  /** Query vectors by text, when the embedder is pure (`embedQuery`). */
+  private readonly queryVectors = new Map<string, Float32Array>();
   /** The last `dossierReads` made, with the view and own rows it reads (a run asks the same). */
   private lastReads: {
     readonly view: SaveView;
@@ -240,10 +253,24 @@ export class RetrievalEngine {
     return read();
   }
 
-  /** Embeds query text synchronously when the embedder can. */
+  /**
+   * Embeds query text synchronously when the embedder can. A pure embedder's vectors are
+   * kept by text (a turn's searches rank by its place, and so do its neighbours'): the
+   * vector returned may be one returned before, and is not to be written to.
+   */
   embedQuery(text: string): Float32Array | null {
-    const sync = this.options.embedder.embedSync;
-    return sync && text.trim().length > 0 ? sync(text) : null;
+    const embedder = this.options.embedder;
+    const sync = embedder.embedSync;
+    if (!sync || text.trim().length === 0) return null;
+    if (embedder.pure !== true) return sync(text);
+    const kept = this.queryVectors;
+    let v = kept.get(text);
+    if (v === undefined) {
+      if (kept.size >= QUERY_VECTORS_KEPT) kept.clear();
+      v = sync(text);
+      kept.set(text, v);
+    }
+    return v;
   }
 
   /** Builds the per-request search context. */
@@ -257,8 +284,6 @@ export class RetrievalEngine {
       readonly queryVector: Float32Array | null;
       readonly location: string | null;
       readonly activeTaskIds: ReadonlyArray<string>;
-      readonly asOf?: number;
-      readonly lastsUntil?: number;
     },
   ): SearchContext {
     const npc = view.npcs.find(r.npcId);
@@ -288,8 +313,6 @@ export class RetrievalEngine {
       activeTasks,
       queryVector: r.queryVector,
       keywordText: r.ftsText,
-      ...(r.asOf === undefined ? {} : { asOf: r.asOf }),
-      ...(r.lastsUntil === undefined ? {} : { lastsUntil: r.lastsUntil }),
     };
   }
 
@@ -376,7 +399,19 @@ export class RetrievalEngine {
           ...ask,
           queryVector: ask.queryVector ?? this.embedQuery(ask.embedText),
         });
-        return (c, limit) => this.searchIn(ctx, c, limit);
+        // A section's window narrows the ranking only: the candidates of a collection are
+        // gathered once for the dossier's searches of it, windowed or not.
+        const gathered = new Map<string, Candidates>();
+        return (c, limit, window) => {
+          const key = `${c}:${limit}`;
+          let cands = gathered.get(key);
+          if (cands === undefined) {
+            cands = this.gather(ctx, c, limit);
+            gathered.set(key, cands);
+          }
+          const at = window === undefined ? ctx : { ...ctx, ...window };
+          return rankCandidates(at, c, this.storeOf(c), cands, limit, this.scoring, this.tuning);
+        };
       },
       budgets: this.budgets,
     };
@@ -396,17 +431,34 @@ export class RetrievalEngine {
     };
   }
 
-  /** Searches one collection with a prepared context (used by the dossier builder). */
+  /** Searches one collection with a prepared context. */
   searchIn(ctx: SearchContext, c: CollectionName, limit: number): Array<SearchHit> {
-    return searchCollection(
+    return rankCandidates(
       ctx,
       c,
-      this.options.index?.store(c) ?? null,
-      this.keywords,
+      this.storeOf(c),
+      this.gather(ctx, c, limit),
       limit,
       this.scoring,
       this.tuning,
-      this.copies,
     );
+  }
+
+  /** What a search of one collection with a prepared context ranks (`searchCollection`). */
+  private gather(ctx: SearchContext, c: CollectionName, limit: number): Candidates {
+    return gatherCandidates(
+      ctx,
+      c,
+      this.storeOf(c),
+      this.keywords,
+      limit,
+      this.tuning,
+      this.copies,
+      this.loreNearest,
+    );
+  }
+
+  private storeOf(c: CollectionName): VectorStore | null {
+    return this.options.index?.store(c) ?? null;
   }
 }

@@ -4,19 +4,23 @@
  * `couldTake` tells whether a candidate whose score is at most some bound could still
  * enter — what lets a search skip computing the similarity of hopeless candidates.
  */
-import type { SearchHit } from "./HybridSearch.ts";
+/** What a search ranks a hit by: its score, then its item. */
+export interface Ranked {
+  readonly score: number;
+  readonly local: number;
+}
 
 /** Search order: higher score first, ties by the later item (higher local) first. */
-const before = (a: SearchHit, b: SearchHit): boolean =>
+const before = (a: Ranked, b: Ranked): boolean =>
   a.score > b.score || (a.score === b.score && a.local > b.local);
 
-export class TopHits {
-  private readonly kept: Array<SearchHit> = [];
+export class TopHits<H extends Ranked> {
+  private readonly kept: Array<H> = [];
 
   constructor(readonly limit: number) {}
 
   /** Keeps the hit if it is among the best `limit` so far. */
-  offer(h: SearchHit): void {
+  offer(h: H): void {
     const kept = this.kept;
     if (this.limit <= 0) return;
     if (kept.length >= this.limit && !before(h, kept[kept.length - 1]!)) return;
@@ -35,7 +39,7 @@ export class TopHits {
   }
 
   /** The kept hits, best first. */
-  hits(): Array<SearchHit> {
+  hits(): Array<H> {
     return [...this.kept];
   }
 }

@@ -22,6 +22,7 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   existsSync,
+  fstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -153,12 +154,16 @@ const writeAtomically = (path: string, write: (tmp: string) => void): void => {
   renameSync(tmp, path);
 };
 
-/** sha1 of a file's bytes, read in 64 MiB pieces. */
+/**
+ * sha1 of a file's bytes, read in pieces of up to 64 MiB. The buffer is no larger than
+ * the file: a graph segment is a few KiB to a few MiB, and a run hashes one per segment
+ * it writes (a 64 MiB buffer each time was external memory the GC had to count).
+ */
 const fileHash = (path: string): string => {
   const h = createHash("sha1");
   const fd = openSync(path, "r");
   try {
-    const buf = Buffer.alloc(1 << 26);
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(fstatSync(fd).size, 1 << 26)));
     for (let pos = 0; ; ) {
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n <= 0) break;

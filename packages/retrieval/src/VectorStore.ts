@@ -51,6 +51,7 @@ export class VectorStore {
   private readonly rows: VectorRows;
   private readonly graphs: SaveGraphs;
   private readonly scan: ExactScan;
+  private rowChanges = 0;
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;
@@ -70,6 +71,14 @@ export class VectorStore {
       config.graph ?? true,
     );
     this.scan = new ExactScan(this.rows);
+  }
+
+  /**
+   * Changes to the rows so far (puts, removals, restores): an answer computed from the
+   * rows alone (an exact scan's) holds while this is unchanged.
+   */
+  get version(): number {
+    return this.rowChanges;
   }
 
   /** Live vectors. */
@@ -107,6 +116,7 @@ export class VectorStore {
         `VectorStore.put: ${vectors.length} floats for ${rowids.length} rows of ${d}`,
       );
     }
+    this.rowChanges++;
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
       const save = saves ? saves[i]! : "";
@@ -130,7 +140,9 @@ export class VectorStore {
 
   /** Removes rowids (absent ones are ignored). A graph keeps them; its hits skip them. */
   remove(rowids: ArrayLike<number>): void {
+    const held = this.rows.size;
     this.rows.remove(rowids);
+    if (this.rows.size !== held) this.rowChanges++;
   }
 
   /**
@@ -154,6 +166,7 @@ export class VectorStore {
     groups?: Int32Array,
     saves?: ReadonlyArray<string>,
   ): void {
+    this.rowChanges++;
     this.graphs.forget();
     this.rows.restore(rowids, fingerprints, file, groups, saves);
     this.sharedFrom = new WeakMap();

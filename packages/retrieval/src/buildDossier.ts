@@ -28,6 +28,7 @@ import type { CollectionName } from "./collections.ts";
 import { cutStandingSection } from "./cutStandingSection.ts";
 import type { DossierSource, TurnRow } from "./DossierSource.ts";
 import type { SearchHit } from "./HybridSearch.ts";
+import type { Quote } from "./ItemTable.ts";
 import { requestTime } from "./requestTime.ts";
 import { threadCandidates } from "./ThreadSection.ts";
 import { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";
@@ -87,6 +88,10 @@ export interface DossierSearchAsk {
   readonly queryVector: Float32Array | null | undefined;
   readonly location: string;
   readonly activeTaskIds: ReadonlyArray<string>;
+}
+
+/** Which of a search's items a section takes, and as of when they are ranked. */
+export interface SearchWindow {
   /** Rank as of this earlier time, items recorded by then only (`SearchContext.asOf`). */
   readonly asOf?: number;
   /** Only items lasting until this time (`SearchContext.lastsUntil`). */
@@ -94,7 +99,11 @@ export interface DossierSearchAsk {
 }
 
 /** One dossier's knowledge-filtered search: the best `limit` hits of a collection. */
-export type SectionSearch = (collection: CollectionName, limit: number) => Array<SearchHit>;
+export type SectionSearch = (
+  collection: CollectionName,
+  limit: number,
+  window?: SearchWindow,
+) => Array<SearchHit>;
 
 /** What a dossier reads from, each as narrow as its use. */
 export interface DossierReads {
@@ -156,23 +165,46 @@ const profileText = (
   return parts.join(" ");
 };
 
+/**
+ * The text of a lore chunk or a debate, by its quote: an item's quote object is its own
+ * for as long as the item is what it is, and its text depends on the quote alone. The
+ * same string each time, so the cut that fits it to its section finds its memo at once
+ * (a string made anew is hashed whole on every lookup: lore chunks are long).
+ */
+const quotedTexts = new WeakMap<Quote, string>();
+
+const quotedText = (q: Quote, text: (q: Quote) => string): string => {
+  let out = quotedTexts.get(q);
+  if (out === undefined) {
+    out = text(q);
+    quotedTexts.set(q, out);
+  }
+  return out;
+};
+
+const loreText = (q: Quote): string => `${jsonList(q.heading_path).join(" / ")}: ${String(q.text)}`;
+
 /** Text of a searched item, with its time where it has one: from the view, never a table. */
 const hitText = (reads: DossierReads, hit: SearchHit): string => {
   const q = hit.quote;
-  const when = formatGameTime(hit.t as GameTime);
   switch (hit.collection as CollectionName) {
     case "memories":
-      return `(${when}) ${String(q.text)}`;
+      return `(${formatGameTime(hit.t as GameTime)}) ${String(q.text)}`;
     case "world_events":
-      return `${when}: ${String(q.text)}`;
+      return `${formatGameTime(hit.t as GameTime)}: ${String(q.text)}`;
     case "lore":
-      return `${jsonList(q.heading_path).join(" / ")}: ${String(q.text)}`;
+      return quotedText(q, loreText);
     case "conversation_summaries": {
       const name = reads.nameOf(String(q.partner_id));
-      return `Talk with ${name} (${when}): ${String(q.summary)}`;
+      return `Talk with ${name} (${formatGameTime(hit.t as GameTime)}): ${String(q.summary)}`;
     }
     case "background_debates":
-      return `Debate "${String(q.topic)}" (${when}): ${String(q.summary)} Outcome: ${String(q.outcome)}`;
+      // A debate's time is its own, fixed with its quote.
+      return quotedText(
+        q,
+        (d) =>
+          `Debate "${String(d.topic)}" (${formatGameTime(hit.t as GameTime)}): ${String(d.summary)} Outcome: ${String(d.outcome)}`,
+      );
   }
 };
 
@@ -224,33 +256,44 @@ export const deferredDossier = (
   if (!frame) return null;
   const { saveId, npcId } = req;
   const budgets = resolveBudgets(req.budget, reads.budgets);
+  /** The searches opened, by what they were asked: sections that ask alike share one. */
+  const opened = new Map<string, SectionSearch>();
   /**
    * A search opened on its first use, ranking by `text` with the company and the place;
-   * keyword candidates come only from `ftsText` (a query the caller gave).
+   * keyword candidates come only from `ftsText` (a query the caller gave). A `window`
+   * narrows what it ranks, not what it searches: searches that ask the same, windowed or
+   * not, are one opened search.
    */
   const lazySearch = (
     text: string,
     ftsText: string | null,
     queryVector: Float32Array | null | undefined,
     company = true,
-    asOf?: number,
-    lastsUntil?: number,
+    window?: SearchWindow,
   ): SectionSearch => {
-    let opened: SectionSearch | undefined;
+    let search: SectionSearch | undefined;
     return (c, limit) => {
-      opened ??= reads.search({
-        npcId,
-        t: frame.t,
-        queryText: [text, ...(company ? frame.presentNames : []), frame.location].join(" "),
-        ftsText,
-        embedText: text,
-        queryVector,
-        location: frame.location,
-        activeTaskIds: frame.tasks.map((k) => k.task_id),
-        ...(asOf === undefined ? {} : { asOf }),
-        ...(lastsUntil === undefined ? {} : { lastsUntil }),
-      });
-      return opened(c, limit);
+      if (search === undefined) {
+        const ask = {
+          npcId,
+          t: frame.t,
+          queryText: [text, ...(company ? frame.presentNames : []), frame.location].join(" "),
+          ftsText,
+          embedText: text,
+          queryVector,
+          location: frame.location,
+          activeTaskIds: frame.tasks.map((k) => k.task_id),
+        };
+        // What differs between a dossier's asks (the rest is its frame's); the only vector
+        // one may be given is the request's.
+        const key = `${ask.queryText}\u0000${ftsText ?? "\u0001"}\u0000${queryVector ? "v" : ""}\u0000${text}`;
+        search = opened.get(key);
+        if (search === undefined) {
+          search = reads.search(ask);
+          opened.set(key, search);
+        }
+      }
+      return search(c, limit, window);
     };
   };
   const search = lazySearch(frame.queryText, req.query ?? null, req.queryVector);
@@ -310,8 +353,9 @@ export const deferredDossier = (
     null,
     undefined,
     false,
-    spanStart,
-    steady ? spanStart + spanDays * MINUTES_PER_DAY : undefined,
+    steady
+      ? { asOf: spanStart, lastsUntil: spanStart + spanDays * MINUTES_PER_DAY }
+      : { asOf: spanStart },
   );
 
   /** The NPC's edges, strongest first; those to whoever is present first when `company`. */

@@ -12,6 +12,7 @@ export {
   type DossierSearchAsk,
   deferredDossier,
   dossierFrame,
+  type SearchWindow,
   type SectionSearch,
 } from "./buildDossier.ts";
 export { CoarseLists } from "./CoarseLists.ts";
@@ -104,6 +105,7 @@ export {
   knownCount,
   knownNearest,
   knownRowids,
+  LoreNearest,
   type NearestTuning,
   type NearHit,
 } from "./knownNearest.ts";
@@ -136,7 +138,9 @@ export {
   type ScoreSignals,
   type ScoreWeights,
   type ScoringOptions,
+  scoreBase,
   scoreCandidate,
+  scoreFrom,
 } from "./scoring.ts";
 export { type ThreadRow, ThreadSource, threadCandidates } from "./ThreadSection.ts";
 export { KEPT_TURN_ROWS, type TurnList } from "./TurnRows.ts";

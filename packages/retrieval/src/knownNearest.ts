@@ -287,3 +287,62 @@ export const knownNearest = (
     store.filtered(query, k, kPrime, tuning.maxCandidates, accept, view.saveId),
   );
 };
+
+/**
+ * {@link knownNearest} for the lore, kept per query vector. The lore is public — every
+ * NPC knows every live chunk at every time — so the lore nearest a query is the same for
+ * every NPC that asks, and a run's turns rank their lore by their place: most ask what a
+ * neighbour asked. Answers are kept only for a lore small enough to be scanned exactly
+ * (its answer then depends on the rows alone), and only while the view, the store, the
+ * lore's items and the store's rows are those they were computed from. Keyed by the
+ * vector itself: a pure embedder gives one text the same vector (`embedQuery`).
+ */
+export class LoreNearest {
+  private view: SaveView | null = null;
+  private store: VectorStore | null = null;
+  private items = -1;
+  private live = -1;
+  private version = -1;
+  private byQuery = new WeakMap<Float32Array, Map<number, Array<NearHit>>>();
+
+  /** The `k` lore items nearest `query`: kept, or `knownNearest`'s answer (then kept). */
+  nearest(
+    view: SaveView,
+    store: VectorStore,
+    npc: number,
+    t: number,
+    query: Float32Array,
+    k: number,
+    tuning: NearestTuning,
+    known: { readonly rowids: ArrayLike<number> },
+  ): Array<NearHit> {
+    const table = view.items.lore;
+    const ask = () => knownNearest(view, store, npc, "lore", t, query, k, tuning, known);
+    if (known.rowids.length > tuning.exactMax) return ask();
+    if (
+      view !== this.view ||
+      store !== this.store ||
+      table.length !== this.items ||
+      table.liveCount !== this.live ||
+      store.version !== this.version
+    ) {
+      this.view = view;
+      this.store = store;
+      this.items = table.length;
+      this.live = table.liveCount;
+      this.version = store.version;
+      this.byQuery = new WeakMap();
+    }
+    let byK = this.byQuery.get(query);
+    if (byK === undefined) {
+      byK = new Map();
+      this.byQuery.set(query, byK);
+    }
+    let hits = byK.get(k);
+    if (hits === undefined) {
+      hits = ask();
+      byK.set(k, hits);
+    }
+    return hits;
+  }
+}

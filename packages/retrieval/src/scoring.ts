@@ -81,6 +81,15 @@ export interface ScoreSignals {
 export const scoreCandidate = (
   s: ScoreSignals,
   o: ScoringOptions = defaultScoringOptions,
+): number => scoreFrom(scoreBase(s, o), s.similarity, s.keyword, o);
+
+/**
+ * What a score adds before similarity and keyword relevance: a search ranking many
+ * candidates works it out once each, whether or not it then needs their cosines.
+ */
+export const scoreBase = (
+  s: Omit<ScoreSignals, "similarity" | "keyword">,
+  o: ScoringOptions = defaultScoringOptions,
 ): number => {
   const w = o.weights;
   let score = 0;
@@ -93,7 +102,16 @@ export const scoreCandidate = (
   if (s.importance >= o.highImportance) score += w.highImportance;
   if (s.ageMinutes <= o.recentMinutes) score += w.recent;
   if (s.expired || s.ageMinutes > o.staleMinutes) score += w.stale;
-  score += w.semantic * Math.max(0, s.similarity);
-  score += w.keyword * Math.min(1, Math.max(0, s.keyword));
   return score;
 };
+
+/** A score from its {@link scoreBase}: similarity, then keyword relevance, added in that order. */
+export const scoreFrom = (
+  base: number,
+  similarity: number,
+  keyword: number,
+  o: ScoringOptions = defaultScoringOptions,
+): number =>
+  base +
+  o.weights.semantic * Math.max(0, similarity) +
+  o.weights.keyword * Math.min(1, Math.max(0, keyword));

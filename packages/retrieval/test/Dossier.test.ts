@@ -1,11 +1,13 @@
 import { dossierSectionNames, estimateTokens, renderDossier } from "@hearsay/core";
 import {
   buildDossier,
+  collectionNames,
   type DossierReads,
   deferredDossier,
   importLore,
   makeHashingEmbedder,
   RetrievalEngine,
+  scoreCandidate,
   VectorIndexes,
 } from "@hearsay/retrieval";
 import { Effect } from "effect";
@@ -234,6 +236,84 @@ describe("dossier", () => {
       query: "What does Captain Venn think?",
     })!;
     expect(ids(d, "lore")[0]).toBe("lore:venn.md#0");
+  });
+
+  it("quotes each lore chunk as its heading and text, however often it is shown", () => {
+    const rows = world.db
+      .prepare("SELECT chunk_id, heading_path, text FROM lore_chunks")
+      .all() as Array<{ chunk_id: string; heading_path: string; text: string }>;
+    const whole = new Map(
+      rows.map((r) => [
+        r.chunk_id,
+        `${(JSON.parse(r.heading_path) as Array<string>).join(" / ")}: ${r.text}`.replace(
+          /\s+/g,
+          " ",
+        ),
+      ]),
+    );
+    for (const query of ["What does Captain Venn think?", "storms at sea", "the miller", null])
+      for (const t of [500, 1000, 1500]) {
+        const d = engine.dossier({ saveId: world.saveId, npcId: "ada", t, query })!;
+        const lore = d.sections.find((s) => s.name === "lore")!.items;
+        expect(lore.length).toBeGreaterThan(0);
+        for (const item of lore)
+          expect(whole.get(item.id)!.startsWith(item.text.replace(/…$/, ""))).toBe(true);
+      }
+  });
+
+  it("scores each hit by its signals, as a score adds them", () => {
+    const view = engine.view(world.saveId);
+    const names = ["storm", "grain", "Captain Venn", "the mill", "Bram"];
+    fc.assert(
+      fc.property(
+        fc.constantFrom("ada", "bram", "cora"),
+        fc.integer({ min: 0, max: 1500 }),
+        fc.constantFrom(...names),
+        fc.constantFrom(...collectionNames),
+        (npcId, t, text, c) => {
+          const ask = {
+            npcId,
+            t,
+            queryText: `${text} square`,
+            ftsText: null,
+            embedText: text,
+            queryVector: undefined,
+            location: "square",
+            activeTaskIds: ["task-1"],
+          };
+          const ctx = engine.context(view, { ...ask, queryVector: engine.embedQuery(text) });
+          const tab = view.items[c];
+          for (const h of engine.dossierReads(world.saveId).search(ask)(c, 10)) {
+            const owner = tab.owner[h.local]!;
+            const parts = tab.participants[h.local]!;
+            const ents = tab.entities[h.local]!;
+            const ownerFaction = owner >= 0 ? (view.npcFaction.get(owner) ?? -1) : -1;
+            const signals = {
+              sameNpc: (owner >= 0 && owner === ctx.npc) || parts.includes(ctx.npc),
+              relatedNpc:
+                ctx.related.has(owner) ||
+                parts.some((p) => ctx.related.has(p)) ||
+                ents.some((e) => ctx.relatedNames.has(e)),
+              sameFaction:
+                ctx.faction >= 0 &&
+                (tab.faction[h.local] === ctx.faction ||
+                  (owner !== ctx.npc && ownerFaction === ctx.faction)),
+              sameLocation: ctx.location >= 0 && tab.location[h.local] === ctx.location,
+              entityMention: ents.some((e) => ctx.mentioned.has(e)),
+              activeTask:
+                tab.aboutTask[h.local]! >= 0 && ctx.activeTasks.has(tab.aboutTask[h.local]!),
+              importance: tab.importance[h.local]!,
+              ageMinutes: c === "lore" ? 1441 : t - tab.t[h.local]!,
+              similarity: h.similarity,
+              keyword: 0,
+              expired: false,
+            };
+            expect(h.score).toBe(scoreCandidate(signals));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it("fits smaller budgets and presets", () => {

@@ -6,8 +6,11 @@
  * tool still calls up its lore. The `moment` rules, which runs
  * recorded before keep, rank them by the company and the query.
  */
-import { type Dossier, renderDossierForPrompt } from "@hearsay/core";
+import { type Dossier, dossierSectionNames, renderDossierForPrompt } from "@hearsay/core";
 import {
+  buildDossier,
+  type DossierReads,
+  deferredDossier,
   importLore,
   makeHashingEmbedder,
   RetrievalEngine,
@@ -289,6 +292,48 @@ describe("the steady dossier rules", () => {
     expect(text).not.toContain("## What you remember");
     expect(memories(dossierOf("stable", "what about the salt?", ["bram"], true, 400)).parted).toBe(
       undefined,
+    );
+  });
+
+  it("build the same dossier when each section's search is opened on its own", () => {
+    // A dossier opens one search per distinct ask, which sections asking alike share
+    // (windowed or not), and gathers a collection's candidates once per search; here
+    // every section's search gets a context and candidates of its own.
+    const reads = engine.dossierReads(world.saveId);
+    const view = engine.view(world.saveId);
+    const unshared: DossierReads = {
+      ...reads,
+      search: (ask) => (c, limit, window) => {
+        const queryVector = ask.queryVector ?? engine.embedQuery(ask.embedText);
+        const ctx = engine.context(view, { ...ask, queryVector });
+        return engine.searchIn({ ...ctx, ...window }, c, limit);
+      },
+    };
+    fc.assert(
+      fc.property(
+        arbTurn,
+        fc.constantFrom("stable" as const, "moment" as const, "steady" as const),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 8 * DAY }),
+        fc.shuffledSubarray([...dossierSectionNames]),
+        ({ query, present }, rules, npcTurn, t, order) => {
+          const req = {
+            saveId: world.saveId,
+            npcId: "ada",
+            t,
+            query,
+            scene: { locationId: "square", present: ["ada", ...present] },
+            rules,
+            ...(npcTurn ? { npcTurn } : {}),
+          };
+          // Sections read in any order from one dossier, each against a dossier of its own.
+          const shared = engine.deferredDossier(req)!;
+          for (const name of order)
+            expect(shared.section(name)).toEqual(deferredDossier(unshared, req)!.section(name));
+          expect(engine.dossier(req)).toEqual(buildDossier(unshared, req));
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 300 : 60 },
     );
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -83,7 +84,15 @@ describe("graph segments", () => {
       { numRuns: 6 },
     );
     const paths = indexPaths(join(dir, "a.db"), "memories");
-    saveVectorFiles(reference, paths, { collection: "memories", model: "m" });
+    const manifest = saveVectorFiles(reference, paths, { collection: "memories", model: "m" });
+    // Each segment file is named in the manifest with the sha1 of its bytes.
+    expect(manifest.segments.map((s) => s.hash)).toEqual(
+      manifest.segments.map((s) =>
+        createHash("sha1")
+          .update(readFileSync(paths.segment(s)))
+          .digest("hex"),
+      ),
+    );
     const loaded = loadVectorFiles(paths, { collection: "memories", model: "m" }, config);
     expect(loaded.ok && loaded.graphLoaded).toBe(true);
     if (loaded.ok) expect(answers(loaded.store)).toEqual(expected);

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Prng } from "@hearsay/core";
 import { indexPaths, loadVectorFiles, saveVectorFiles, VectorStore } from "@hearsay/retrieval";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 
 /** The search memory a vector may cost, every resident structure counted (issue 23). */
@@ -127,6 +128,27 @@ describe("a store's f16 rows live in its saved vectors file", () => {
     saved("rows", store);
     expect(all.map((r) => store.vector(r)!)).toEqual(expected);
     store.close();
+  });
+
+  it("reads a small file's rows once: later scores come from memory", () => {
+    // A file of up to 256 rows is cached whole: a scan of so few rows (the lore's) scores
+    // every one, and a smaller cache would read most of them again every scan.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 256 }), (n) => {
+        const { rows, queries } = clustered(n, n, 4, 1);
+        const rowids = Array.from({ length: n }, (_, i) => i + 1);
+        const store = new VectorStore({ dimensions: d, graph: false });
+        store.put(rowids, rowids, rows);
+        const paths = saved(`small-${n}`, store);
+        const q = queries[0]!;
+        const first = rowids.map((r) => store.similarity(q, r));
+        // Emptied, the file can serve no read: every score must come from the cache.
+        truncateSync(paths.vectors, 0);
+        expect(rowids.map((r) => store.similarity(q, r))).toEqual(first);
+        store.close();
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it("finds at least 98% of the exact top 10 ranking by i8 and scoring the best from f16", () => {

@@ -2,9 +2,64 @@ import {
   defaultScoreWeights,
   defaultScoringOptions,
   type ScoreSignals,
+  type ScoringOptions,
+  scoreBase,
   scoreCandidate,
+  scoreFrom,
 } from "@hearsay/retrieval";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+/** Every signal's weight added one by one, in the order a score has always added them. */
+const oneByOne = (s: ScoreSignals, o: ScoringOptions): number => {
+  const w = o.weights;
+  let score = 0;
+  if (s.sameNpc) score += w.sameNpc;
+  if (s.relatedNpc) score += w.relatedNpc;
+  if (s.sameFaction) score += w.sameFaction;
+  if (s.sameLocation) score += w.sameLocation;
+  if (s.entityMention) score += w.entityMention;
+  if (s.activeTask) score += w.activeTask;
+  if (s.importance >= o.highImportance) score += w.highImportance;
+  if (s.ageMinutes <= o.recentMinutes) score += w.recent;
+  if (s.expired || s.ageMinutes > o.staleMinutes) score += w.stale;
+  score += w.semantic * Math.max(0, s.similarity);
+  score += w.keyword * Math.min(1, Math.max(0, s.keyword));
+  return score;
+};
+
+const weight = fc.double({ min: -100, max: 100, noNaN: true });
+const arbOptions = fc.record({
+  weights: fc.record({
+    sameNpc: weight,
+    relatedNpc: weight,
+    sameFaction: weight,
+    sameLocation: weight,
+    entityMention: weight,
+    activeTask: weight,
+    highImportance: weight,
+    recent: weight,
+    semantic: weight,
+    keyword: weight,
+    stale: weight,
+  }),
+  highImportance: fc.double({ min: 0, max: 1, noNaN: true }),
+  recentMinutes: fc.integer({ min: 0, max: 5000 }),
+  staleMinutes: fc.integer({ min: 0, max: 50_000 }),
+});
+const arbSignals = fc.record({
+  sameNpc: fc.boolean(),
+  relatedNpc: fc.boolean(),
+  sameFaction: fc.boolean(),
+  sameLocation: fc.boolean(),
+  entityMention: fc.boolean(),
+  activeTask: fc.boolean(),
+  importance: fc.double({ min: 0, max: 1, noNaN: true }),
+  ageMinutes: fc.integer({ min: 0, max: 60_000 }),
+  similarity: fc.double({ min: -1, max: 1.001, noNaN: true }),
+  keyword: fc.double({ min: 0, max: 2, noNaN: true }),
+  expired: fc.boolean(),
+});
 
 const none: ScoreSignals = {
   sameNpc: false,
@@ -42,5 +97,18 @@ describe("scoreCandidate", () => {
   it("uses configured weights", () => {
     const o = { ...defaultScoringOptions, weights: { ...defaultScoreWeights, sameNpc: 7 } };
     expect(scoreCandidate({ ...none, sameNpc: true }, o)).toBe(7);
+  });
+});
+
+describe("scoreBase and scoreFrom", () => {
+  it("make the very score of adding every signal one by one", () => {
+    fc.assert(
+      fc.property(arbSignals, arbOptions, (s, o) => {
+        const base = scoreBase(s, o);
+        expect(scoreFrom(base, s.similarity, s.keyword, o)).toBe(oneByOne(s, o));
+        expect(scoreCandidate(s, o)).toBe(oneByOne(s, o));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
