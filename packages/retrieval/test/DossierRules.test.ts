@@ -125,22 +125,30 @@ beforeAll(() => {
   engine = new RetrievalEngine(world.db, { log: world.log, embedder, index });
 });
 
+/** Ada's turn on the square with `present`, under `rules`. */
+const requestOf = (
+  rules: "stable" | "moment" | "steady",
+  query: string,
+  present: ReadonlyArray<string>,
+  npcTurn: boolean,
+  t = T,
+) => ({
+  saveId: world.saveId,
+  npcId: "ada",
+  t,
+  query,
+  scene: { locationId: "square", present: ["ada", ...present] },
+  rules,
+  ...(npcTurn ? { npcTurn } : {}),
+});
+
 const dossierOf = (
   rules: "stable" | "moment" | "steady",
   query: string,
   present: ReadonlyArray<string>,
   npcTurn: boolean,
   t = T,
-): Dossier =>
-  engine.dossier({
-    saveId: world.saveId,
-    npcId: "ada",
-    t,
-    query,
-    scene: { locationId: "square", present: ["ada", ...present] },
-    rules,
-    ...(npcTurn ? { npcTurn } : {}),
-  })!;
+): Dossier => engine.dossier(requestOf(rules, query, present, npcTurn, t))!;
 
 const ids = (d: Dossier, name: string) =>
   d.sections.find((s) => s.name === name)!.items.map((i) => i.id);
@@ -317,15 +325,7 @@ describe("the steady dossier rules", () => {
         fc.integer({ min: 0, max: 8 * DAY }),
         fc.shuffledSubarray([...dossierSectionNames]),
         ({ query, present }, rules, npcTurn, t, order) => {
-          const req = {
-            saveId: world.saveId,
-            npcId: "ada",
-            t,
-            query,
-            scene: { locationId: "square", present: ["ada", ...present] },
-            rules,
-            ...(npcTurn ? { npcTurn } : {}),
-          };
+          const req = requestOf(rules, query, present, npcTurn, t);
           // Sections read in any order from one dossier, each against a dossier of its own.
           const shared = engine.deferredDossier(req)!;
           for (const name of order)

@@ -10,22 +10,23 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-/** Every signal's weight added one by one, in the order a score has always added them. */
+/** Every signal's weight added one by one, left to right, in the order a score has always added them. */
 const oneByOne = (s: ScoreSignals, o: ScoringOptions): number => {
   const w = o.weights;
-  let score = 0;
-  if (s.sameNpc) score += w.sameNpc;
-  if (s.relatedNpc) score += w.relatedNpc;
-  if (s.sameFaction) score += w.sameFaction;
-  if (s.sameLocation) score += w.sameLocation;
-  if (s.entityMention) score += w.entityMention;
-  if (s.activeTask) score += w.activeTask;
-  if (s.importance >= o.highImportance) score += w.highImportance;
-  if (s.ageMinutes <= o.recentMinutes) score += w.recent;
-  if (s.expired || s.ageMinutes > o.staleMinutes) score += w.stale;
-  score += w.semantic * Math.max(0, s.similarity);
-  score += w.keyword * Math.min(1, Math.max(0, s.keyword));
-  return score;
+  const terms: ReadonlyArray<number> = [
+    s.sameNpc ? w.sameNpc : 0,
+    s.relatedNpc ? w.relatedNpc : 0,
+    s.sameFaction ? w.sameFaction : 0,
+    s.sameLocation ? w.sameLocation : 0,
+    s.entityMention ? w.entityMention : 0,
+    s.activeTask ? w.activeTask : 0,
+    s.importance >= o.highImportance ? w.highImportance : 0,
+    s.ageMinutes <= o.recentMinutes ? w.recent : 0,
+    s.expired || s.ageMinutes > o.staleMinutes ? w.stale : 0,
+    w.semantic * Math.max(0, s.similarity),
+    w.keyword * Math.min(1, Math.max(0, s.keyword)),
+  ];
+  return terms.reduce((sum, x) => sum + x, 0);
 };
 
 const weight = fc.double({ min: -100, max: 100, noNaN: true });
