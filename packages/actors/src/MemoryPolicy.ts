@@ -134,7 +134,8 @@ export const cappedOut = (
     live += 1;
     if (m.pinned) return;
     const faded = fadedTo(m, half, at.t);
-    if (order.length === keep && rankedBelow(order[keep - 1]!, id, m, faded)) return;
+    const last = order.length === keep ? order[keep - 1]! : undefined;
+    if (last !== undefined && rankOrder(id, m, faded, last[0], last[1], last[2]) >= 0) return;
     insertRanked(order, keep, [id, m, faded]);
   });
   const excess = live - cap;
@@ -148,11 +149,21 @@ type Ranked = [MemoryId, LiveMemory, number];
 
 /** The cap's order: least important then, then oldest, then id (a total order). */
 const byRank = ([ida, a, ia]: Ranked, [idb, b, ib]: Ranked): number =>
-  ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : ida > idb ? 1 : 0);
+  rankOrder(ida, a, ia, idb, b, ib);
 
-/** Whether `r` comes before the memory `id` (`m`, mattering `faded`) in `byRank`'s order. */
-const rankedBelow = ([idr, r, ir]: Ranked, id: MemoryId, m: LiveMemory, faded: number): boolean =>
-  (ir - faded || r.recordedAt - m.recordedAt || (idr < id ? -1 : 1)) < 0;
+/**
+ * The cap's order of two memories, by what they matter at its time, then the older, then
+ * the id: below zero when the first goes first. Taken apart so a scan can compare a
+ * memory with the last kept before making it a `Ranked`.
+ */
+const rankOrder = (
+  ida: MemoryId,
+  a: LiveMemory,
+  ia: number,
+  idb: MemoryId,
+  b: LiveMemory,
+  ib: number,
+): number => ia - ib || a.recordedAt - b.recordedAt || (ida < idb ? -1 : ida > idb ? 1 : 0);
 
 /** Below this many to drop, picking them beats sorting them all. */
 const PICK_AT_MOST = 8;

@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { quotable, remembered, snippet, unquotedText } from "../src/scripted/quoted.ts";
+import { quotable, snippet, unquotedText } from "../src/scripted/quoted.ts";
+import { remembered } from "../src/scripted/remembered.ts";
 import { runs } from "./arbitraries.ts";
 
 /** A pure rule whose answer depends on both arguments, null for some of them. */

@@ -6,7 +6,7 @@
  * each event to be exactly what its schema decodes it to (the engine emits events in that
  * form, and its own state was built from them), so what the sender gets back is what an
  * append would have returned; the worker writes the batches in the order
- * sent, several to a transaction (committed when it fills, and whenever this side
+ * sent, joining a few into one append (written when it fills, and whenever this side
  * settles), so the file holds whole batches, in order, and a SIGKILL loses only batches
  * not yet committed.
  *
@@ -162,7 +162,7 @@ export class BackgroundAppends {
     this.sent += 1;
   }
 
-  /** Transactions the worker has committed (it holds several batches in one until asked). */
+  /** Appends the worker has committed (it joins a few batches into one, until asked). */
   get commits(): number {
     return Atomics.load(this.signal, SIGNAL.commits);
   }

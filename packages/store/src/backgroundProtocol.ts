@@ -7,7 +7,7 @@ import type { EventLogOptions } from "./SqliteEventLog.ts";
 
 /** Slots of the shared signal. */
 export const SIGNAL = {
-  /** Jobs committed so far (the worker adds a transaction's when it commits, and wakes the sender). */
+  /** Jobs committed so far (the worker adds an append's batches when it writes them, and wakes the sender). */
   committed: 0,
   /** 1 once the worker has opened the file. */
   ready: 1,
@@ -17,7 +17,7 @@ export const SIGNAL = {
   tid: 3,
   /** 1 once the worker has closed its connection (after "close"): the file is the sender's alone. */
   closed: 4,
-  /** Transactions the worker has committed. */
+  /** Appends (transactions) the worker has committed: joined batches, or a snapshot. */
   commits: 5,
 } as const;
 
@@ -136,8 +136,8 @@ export interface EngineSnapshotJob {
 }
 
 /**
- * The messages the worker takes: a batch, an engine snapshot, "flush" (commit the open
- * transaction now: the sender waits) and "close".
+ * The messages the worker takes: a batch, an engine snapshot, "flush" (write the batches
+ * it holds now: the sender waits, or soon will) and "close".
  */
 export type WorkerMessage = AppendJob | EngineSnapshotJob | "flush" | "close";
 

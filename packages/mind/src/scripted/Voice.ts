@@ -4,6 +4,7 @@
  * different things about the same storm.
  */
 import { type Phrasebook, phrasebooks } from "./phrasebooks.ts";
+import { remembered } from "./remembered.ts";
 
 export type Tone = "warm" | "gruff" | "formal" | "sly" | "pious" | "anxious" | "jovial" | "plain";
 
@@ -146,28 +147,21 @@ const SLOT = /\{(\w+)\}/g;
 
 /**
  * A template's text between its slots and the slots' names, alternating (text, name, …,
- * text), by template: the templates are the phrasebooks' few hundred, filled again and
- * again, so each is split once rather than searched by a pattern at every fill.
+ * text): the templates are the phrasebooks' few hundred, filled again and again, so each
+ * is split once rather than searched by a pattern at every fill.
  */
-const templates = new Map<string, ReadonlyArray<string>>();
-const TEMPLATE_CACHE_LIMIT = 65_536;
-
-const partsOf = (template: string): ReadonlyArray<string> => {
-  let parts = templates.get(template);
-  if (parts === undefined) {
-    const split: Array<string> = [];
-    let last = 0;
-    for (const slot of template.matchAll(SLOT)) {
-      split.push(template.slice(last, slot.index), slot[1]!);
-      last = slot.index + slot[0].length;
-    }
-    split.push(template.slice(last));
-    parts = split;
-    if (templates.size >= TEMPLATE_CACHE_LIMIT) templates.clear();
-    templates.set(template, parts);
+const splitTemplates = remembered((template: string, _: number): ReadonlyArray<string> => {
+  const split: Array<string> = [];
+  let last = 0;
+  for (const slot of template.matchAll(SLOT)) {
+    split.push(template.slice(last, slot.index), slot[1]!);
+    last = slot.index + slot[0].length;
   }
-  return parts;
-};
+  split.push(template.slice(last));
+  return split;
+}, 65_536);
+
+const partsOf = (template: string): ReadonlyArray<string> => splitTemplates(template, 0);
 
 /** Fills `{slot}`s in a template; unknown slots are left as they are. */
 export const fill = (template: string, slots: Readonly<Record<string, string>>): string => {

@@ -5,6 +5,7 @@
  */
 import type { Prng } from "@hearsay/core";
 import type { ActInput, ActOutput } from "../purposes/ActPurpose.ts";
+import { remembered } from "./remembered.ts";
 import { fill, type Tone, type Voice } from "./Voice.ts";
 
 const byTrade: ReadonlyArray<readonly [ReadonlyArray<string>, ReadonlyArray<string>]> = [
@@ -77,19 +78,10 @@ const ideasOf = (role: string): ReadonlyArray<string> => {
 };
 
 /** Ideas by role: every proposal asks, and a role's ideas never change. */
-const ideasByRole = new Map<string, ReadonlyArray<string>>();
-const IDEAS_CACHE_LIMIT = 65_536;
+const ideasByRole = remembered((role: string, _: number) => ideasOf(role), 65_536);
 
 /** Task ideas fitting a role, plus ones that fit anyone. */
-export const taskIdeas = (role: string): ReadonlyArray<string> => {
-  let ideas = ideasByRole.get(role);
-  if (ideas === undefined) {
-    ideas = ideasOf(role);
-    if (ideasByRole.size >= IDEAS_CACHE_LIMIT) ideasByRole.clear();
-    ideasByRole.set(role, ideas);
-  }
-  return ideas;
-};
+export const taskIdeas = (role: string): ReadonlyArray<string> => ideasByRole(role, 0);
 
 export interface ProposeContext {
   readonly input: ActInput;

@@ -3,39 +3,7 @@
  * retold fact it writes goes through here, so that what it writes never nests a quotation
  * inside a quotation: a quote is always one sentence that itself quotes nothing.
  */
-
-/**
- * A pure `(text, n) => result` remembered per text and `n`, every cache dropped whole once
- * `limit` results are held. The scripted brain quotes the same dossier texts turn after
- * turn (a lore chunk, the day's news, a task's title), and each rule here is a pure
- * function of its arguments, so a remembered answer is the one computing it would give.
- */
-export const remembered = <R>(
-  f: (text: string, n: number) => R,
-  limit = 4096,
-): ((text: string, n: number) => R) => {
-  const byN = new Map<number, Map<string, R>>();
-  let held = 0;
-  return (text, n) => {
-    let known = byN.get(n);
-    // One lookup for a remembered answer (they are never undefined); `has` only on a miss.
-    const hit = known?.get(text);
-    if (hit !== undefined || known?.has(text)) return hit as R;
-    const result = f(text, n);
-    if (held >= limit) {
-      byN.clear();
-      held = 0;
-      known = undefined;
-    }
-    if (known === undefined) {
-      known = new Map();
-      byN.set(n, known);
-    }
-    known.set(text, result);
-    held += 1;
-    return result;
-  };
-};
+import { remembered } from "./remembered.ts";
 
 const snippetOf = (text: string, max: number): string => {
   const clean = text.replace(/\s+/g, " ").trim();

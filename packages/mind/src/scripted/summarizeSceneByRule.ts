@@ -11,6 +11,7 @@ import type {
   SummarizeSceneOutput,
 } from "../purposes/SummarizeScenePurpose.ts";
 import { quoted, snippet } from "./quoted.ts";
+import { remembered } from "./remembered.ts";
 import { sentence, topicRef } from "./topicRef.ts";
 import { fill, type Tone, type Voice } from "./Voice.ts";
 
@@ -114,19 +115,12 @@ const joinNames = (names: ReadonlyArray<string>): string =>
  * The pattern of a name's first word, by name: every summary asks it of each one present
  * for each line, and a name's pattern never changes (it has no `g` flag, so no state).
  */
-const firstNames = new Map<string, RegExp>();
-const FIRST_NAME_CACHE_LIMIT = 65_536;
+const firstNames = remembered((name: string, _: number): RegExp => {
+  const first = name.split(" ")[0] ?? name;
+  return new RegExp(`\\b${first.replace(/\W/g, "")}\\b`);
+}, 65_536);
 
-const firstNameOf = (name: string): RegExp => {
-  let re = firstNames.get(name);
-  if (re === undefined) {
-    const first = name.split(" ")[0] ?? name;
-    re = new RegExp(`\\b${first.replace(/\W/g, "")}\\b`);
-    if (firstNames.size >= FIRST_NAME_CACHE_LIMIT) firstNames.clear();
-    firstNames.set(name, re);
-  }
-  return re;
-};
+const firstNameOf = (name: string): RegExp => firstNames(name, 0);
 
 const mentions = (text: string, name: string): boolean =>
   text.includes(name) || firstNameOf(name).test(text);
