@@ -81,9 +81,10 @@ export interface SimulationSpec {
     readonly days?: number;
   }>;
   /**
-   * Called after every append with the events as stored (with their seqs). Replay
-   * verification compares them with a recording here; throwing stops the run, and the
-   * batch it was given stays committed.
+   * Called after every append with the events as stored (with their seqs, and each
+   * Checkpoint's hash: the run then appends on its own thread, where the store hashes it).
+   * Replay verification compares them with a recording here; throwing stops the run, and
+   * the batch it was given stays committed.
    */
   readonly onAppend?: (events: ReadonlyArray<StoredEvent>) => void;
   /**
@@ -414,7 +415,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   // From here a worker thread appends each tick's batch (a database file only): the read
   // models fold beside the next tick, and every read of the store waits for what it needs.
   // On one core the worker would only take turns with the run: there it appends inline.
-  const background = spec.appendInBackground ?? availableParallelism() > 1;
+  const background =
+    spec.onAppend === undefined && (spec.appendInBackground ?? availableParallelism() > 1);
   if (background !== false) log.appendInBackground(background === true ? {} : background);
   let ticks = 0;
   const progress = (t: GameTime) =>
@@ -449,9 +451,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         index > 0 &&
         index % config.checkpointEveryTicks === 0
       ) {
-        writer.checkpoint(head, () => log.projectionHash(saveId));
-        // The hash waits for the store's worker: it writes what it holds during the tick.
-        log.settleSoon();
+        writer.checkpoint(head);
       }
       await runTick(context(writer, from, t));
       warnings(writer);

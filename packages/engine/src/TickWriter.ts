@@ -22,12 +22,6 @@ export class TickWriter {
   private readonly owners = new Set<string>();
   private n = 0;
   private minted = 0;
-  /** This batch's checkpoint, hashed at `drain` (`checkpoint`). */
-  private pending: {
-    readonly at: number;
-    readonly draft: EventOf<"Checkpoint">;
-    hash(): string;
-  } | null = null;
 
   constructor(
     private readonly state: EngineState,
@@ -73,16 +67,17 @@ export class TickWriter {
   }
 
   /**
-   * Emits, as the batch's next event, a `Checkpoint` of the log before this batch
-   * (`throughSeq`) whose hash is taken when the batch is drained. The append worker may
-   * still be writing the last batch when a tick begins, and has most likely written it by
-   * the tick's end, so the tick runs meanwhile instead of waiting for it. The checkpoint
-   * is applied at once like any event, with an empty hash (what it folds into, the last
-   * checkpoint's seq, does not read it), and drained with the hash.
+   * Emits, as the batch's first event, a `Checkpoint` of the log before this batch
+   * (`throughSeq`, the head the batch is appended at) with its hash left empty: the store
+   * hashes its read models as it writes the batch (on its append worker, once the batches
+   * before it are written), so the run never waits for them. The checkpoint is applied at
+   * once like any event (what it folds into, the last checkpoint's seq, does not read the
+   * hash).
    */
-  checkpoint(throughSeq: number, hash: () => string): void {
-    const at = this.events.length;
-    this.pending = { at, draft: this.emit("Checkpoint", { throughSeq, stateHash: "" }), hash };
+  checkpoint(throughSeq: number): void {
+    if (this.events.length > 0)
+      throw new RangeError("TickWriter: a checkpoint opens its batch (the store hashes it there)");
+    this.emit("Checkpoint", { throughSeq, stateHash: "" });
   }
 
   /** A fresh id for an item born in this batch (`m1234.3`), unique within the save. */
@@ -110,15 +105,6 @@ export class TickWriter {
   }
 
   drain(): ReadonlyArray<Event> {
-    if (this.pending !== null) {
-      const { at, draft, hash } = this.pending;
-      this.pending = null;
-      this.events[at] = makeEvent("Checkpoint", {
-        id: draft.id,
-        t: draft.t,
-        payload: { ...draft.payload, stateHash: hash() },
-      });
-    }
     this.owners.clear();
     return this.events.splice(0, this.events.length);
   }

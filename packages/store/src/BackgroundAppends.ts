@@ -41,6 +41,11 @@ import * as StoreErrors from "./StoreError.ts";
 const WORKER_SILENT_MS = 120_000;
 /** How long a close waits for a worker still starting (it loads the store's modules). */
 const WORKER_START_MS = 30_000;
+/**
+ * Jobs sent and not yet committed beyond which `append` waits for the worker: a few of
+ * its joined appends (`JOIN_BATCHES`), so it never waits on a worker keeping up.
+ */
+export const MAX_IN_FLIGHT = 96;
 
 /**
  * The worker's module beside this one: `.js` when built (the package's dist, or the CLI's
@@ -147,6 +152,7 @@ export class BackgroundAppends {
       this.post(job);
       this.sent += 1;
       at.head += appended.length;
+      this.keepUp();
     }
     return { head: at.head, appended, skipped: decoded.length - appended.length, snapshot: null };
   }
@@ -196,10 +202,25 @@ export class BackgroundAppends {
    * worker is still starting). @throws the worker's failure
    */
   settle(): void {
-    let seen = Atomics.load(this.signal, SIGNAL.committed);
     this.flushSoon();
+    this.waitFor(this.sent);
+  }
+
+  /**
+   * Waits until at most `MAX_IN_FLIGHT` jobs sent are not yet committed: a run faster
+   * than its worker must not pile batches up in memory without end.
+   */
+  private keepUp(): void {
+    if (this.sent - Atomics.load(this.signal, SIGNAL.committed) <= MAX_IN_FLIGHT) return;
+    this.flushSoon();
+    this.waitFor(this.sent - MAX_IN_FLIGHT);
+  }
+
+  /** Waits until `jobs` jobs are committed. @throws the worker's failure */
+  private waitFor(jobs: number): void {
+    let seen = Atomics.load(this.signal, SIGNAL.committed);
     let since = performance.now();
-    while (seen < this.sent) {
+    while (seen < jobs) {
       this.check();
       const t0 = performance.now();
       Atomics.wait(this.signal, SIGNAL.committed, seen, 1000);

@@ -8,22 +8,32 @@
  * read models stop (`saves.projected_seq`) and keeps its events, and `catchUp` later
  * folds everything behind as one append of it would.
  */
-import { currentVersions, type Event, type StoredEvent } from "@hearsay/core";
+import {
+  currentVersions,
+  type Event,
+  type EventOf,
+  makeEvent,
+  type StoredEvent,
+} from "@hearsay/core";
 import type { decodeBatch } from "./decodeBatch.ts";
 import type { EventHistory, SaveInfo, Segment } from "./EventHistory.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
-import { withDigest } from "./ProjectionDigest.ts";
+import { digestTallyOf, readDigest, withDigest } from "./ProjectionDigest.ts";
 import type { ProjectionStateIO } from "./ProjectionState.ts";
 import type { Projector } from "./Projector.ts";
 import type { SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { SqlFold, sqlFoldedTypes } from "./SqlFold.ts";
-import { StaleSeq } from "./StoreError.ts";
+import { InvalidEvent, StaleSeq } from "./StoreError.ts";
 
 /** What an append did. */
 export interface AppendResult {
   /** The save's head after the append. */
   readonly head: number;
-  /** The events stored, with their seqs (events already in the history are left out). */
+  /**
+   * The events stored, with their seqs (events already in the history are left out). A
+   * Checkpoint appended with its hash left to the store holds it here when the append ran
+   * on the caller's thread; from the append worker it is as sent (empty): read it back.
+   */
   readonly appended: ReadonlyArray<StoredEvent>;
   /** How many events were skipped because their id was already in the save's history. */
   readonly skipped: number;
@@ -46,6 +56,15 @@ export interface AppendParts {
   readonly sqlFoldFrom: number;
 }
 
+/**
+ * The save's projection digest now, inside the append's transaction: the digest's deltas
+ * of earlier appends in it (an outer transaction) are folded in first.
+ */
+const readDigestNow = (db: SqliteDatabase, saveId: string): string => {
+  digestTallyOf(db)?.flush();
+  return readDigest(db, saveId);
+};
+
 /** A log-only append: the read models stop at the old head unless already behind. */
 const MARK_BEHIND = "UPDATE saves SET projected_seq = coalesce(projected_seq, ?) WHERE save_id = ?";
 const CLEAR_PROJECTED = "UPDATE saves SET projected_seq = NULL WHERE save_id = ?";
@@ -58,6 +77,17 @@ const ROWS_PER_INSERT = 64;
 
 /** The event types an append leaves to SqlFold.ts. */
 const sqlFolded = new Set<string>(sqlFoldedTypes);
+
+/** A Checkpoint whose hash the store is to fill as it writes it (`stateHash` empty). */
+const toHash = (e: Event): e is EventOf<"Checkpoint"> =>
+  e.type === "Checkpoint" && e.payload.stateHash === "";
+
+/**
+ * Whether a batch opens with a Checkpoint for the store to hash: the append worker writes
+ * what it has joined before such a batch, so that the hash is read between two appends.
+ */
+export const opensWithCheckpointToHash = (events: ReadonlyArray<Event>): boolean =>
+  events.length > 0 && toHash(events[0]!);
 
 export class EventAppend {
   private readonly appendEvent: SqliteStatement;
@@ -155,10 +185,10 @@ export class EventAppend {
   private write(
     saveId: string,
     expectedSeq: number,
-    decoded: ReturnType<typeof decodeBatch>,
+    batch: ReturnType<typeof decodeBatch>,
     project: boolean,
     /** Each event's payload as JSON, when the caller has it (else it is made here). */
-    payloads?: ReadonlyArray<string>,
+    batchPayloads?: ReadonlyArray<string>,
   ): AppendResult {
     const { db, history, stateIO, snapshots, setHead } = this.parts;
     return withDigest(
@@ -168,8 +198,11 @@ export class EventAppend {
         if (save.head !== expectedSeq) {
           throw new StaleSeq({ saveId, expectedSeq, headSeq: save.head });
         }
-        // Folding after log-only appends: the read models first catch up with the log.
-        if (project && this.projectedSeq(save) !== null) this.catchUp(saveId);
+        let [decoded, payloads] = [batch, batchPayloads];
+        const sealed = this.sealCheckpoint(save, decoded, payloads);
+        // Folding after log-only appends (or hashing): the read models first catch up.
+        if ((project || sealed !== null) && this.projectedSeq(save) !== null) this.catchUp(saveId);
+        if (sealed !== null) [decoded, payloads] = sealed(readDigestNow(db, saveId));
         const ancestors = this.ancestorSegments(save);
         const seen = new Set<string>();
         // The batch's events not already in an ancestor's history, nor earlier in it.
@@ -229,6 +262,45 @@ export class EventAppend {
       },
       true,
     );
+  }
+
+  /**
+   * For a batch opening with a Checkpoint to hash (its `throughSeq` the save's head, as a
+   * Checkpoint's always is: its own seq minus one), what gives the batch with the hash
+   * filled in; null for any other batch. A Checkpoint to hash anywhere else is refused:
+   * the read models are hashed only between two appends.
+   *
+   * @throws InvalidEvent naming that Checkpoint (nothing written)
+   */
+  private sealCheckpoint(
+    save: SaveInfo,
+    decoded: ReadonlyArray<Event>,
+    payloads: ReadonlyArray<string> | undefined,
+  ): ((hash: string) => [ReadonlyArray<Event>, ReadonlyArray<string> | undefined]) | null {
+    for (let i = 0; i < decoded.length; i++) {
+      const e = decoded[i]!;
+      if (!toHash(e)) continue;
+      if (i > 0 || e.payload.throughSeq !== save.head) {
+        throw new InvalidEvent({
+          saveId: save.saveId,
+          index: i,
+          eventType: e.type,
+          detail: `its stateHash is empty, which the store fills in only for a Checkpoint that opens its batch with throughSeq ${save.head} (the head); it has throughSeq ${e.payload.throughSeq}`,
+        });
+      }
+    }
+    if (!opensWithCheckpointToHash(decoded)) return null;
+    return (hash) => {
+      const first = decoded[0] as EventOf<"Checkpoint">;
+      const sealed = makeEvent("Checkpoint", {
+        id: first.id,
+        t: first.t,
+        payload: { ...first.payload, stateHash: hash },
+      });
+      const events = [sealed, ...decoded.slice(1)];
+      if (payloads === undefined) return [events, undefined];
+      return [events, [JSON.stringify(sealed.payload), ...payloads.slice(1)]];
+    };
   }
 
   /**

@@ -269,11 +269,6 @@ export class SqliteEventLog {
     this.background?.settle();
   }
 
-  /** Has the append worker write what it holds now, without waiting: a `settle` is coming. */
-  settleSoon(): void {
-    this.background?.flushSoon();
-  }
-
   /** Settles before a write here: the heads `append` sends from are read again after it. */
   private quiet(): void {
     this.settle();
@@ -568,12 +563,19 @@ export class SqliteEventLog {
 
   /**
    * The text and names of the save's memories among `memoryIds` (those its read model
-   * holds: recorded in an earlier append), by id.
+   * holds: recorded in an earlier append), by id. A memory's row never changes once
+   * written (its first MemoryRecorded wins; an expiry only marks it), so while the append
+   * worker writes, the rows already committed are read without waiting for it: only an id
+   * not among them waits (and is read again).
    */
   memoryTexts(
     saveId: string,
     memoryIds: ReadonlyArray<string>,
   ): ReadonlyMap<string, { readonly text: string; readonly entities: ReadonlyArray<string> }> {
+    if (this.background !== null && !this.db.inTransaction) {
+      const committed = this.reads.memoryTexts(saveId, memoryIds);
+      if (committed.size === new Set(memoryIds).size) return committed;
+    }
     this.caughtUp(saveId);
     return this.reads.memoryTexts(saveId, memoryIds);
   }

@@ -12,15 +12,17 @@
  * sent before it, and counted as one.
  *
  * Consecutive batches of a save are joined and written as one append (one transaction):
- * once `JOIN_BATCHES` batches or `JOIN_EVENTS` events are joined, and at once whenever
- * the sender asks ("flush", sent by its `settle` — every read of the store, the run's end
- * — and by `settleSoon`, at the start of a tick whose `Checkpoint` will wait). One append
- * of several batches writes the same rows, keys and digest as the batches one by one (the
- * store's own property), and SQLite's work per append — the SQL fold's statements, each
- * walking the same index leaves and rewriting each NPC's activity row once instead of
- * once a batch, and the commit, which writes every page dirtied — is paid once for them.
- * The group stays small because a `Checkpoint` waits for the last one: four of a
- * 1,000-NPC world's ticks take the worker about the time the run's thread spends on one.
+ * once `JOIN_BATCHES` batches (a game day's hourly ticks) or `JOIN_EVENTS` events are
+ * joined, before a batch that opens with a `Checkpoint` for the store to hash (its hash is
+ * read between two appends), and at once whenever the sender asks ("flush", sent by its
+ * `settle` — a read of the store that must wait, the run's end — and when it is too far
+ * ahead). One append of several batches writes the same rows, keys and digest as the
+ * batches one by one (the store's own property), and SQLite's work per append — the SQL
+ * fold's statements, each walking the same index leaves and rewriting each NPC's activity
+ * row once instead of once a batch, and the commit, which writes every page dirtied — is
+ * paid once for them. The run's thread does not wait for a group: it hands the
+ * checkpoint's hash to the store, and reads nothing else of it while it runs but what is
+ * committed already (`memoryTexts`).
  * Only written batches are counted committed, so a SIGKILL still loses only what was
  * never reported committed. A joined append that fails takes back all its batches (its
  * transaction); a batch that does not decode leaves those joined before it, which land.
@@ -37,6 +39,7 @@ import {
 } from "./backgroundProtocol.ts";
 import { decodeSent } from "./decodeSent.ts";
 import { EngineSnapshotStore } from "./EngineSnapshotStore.ts";
+import { opensWithCheckpointToHash } from "./EventAppend.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
 
@@ -71,8 +74,8 @@ const kernelThreadId = (): number => {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** Batches, and events, one append may join before it is written without being asked. */
-const JOIN_BATCHES = 4;
-const JOIN_EVENTS = 8_192;
+const JOIN_BATCHES = 24;
+const JOIN_EVENTS = 32_768;
 
 let log: SqliteEventLog | null = null;
 let snapshots: EngineSnapshotStore | null = null;
@@ -125,7 +128,9 @@ const join = (to: SqliteEventLog, job: AppendJob): void => {
   const j = joined;
   if (
     j !== null &&
-    (j.saveId !== job.saveId || j.expectedSeq + j.events.length !== job.expectedSeq)
+    (j.saveId !== job.saveId ||
+      j.expectedSeq + j.events.length !== job.expectedSeq ||
+      opensWithCheckpointToHash(events))
   )
     write(to);
   if (joined === null) {

@@ -169,7 +169,7 @@ describe("appends on a worker thread", () => {
     }
   });
 
-  it("batches are joined into one append until 4 are, or the sender waits, and land whole", () => {
+  it("batches are joined into one append until 24 are, or the sender waits, and land whole", () => {
     const events = fc.sample(arbEventSequence({ minSteps: 40 }), { numRuns: 1, seed: 17 })[0]!;
     expect(events.length).toBeGreaterThanOrEqual(30);
     for (const [name, waitEach] of [
@@ -187,8 +187,8 @@ describe("appends on a worker thread", () => {
           if (waitEach) log.settle();
         }
         log.settle();
-        // In one go: every 4th batch fills an append (7 of them), the settle writes the last two.
-        expect(log.appendWorker.commits).toBe(waitEach ? 30 : 8);
+        // In one go: the 24th batch fills an append, the settle writes the last six.
+        expect(log.appendWorker.commits).toBe(waitEach ? 30 : 2);
         expect(log.head("s")).toBe(30);
         expect(log.read("s").map((e) => e.id)).toEqual(events.slice(0, 30).map((e) => e.id));
       } finally {
@@ -198,23 +198,21 @@ describe("appends on a worker thread", () => {
     }
   });
 
-  it("settleSoon has the worker write what it holds without waiting for it", async () => {
-    const events = fc.sample(arbEventSequence({ minSteps: 10 }), { numRuns: 1, seed: 23 })[0]!;
-    const { db, log } = open("soon.db");
+  it("a sender far ahead of its worker waits for it instead of piling batches up", () => {
+    const events = fc.sample(arbEventSequence({ minSteps: 40 }), { numRuns: 1, seed: 29 })[0]!;
+    const { db, log } = open("ahead.db");
     newSave(log, "s");
-    expect(log.appendInBackground()).toBe(true);
+    expect(log.appendInBackground({ delayMs: 3 })).toBe(true);
     try {
       let head = 0;
-      for (const e of events.slice(0, 3)) head = log.append("s", head, [e]).head;
-      log.settleSoon();
-      // No settle: the three batches are written as one append all the same.
-      for (let i = 0; i < 500 && log.appendWorker.commits === 0; i++) {
-        await new Promise((r) => setTimeout(r, 10));
+      // 120 one-event batches sent with no read: past 96 in flight, an append waits.
+      for (let i = 0; i < 120; i++) {
+        const e = events[i % events.length]!;
+        head = log.append("s", head, [{ ...e, id: ids.event(`ahead-${i}`) }]).head;
       }
-      expect(log.appendWorker.commits).toBe(1);
+      expect(log.appendWorker.waitedMs).toBeGreaterThan(0);
       log.settle();
-      expect(log.appendWorker.commits).toBe(1);
-      expect(log.head("s")).toBe(head);
+      expect(log.head("s")).toBe(120);
     } finally {
       log.appendInForeground();
       db.close();

@@ -77,7 +77,11 @@ export const WorldEventOccurred = defineEvent("WorldEventOccurred", 2, {
 export const Checkpoint = defineEvent("Checkpoint", 1, {
   /** The last seq the hash covers (this Checkpoint's own seq minus one). */
   throughSeq: Schema.Int,
-  /** sha256 of the canonical projection state after `throughSeq`. */
+  /**
+   * sha256 of the canonical projection state after `throughSeq`. Empty when appended: the
+   * store fills it in as it writes the event (see `EventAppend`), so the run never waits
+   * for the read models to hash them. A stored Checkpoint always holds it.
+   */
   stateHash: Schema.String,
 });
 
