@@ -107,6 +107,13 @@ export class ItemTable {
   readonly byTask = new Map<number, Array<number>>();
   readonly bySource = new Map<number, Array<number>>();
   private alive = 0;
+  /**
+   * The id {@link localOf} last answered for, and its answer: folding one event asks
+   * for the same item several times (was it recorded, since when is it known, add it,
+   * learn it), and a lookup in a map of a run's items misses the cache.
+   */
+  private lastId: string | null = null;
+  private lastLocal: number | undefined = undefined;
 
   /** Items ever added (dead ones included). */
   get length(): number {
@@ -118,9 +125,18 @@ export class ItemTable {
     return this.alive;
   }
 
+  /** The local of the item with this id (`localOfId`), if it has one. */
+  localOf(id: string): number | undefined {
+    if (id === this.lastId) return this.lastLocal;
+    const local = this.localOfId.get(id);
+    this.lastId = id;
+    this.lastLocal = local;
+    return local;
+  }
+
   /** Adds an item; an id already present is left as it is. Returns its local number. */
   add(f: ItemFacts): number {
-    const existing = this.localOfId.get(f.id);
+    const existing = this.localOf(f.id);
     if (existing !== undefined && !this.dead[existing]) return existing;
     const local = this.ids.length;
     this.ids.push(f.id);
@@ -141,6 +157,8 @@ export class ItemTable {
     this.until.push(endOfLife(f.expiresAt ?? -1, f.goneAt ?? -1));
     this.alive++;
     this.localOfId.set(f.id, local);
+    this.lastId = f.id;
+    this.lastLocal = local;
     this.localOfRowid.set(f.rowid, local);
     for (const e of f.entities) push(this.byEntity, e, local);
     push(this.byLocation, f.location, local);
@@ -171,6 +189,7 @@ export class ItemTable {
     this.alive--;
     this.localOfRowid.delete(this.rowids[local]!);
     if (this.localOfId.get(this.ids[local]!) === local) this.localOfId.delete(this.ids[local]!);
+    this.lastId = null;
     return this.rowids[local]!;
   }
 

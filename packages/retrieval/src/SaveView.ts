@@ -94,7 +94,7 @@ export class SaveView implements Names {
   private readonly knowledge: KnowledgeState = {
     factTime: (npc, kind, id) => {
       if (kind === "thread") return this.threads.factTime(npc, id) as GameTime | undefined;
-      const local = this.items[collectionOfKind[kind]].localOfId.get(id);
+      const local = this.items[collectionOfKind[kind]].localOf(id);
       const n = this.npcs.find(npc);
       if (n < 0) return undefined;
       const t =
@@ -103,12 +103,12 @@ export class SaveView implements Names {
           : (this.facts.list(n, kind)?.timeOf(local) ?? -1);
       return t < 0 ? undefined : (t as GameTime);
     },
-    memoryRecorded: (id) => this.items.memories.localOfId.has(id),
+    memoryRecorded: (id) => this.items.memories.localOf(id) !== undefined,
     memoryGone: (id) => {
-      const local = this.items.memories.localOfId.get(id);
+      const local = this.items.memories.localOf(id);
       return local !== undefined && this.items.memories.goneAt[local]! >= 0;
     },
-    worldEventRecorded: (id) => this.items.world_events.localOfId.has(id),
+    worldEventRecorded: (id) => this.items.world_events.localOf(id) !== undefined,
   };
   private readonly s: Record<string, Statement>;
   /** The store's key rule, fed every row loaded and every event folded. */
@@ -300,13 +300,7 @@ export class SaveView implements Names {
   }
 
   private learn(kind: FactKind, itemId: string, npc: number, t: number): void {
-    this.facts.learn(
-      kind,
-      itemId,
-      this.items[collectionOfKind[kind]].localOfId.get(itemId),
-      npc,
-      t,
-    );
+    this.facts.learn(kind, itemId, this.items[collectionOfKind[kind]].localOf(itemId), npc, t);
   }
 
   // --- catching up with the log ------------------------------------------------------
@@ -505,7 +499,7 @@ export class SaveView implements Names {
         return;
       }
       case "died": {
-        const local = this.items.memories.localOfId.get(c.memoryId);
+        const local = this.items.memories.localOf(c.memoryId);
         if (local !== undefined) this.items.memories.setGone(local, c.t);
         return;
       }

@@ -65,3 +65,30 @@ describe("ItemTable.quoteOf", () => {
     );
   });
 });
+
+describe("ItemTable.localOf", () => {
+  it("answers as localOfId does, through any adds, removals and repeated asks", () => {
+    const id = fc.constantFrom("a", "b", "c", "d");
+    const step = fc.oneof(
+      id.map((i) => ({ op: "add" as const, i })),
+      fc.nat(6).map((n) => ({ op: "kill" as const, n })),
+      id.map((i) => ({ op: "ask" as const, i })),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const table = new ItemTable();
+        for (const s of steps) {
+          if (s.op === "add") table.add(facts(s.i, null, null));
+          else if (s.op === "kill") {
+            if (s.n < table.length) table.kill(s.n);
+          } else {
+            // A copy of the id, not the same string: the answer is by content.
+            const asked = `${s.i}?`.slice(0, 1);
+            expect(table.localOf(asked)).toBe(table.localOfId.get(s.i));
+          }
+        }
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 3000 : 300 },
+    );
+  });
+});
