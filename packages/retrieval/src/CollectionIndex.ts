@@ -47,15 +47,19 @@ interface Pending {
 
 const EMBED_BATCH = 512;
 
+/** Texts {@link CollectionIndex} remembers the row of, at most (then it starts over). */
+const TEXT_ROWS_KEPT = 65_536;
+
 /**
- * A batch's distinct texts in first-seen order; per row, the index of its text and the
- * first earlier row with the same text (-1: none).
+ * A batch's distinct texts in first-seen order, with the row each is first met at; per
+ * row, the index of its text and the first earlier row with the same text (-1: none).
  */
 const distinctTexts = (
   rows: ReadonlyArray<Pending>,
-): { texts: Array<string>; textOf: Int32Array; sameAs: Int32Array } => {
+): { texts: Array<string>; textOf: Int32Array; sameAs: Int32Array; firstRow: Array<number> } => {
   const first = new Map<string, number>();
   const texts: Array<string> = [];
+  const firstRow: Array<number> = [];
   const textOf = new Int32Array(rows.length);
   const sameAs = new Int32Array(rows.length).fill(-1);
   for (let j = 0; j < rows.length; j++) {
@@ -65,12 +69,13 @@ const distinctTexts = (
       first.set(text, j);
       textOf[j] = texts.length;
       texts.push(text);
+      firstRow.push(j);
     } else {
       textOf[j] = textOf[earlier]!;
       sameAs[j] = earlier;
     }
   }
-  return { texts, textOf, sameAs };
+  return { texts, textOf, sameAs, firstRow };
 };
 
 /** True when every rowid is larger than the one before it. */
@@ -87,6 +92,14 @@ export class CollectionIndex {
   private readonly spacesStmt: Statement | null;
   /** Per key space, the largest key seen. */
   private readonly lastSeen = new Map<number, number>();
+  /**
+   * Texts put by {@link updateSync} with a pure embedder, each with the row first put for
+   * it, which holds that text's vector as the store encodes it: a text met again in a
+   * later update (a run's memories repeat a quarter of their texts from tick to tick) is
+   * stored as a copy of that row, neither embedded nor encoded again. Forgotten whole
+   * whenever a row is removed or replaced (it may be one named here), and past a bound.
+   */
+  private readonly rowOfText = new Map<string, number>();
 
   constructor(
     db: SqliteDatabase,
@@ -152,9 +165,9 @@ export class CollectionIndex {
         const batch = rows.slice(i, i + EMBED_BATCH);
         // Many rows of a batch share their text (a scene's witnesses each record the
         // same memory): each text is embedded once, and its vector stored once then copied.
-        const distinct = distinctTexts(batch);
+        const distinct = self.distinct(batch);
         const vectors = yield* vectorsFor(self.embedder, self.cache, distinct.texts);
-        self.putBatch(batch, distinct, vectors, bulk);
+        self.putBatch(batch, distinct, null, (t) => vectors[t]!, bulk);
         onProgress?.({
           collection: self.spec.name,
           phase: "embed",
@@ -171,32 +184,93 @@ export class CollectionIndex {
     rows: ReadonlyArray<Pending>,
     embed: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>,
   ): number {
+    const known = this.embedder.pure === true ? this.rowOfText : null;
     for (let i = 0; i < rows.length; i += EMBED_BATCH) {
       const batch = rows.length <= EMBED_BATCH ? rows : rows.slice(i, i + EMBED_BATCH);
-      const distinct = distinctTexts(batch);
-      this.putBatch(batch, distinct, embed(distinct.texts), false);
+      const distinct = this.distinct(batch);
+      const { texts } = distinct;
+      // Each text's held row, else its vector: embedded together, or alone when asked for
+      // (a held row that is no longer held when its copy is put).
+      const heldRow = new Float64Array(texts.length).fill(-1);
+      const fresh: Array<string> = [];
+      const freshAt: Array<number> = [];
+      for (let t = 0; t < texts.length; t++) {
+        const row = known?.get(texts[t]!);
+        if (row !== undefined && this.store.has(row)) heldRow[t] = row;
+        else {
+          freshAt.push(t);
+          fresh.push(texts[t]!);
+        }
+      }
+      const vectors = new Array<Float32Array | undefined>(texts.length);
+      const made = fresh.length === 0 ? [] : embed(fresh);
+      for (let k = 0; k < freshAt.length; k++) vectors[freshAt[k]!] = made[k]!;
+      const vectorOf = (t: number): Float32Array => {
+        let v = vectors[t];
+        if (v === undefined) {
+          v = embed([texts[t]!])[0]!;
+          vectors[t] = v;
+        }
+        return v;
+      };
+      this.putBatch(batch, distinct, heldRow, vectorOf, false);
+      if (known === null) continue;
+      for (const t of freshAt) {
+        if (known.size >= TEXT_ROWS_KEPT) known.clear();
+        known.set(texts[t]!, batch[distinct.firstRow[t]!]!.rowid);
+      }
     }
     return rows.length;
   }
 
-  /** Stores a batch's rows, each with its text's vector (see `distinctTexts`). */
+  /**
+   * A batch's distinct texts (`distinctTexts`), once the texts' rows are forgotten if the
+   * batch replaces a row: the row it replaces may be one of them.
+   */
+  private distinct(batch: ReadonlyArray<Pending>): ReturnType<typeof distinctTexts> {
+    if (this.rowOfText.size > 0) {
+      for (let j = 0; j < batch.length; j++) {
+        if (this.store.has(batch[j]!.rowid)) {
+          this.rowOfText.clear();
+          break;
+        }
+      }
+    }
+    return distinctTexts(batch);
+  }
+
+  /**
+   * Stores a batch's rows, each with its text's vector (see `distinctTexts`): a row whose
+   * text repeats an earlier row's in the batch is a copy of it, and one whose text has a
+   * held row (`heldRow`, by text; -1: none) a copy of that.
+   */
   private putBatch(
     batch: ReadonlyArray<Pending>,
     { textOf, sameAs }: { readonly textOf: Int32Array; readonly sameAs: Int32Array },
-    vectors: ReadonlyArray<Float32Array>,
+    heldRow: Float64Array | null,
+    vectorOf: (text: number) => Float32Array,
     bulk: boolean,
   ): void {
-    const d = this.store.dimensions;
-    const flat = new Float32Array(batch.length * d);
-    for (let j = 0; j < batch.length; j++) flat.set(vectors[textOf[j]!]!, j * d);
-    this.store.put(
+    const copyOf = new Float64Array(batch.length);
+    for (let j = 0; j < batch.length; j++) {
+      const same = sameAs[j]!;
+      copyOf[j] = same >= 0 ? batch[same]!.rowid : heldRow === null ? -1 : heldRow[textOf[j]!]!;
+    }
+    this.store.putRows(
       batch.map((r) => r.rowid),
       batch.map((r) => r.fp),
-      flat,
-      !bulk,
       batch.map((r) => r.save),
-      sameAs,
+      copyOf,
+      (j) => vectorOf(textOf[j]!),
+      !bulk,
     );
+  }
+
+  /** Removes rows' vectors; the texts' rows are forgotten (a removed row may be one). */
+  private removeRows(rowids: ReadonlyArray<number>): void {
+    if (rowids.length === 0) return;
+    this.rowOfText.clear();
+    this.store.remove(rowids);
   }
 
   /**
@@ -206,6 +280,8 @@ export class CollectionIndex {
   reconcile(onProgress?: (p: IndexProgress) => void): Effect.Effect<IndexChange, EmbedderError> {
     const self = this;
     return Effect.gen(function* () {
+      // Every row may be put again (a re-embedding removed them all first).
+      self.rowOfText.clear();
       const { rowids } = self.store.entries();
       const seen = new Set<number>();
       const todo: Array<Pending> = [];
@@ -225,7 +301,7 @@ export class CollectionIndex {
         }
       }
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
-      self.store.remove(gone);
+      self.removeRows(gone);
       const added = yield* self.embedAll(todo, onProgress, true);
       self.store.syncGraphs((done, total) =>
         onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
@@ -291,7 +367,7 @@ export class CollectionIndex {
         this.see(p.rowid);
       }
     }
-    this.store.remove(gone);
+    this.removeRows(gone);
     return { todo: [...todo.values()].sort((a, b) => a.rowid - b.rowid), removed: gone.length };
   }
 
@@ -318,7 +394,7 @@ export class CollectionIndex {
       if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
       this.see(rowid);
     }
-    this.store.remove(gone);
+    this.removeRows(gone);
     return { todo, removed: gone.length };
   }
 
