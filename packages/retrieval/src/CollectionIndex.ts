@@ -51,15 +51,14 @@ const EMBED_BATCH = 512;
 const TEXT_ROWS_KEPT = 65_536;
 
 /**
- * A batch's distinct texts in first-seen order, with the row each is first met at; per
- * row, the index of its text and the first earlier row with the same text (-1: none).
+ * A batch's distinct texts in first-seen order; per row, the index of its text and the
+ * first earlier row with the same text (-1: none).
  */
 const distinctTexts = (
   rows: ReadonlyArray<Pending>,
-): { texts: Array<string>; textOf: Int32Array; sameAs: Int32Array; firstRow: Array<number> } => {
+): { texts: Array<string>; textOf: Int32Array; sameAs: Int32Array } => {
   const first = new Map<string, number>();
   const texts: Array<string> = [];
-  const firstRow: Array<number> = [];
   const textOf = new Int32Array(rows.length);
   const sameAs = new Int32Array(rows.length).fill(-1);
   for (let j = 0; j < rows.length; j++) {
@@ -69,13 +68,12 @@ const distinctTexts = (
       first.set(text, j);
       textOf[j] = texts.length;
       texts.push(text);
-      firstRow.push(j);
     } else {
       textOf[j] = textOf[earlier]!;
       sameAs[j] = earlier;
     }
   }
-  return { texts, textOf, sameAs, firstRow };
+  return { texts, textOf, sameAs };
 };
 
 /** True when every rowid is larger than the one before it. */
@@ -165,9 +163,10 @@ export class CollectionIndex {
         const batch = rows.slice(i, i + EMBED_BATCH);
         // Many rows of a batch share their text (a scene's witnesses each record the
         // same memory): each text is embedded once, and its vector stored once then copied.
-        const distinct = self.distinct(batch);
+        self.forgetIfReplacing(batch);
+        const distinct = distinctTexts(batch);
         const vectors = yield* vectorsFor(self.embedder, self.cache, distinct.texts);
-        self.putBatch(batch, distinct, null, (t) => vectors[t]!, bulk);
+        self.putBatch(batch, distinct, (t) => vectors[t]!, bulk);
         onProgress?.({
           collection: self.spec.name,
           phase: "embed",
@@ -179,82 +178,82 @@ export class CollectionIndex {
     });
   }
 
-  /** {@link embedAll} by a synchronous embedder (`embed`: its `syncVectors`), not bulk. */
+  /**
+   * {@link embedAll} by a synchronous embedder (`embed`: its `syncVectors`), not bulk; a
+   * pure one's through the texts' rows ({@link putKnown}).
+   */
   private embedAllSync(
     rows: ReadonlyArray<Pending>,
     embed: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>,
   ): number {
-    const known = this.embedder.pure === true ? this.rowOfText : null;
+    const pure = this.embedder.pure === true ? (this.embedder.embedSync ?? null) : null;
     for (let i = 0; i < rows.length; i += EMBED_BATCH) {
       const batch = rows.length <= EMBED_BATCH ? rows : rows.slice(i, i + EMBED_BATCH);
-      const distinct = this.distinct(batch);
-      const { texts } = distinct;
-      // Each text's held row, else its vector: embedded together, or alone when asked for
-      // (a held row that is no longer held when its copy is put).
-      const heldRow = new Float64Array(texts.length).fill(-1);
-      const fresh: Array<string> = [];
-      const freshAt: Array<number> = [];
-      for (let t = 0; t < texts.length; t++) {
-        const row = known?.get(texts[t]!);
-        if (row !== undefined && this.store.has(row)) heldRow[t] = row;
-        else {
-          freshAt.push(t);
-          fresh.push(texts[t]!);
-        }
+      this.forgetIfReplacing(batch);
+      if (pure !== null) {
+        this.putKnown(batch, pure);
+        continue;
       }
-      const vectors = new Array<Float32Array | undefined>(texts.length);
-      const made = fresh.length === 0 ? [] : embed(fresh);
-      for (let k = 0; k < freshAt.length; k++) vectors[freshAt[k]!] = made[k]!;
-      const vectorOf = (t: number): Float32Array => {
-        let v = vectors[t];
-        if (v === undefined) {
-          v = embed([texts[t]!])[0]!;
-          vectors[t] = v;
-        }
-        return v;
-      };
-      this.putBatch(batch, distinct, heldRow, vectorOf, false);
-      if (known === null) continue;
-      for (const t of freshAt) {
-        if (known.size >= TEXT_ROWS_KEPT) known.clear();
-        known.set(texts[t]!, batch[distinct.firstRow[t]!]!.rowid);
-      }
+      const distinct = distinctTexts(batch);
+      const vectors = embed(distinct.texts);
+      this.putBatch(batch, distinct, (t) => vectors[t]!, false);
     }
     return rows.length;
   }
 
   /**
-   * A batch's distinct texts (`distinctTexts`), once the texts' rows are forgotten if the
-   * batch replaces a row: the row it replaces may be one of them.
+   * Stores a batch's rows by a pure embedder (`embed`: its `embedSync`), each text embedded
+   * once: a row whose text has a row in `rowOfText` — put by an earlier update, or earlier
+   * in this batch (a scene's witnesses each record the same memory) — is a copy of that
+   * row; a new text's row is embedded, and remembered for it.
    */
-  private distinct(batch: ReadonlyArray<Pending>): ReturnType<typeof distinctTexts> {
-    if (this.rowOfText.size > 0) {
-      for (let j = 0; j < batch.length; j++) {
-        if (this.store.has(batch[j]!.rowid)) {
-          this.rowOfText.clear();
-          break;
-        }
+  private putKnown(batch: ReadonlyArray<Pending>, embed: (text: string) => Float32Array): void {
+    const known = this.rowOfText;
+    const copyOf = new Float64Array(batch.length);
+    for (let j = 0; j < batch.length; j++) {
+      const { text, rowid } = batch[j]!;
+      const row = known.get(text);
+      copyOf[j] = row ?? -1;
+      if (row !== undefined) continue;
+      if (known.size >= TEXT_ROWS_KEPT) known.clear();
+      known.set(text, rowid);
+    }
+    // A row copied from is held when the copy is put (an earlier row of the batch is put
+    // first); were it not, the row's own text is embedded (`putRows`).
+    this.store.putRows(
+      batch.map((r) => r.rowid),
+      batch.map((r) => r.fp),
+      batch.map((r) => r.save),
+      copyOf,
+      (j) => embed(batch[j]!.text),
+    );
+  }
+
+  /** Forgets the texts' rows when the batch replaces a held row: it may be one of them. */
+  private forgetIfReplacing(batch: ReadonlyArray<Pending>): void {
+    if (this.rowOfText.size === 0) return;
+    for (let j = 0; j < batch.length; j++) {
+      if (this.store.has(batch[j]!.rowid)) {
+        this.rowOfText.clear();
+        return;
       }
     }
-    return distinctTexts(batch);
   }
 
   /**
-   * Stores a batch's rows, each with its text's vector (see `distinctTexts`): a row whose
-   * text repeats an earlier row's in the batch is a copy of it, and one whose text has a
-   * held row (`heldRow`, by text; -1: none) a copy of that.
+   * Stores a batch's rows, each with its text's vector (`vectorOf`, by the text's index in
+   * `distinctTexts`): a row whose text repeats an earlier row's is a copy of it.
    */
   private putBatch(
     batch: ReadonlyArray<Pending>,
     { textOf, sameAs }: { readonly textOf: Int32Array; readonly sameAs: Int32Array },
-    heldRow: Float64Array | null,
     vectorOf: (text: number) => Float32Array,
     bulk: boolean,
   ): void {
     const copyOf = new Float64Array(batch.length);
     for (let j = 0; j < batch.length; j++) {
       const same = sameAs[j]!;
-      copyOf[j] = same >= 0 ? batch[same]!.rowid : heldRow === null ? -1 : heldRow[textOf[j]!]!;
+      copyOf[j] = same >= 0 ? batch[same]!.rowid : -1;
     }
     this.store.putRows(
       batch.map((r) => r.rowid),
