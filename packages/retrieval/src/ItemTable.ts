@@ -97,7 +97,8 @@ export class ItemTable {
    * searches ask it for thousands of items.
    */
   private readonly until: Array<number> = [];
-  readonly localOfId = new Map<string, number>();
+  /** Id → local, unless the ids' keys are given (`keyOf`). */
+  private readonly localOfId = new Map<string, number>();
   readonly localOfRowid = new LocalOfRowid();
   readonly byEntity = new Map<number, Array<number>>();
   readonly byLocation = new Map<number, Array<number>>();
@@ -115,6 +116,13 @@ export class ItemTable {
   private lastId: string | null = null;
   private lastLocal: number | undefined = undefined;
 
+  /**
+   * `keyOf`, when given, is the key (rowid) every item is added with, by id — the store's
+   * rule, which the view folds anyway (`ItemKeyFold`): an item is then found by its key,
+   * and no map of the ids is kept (a year's memories are a million and more).
+   */
+  constructor(private readonly keyOf: ((id: string) => number | undefined) | null = null) {}
+
   /** Items ever added (dead ones included). */
   get length(): number {
     return this.ids.length;
@@ -125,13 +133,20 @@ export class ItemTable {
     return this.alive;
   }
 
-  /** The local of the item with this id (`localOfId`), if it has one. */
+  /** The local of the live item with this id, if there is one. */
   localOf(id: string): number | undefined {
     if (id === this.lastId) return this.lastLocal;
-    const local = this.localOfId.get(id);
+    const local = this.find(id);
     this.lastId = id;
     this.lastLocal = local;
     return local;
+  }
+
+  private find(id: string): number | undefined {
+    if (this.keyOf === null) return this.localOfId.get(id);
+    const key = this.keyOf(id);
+    const local = key === undefined ? undefined : this.localOfRowid.get(key);
+    return local !== undefined && this.ids[local] === id ? local : undefined;
   }
 
   /** Adds an item; an id already present is left as it is. Returns its local number. */
@@ -156,7 +171,7 @@ export class ItemTable {
     this.dead.push(false);
     this.until.push(endOfLife(f.expiresAt ?? -1, f.goneAt ?? -1));
     this.alive++;
-    this.localOfId.set(f.id, local);
+    if (this.keyOf === null) this.localOfId.set(f.id, local);
     this.lastId = f.id;
     this.lastLocal = local;
     this.localOfRowid.set(f.rowid, local);

@@ -120,6 +120,8 @@ export class SaveView implements Names {
   ) {
     const items = {} as Record<CollectionName, ItemTable>;
     for (const c of collectionNames) items[c] = new ItemTable();
+    // A memory's key is the one its id has in the store's rule: no map of a run's ids.
+    items.memories = new ItemTable((id) => this.keys.keyOf("memories", id));
     this.items = items;
     const p = (sql: string) => prepare(db, sql);
     const memoryCols =
@@ -209,7 +211,7 @@ export class SaveView implements Names {
       const npc = this.npcs.intern(npcId);
       const table = this.items[collectionOfKind[kind]];
       if (!table) continue;
-      const local = table.localOfId.get(itemId);
+      const local = table.localOf(itemId);
       if (local === undefined) this.facts.learn(kind, itemId, undefined, npc, t);
       else loaded.push({ npc, kind, local, t });
     }
@@ -258,7 +260,7 @@ export class SaveView implements Names {
   /** A summary is rewritten in place as the talk goes on: same row, later time. */
   private addSummary(r: Row): number {
     const table = this.items.conversation_summaries;
-    const existing = table.localOfId.get(summaryKey(r));
+    const existing = table.localOf(summaryKey(r));
     if (existing === undefined) return table.add(summaryFacts(r, this));
     const facts = summaryFacts(r, this);
     table.t[existing] = facts.t;
