@@ -92,6 +92,11 @@ export class HalfRows {
     return this.inFile === 0;
   }
 
+  /** True when no row of the file was written again since the file was adopted. */
+  get fileIntact(): boolean {
+    return this.moved.size === 0;
+  }
+
   /** True when the slot's row is in memory (not read from the file). */
   resident(slot: number): boolean {
     return slot >= this.inFile || this.moved.has(slot);

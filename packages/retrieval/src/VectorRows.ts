@@ -245,6 +245,11 @@ export class VectorRows {
     this.halves.close();
   }
 
+  /** True when no f16 row the file holds was written again since it was adopted. */
+  get halvesFileIntact(): boolean {
+    return this.halves.fileIntact;
+  }
+
   /** True when every f16 row is in memory (none is read from the file). */
   get halvesResident(): boolean {
     return this.halves.allResident;

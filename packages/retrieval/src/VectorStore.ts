@@ -304,6 +304,14 @@ export class VectorStore {
     this.rows.adoptHalves(fd, base, count);
   }
 
+  /**
+   * True when every f16 row of the file last adopted (by {@link adoptHalves} or
+   * {@link restore}) is still the store's row of its slot: none was written again.
+   */
+  get halvesFileIntact(): boolean {
+    return this.rows.halvesFileIntact;
+  }
+
   /** Closes the f16 file: only for a store no one searches any more. */
   close(): void {
     this.rows.close();
