@@ -163,6 +163,8 @@ export class VectorStore {
     sameAs: number,
   ): void {
     const was = this.rows.put(rowid, fingerprint, vector, save, sameAs);
+    // Without graphs (an NPC's own memories in a run) no row is ever in a graph's range.
+    if (!this.graphs.keep) return;
     // A replaced vector: the graph that holds the old one must not be trusted for it.
     // The old save's graphs are asked for before the new one's: the order graphs are
     // first made in is the order their segments are listed and saved in.
