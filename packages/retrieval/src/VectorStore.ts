@@ -149,7 +149,13 @@ export class VectorStore {
       const rowid = rowids[i]!;
       const from = copyOf[i]!;
       const copy = from >= 0 && from !== rowid && this.rows.has(from);
-      this.putRow(rowid, fingerprints[i]!, copy ? null : vectorOf(i), saves[i]!, copy ? from : -1);
+      const vector = copy ? null : vectorOf(i);
+      if (vector !== null && vector.length !== this.dimensions) {
+        throw new RangeError(
+          `VectorStore.putRows: ${vector.length} floats for a row of ${this.dimensions}`,
+        );
+      }
+      this.putRow(rowid, fingerprints[i]!, vector, saves[i]!, copy ? from : -1);
     }
     if (buildGraph) this.syncGraphs();
   }

@@ -136,4 +136,12 @@ describe("VectorStore.put with repeated vectors", () => {
     ).toThrow("asked for a vector");
     expect(s.entries()).toEqual(before);
   });
+
+  it("putRows refuses a vector of other dimensions, storing nothing for it", () => {
+    const s = new VectorStore({ dimensions: D, graph: false });
+    expect(() => s.putRows([1], [1], ["s"], [-1], () => new Float32Array(D + 1))).toThrow(
+      RangeError,
+    );
+    expect(s.has(1)).toBe(false);
+  });
 });
