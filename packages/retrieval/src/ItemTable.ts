@@ -29,8 +29,8 @@ export interface ItemFacts {
   readonly aboutTask: number;
   /** Interned lore source, or -1. */
   readonly source: number;
-  /** The words a dossier quotes of it (see {@link Quote}). */
-  readonly quote: Quote;
+  /** The words a dossier quotes of it (see {@link Quote}); a string: its `text` alone. */
+  readonly quote: Quote | string;
 }
 
 /**
@@ -192,7 +192,7 @@ export class ItemTable {
   }
 
   /** Replaces an item's quote (a summary rewritten in place). */
-  setQuote(local: number, quote: Quote): void {
+  setQuote(local: number, quote: Quote | string): void {
     this.quotes[local] = packed(quote);
   }
 
@@ -227,7 +227,8 @@ export class ItemTable {
 }
 
 /** A quote of only a `text` column as that text; any other as it is. */
-const packed = (quote: Quote): Quote | string => {
+const packed = (quote: Quote | string): Quote | string => {
+  if (typeof quote === "string") return quote;
   let only: string | undefined;
   for (const k in quote) {
     if (k !== "text" || only !== undefined) return quote;

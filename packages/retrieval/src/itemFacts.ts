@@ -108,7 +108,8 @@ export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
   entities: entityIds(n, r.entities),
   aboutTask: r.about_kind === "task" ? interned(n.tasks, r.about_id) : -1,
   source: -1,
-  quote: quoteOf(r, ["text"]),
+  // A memory's quote is its text (as `ItemTable` keeps it), with no object made for it.
+  quote: "text" in r ? String(r.text) : {},
 });
 
 /** A `world_events` (its lapse is its end of life) or `background_debates` row. */
