@@ -117,6 +117,8 @@ export class KnownList {
     this.tailTimes = Array.from(times);
     this.locals = new Int32Array(0);
     this.times = new Int32Array(0);
+    // The bitmap is of the items replaced: made again from the new ones, when due.
+    this.bits = null;
     this.merge();
     this.order = this.locals.slice();
     this.loads += 1;
