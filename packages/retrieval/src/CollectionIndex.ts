@@ -47,6 +47,9 @@ interface Pending {
 
 const EMBED_BATCH = 512;
 
+/** Texts {@link CollectionIndex} remembers the row of, at most (then it starts over). */
+const TEXT_ROWS_KEPT = 65_536;
+
 /**
  * A batch's distinct texts in first-seen order; per row, the index of its text and the
  * first earlier row with the same text (-1: none).
@@ -87,6 +90,14 @@ export class CollectionIndex {
   private readonly spacesStmt: Statement | null;
   /** Per key space, the largest key seen. */
   private readonly lastSeen = new Map<number, number>();
+  /**
+   * Texts put by {@link updateSync} with a pure embedder, each with the row first put for
+   * it, which holds that text's vector as the store encodes it: a text met again in a
+   * later update (a run's memories repeat a quarter of their texts from tick to tick) is
+   * stored as a copy of that row, neither embedded nor encoded again. Forgotten whole
+   * whenever a row is removed or replaced (it may be one named here), and past a bound.
+   */
+  private readonly rowOfText = new Map<string, number>();
 
   constructor(
     db: SqliteDatabase,
@@ -152,9 +163,10 @@ export class CollectionIndex {
         const batch = rows.slice(i, i + EMBED_BATCH);
         // Many rows of a batch share their text (a scene's witnesses each record the
         // same memory): each text is embedded once, and its vector stored once then copied.
+        self.forgetIfReplacing(batch);
         const distinct = distinctTexts(batch);
         const vectors = yield* vectorsFor(self.embedder, self.cache, distinct.texts);
-        self.putBatch(batch, distinct, vectors, bulk);
+        self.putBatch(batch, distinct, (t) => vectors[t]!, bulk);
         onProgress?.({
           collection: self.spec.name,
           phase: "embed",
@@ -166,37 +178,98 @@ export class CollectionIndex {
     });
   }
 
-  /** {@link embedAll} by a synchronous embedder (`embed`: its `syncVectors`), not bulk. */
+  /**
+   * {@link embedAll} by a synchronous embedder (`embed`: its `syncVectors`), not bulk; a
+   * pure one's through the texts' rows ({@link putKnown}).
+   */
   private embedAllSync(
     rows: ReadonlyArray<Pending>,
     embed: (texts: ReadonlyArray<string>) => ReadonlyArray<Float32Array>,
   ): number {
+    const pure = this.embedder.pure === true ? (this.embedder.embedSync ?? null) : null;
     for (let i = 0; i < rows.length; i += EMBED_BATCH) {
       const batch = rows.length <= EMBED_BATCH ? rows : rows.slice(i, i + EMBED_BATCH);
+      this.forgetIfReplacing(batch);
+      if (pure !== null) {
+        this.putKnown(batch, pure);
+        continue;
+      }
       const distinct = distinctTexts(batch);
-      this.putBatch(batch, distinct, embed(distinct.texts), false);
+      const vectors = embed(distinct.texts);
+      this.putBatch(batch, distinct, (t) => vectors[t]!, false);
     }
     return rows.length;
   }
 
-  /** Stores a batch's rows, each with its text's vector (see `distinctTexts`). */
+  /**
+   * Stores a batch's rows by a pure embedder (`embed`: its `embedSync`), each text embedded
+   * once: a row whose text has a row in `rowOfText` — put by an earlier update, or earlier
+   * in this batch (a scene's witnesses each record the same memory) — is a copy of that
+   * row; a new text's row is embedded, and remembered for it.
+   */
+  private putKnown(batch: ReadonlyArray<Pending>, embed: (text: string) => Float32Array): void {
+    const known = this.rowOfText;
+    const copyOf = new Float64Array(batch.length);
+    for (let j = 0; j < batch.length; j++) {
+      const { text, rowid } = batch[j]!;
+      const row = known.get(text);
+      copyOf[j] = row ?? -1;
+      if (row !== undefined) continue;
+      if (known.size >= TEXT_ROWS_KEPT) known.clear();
+      known.set(text, rowid);
+    }
+    // A row copied from is held when the copy is put (an earlier row of the batch is put
+    // first); were it not, the row's own text is embedded (`putRows`).
+    this.store.putRows(
+      batch.map((r) => r.rowid),
+      batch.map((r) => r.fp),
+      batch.map((r) => r.save),
+      copyOf,
+      (j) => embed(batch[j]!.text),
+    );
+  }
+
+  /** Forgets the texts' rows when the batch replaces a held row: it may be one of them. */
+  private forgetIfReplacing(batch: ReadonlyArray<Pending>): void {
+    if (this.rowOfText.size === 0) return;
+    for (let j = 0; j < batch.length; j++) {
+      if (this.store.has(batch[j]!.rowid)) {
+        this.rowOfText.clear();
+        return;
+      }
+    }
+  }
+
+  /**
+   * Stores a batch's rows, each with its text's vector (`vectorOf`, by the text's index in
+   * `distinctTexts`): a row whose text repeats an earlier row's is a copy of it.
+   */
   private putBatch(
     batch: ReadonlyArray<Pending>,
     { textOf, sameAs }: { readonly textOf: Int32Array; readonly sameAs: Int32Array },
-    vectors: ReadonlyArray<Float32Array>,
+    vectorOf: (text: number) => Float32Array,
     bulk: boolean,
   ): void {
-    const d = this.store.dimensions;
-    const flat = new Float32Array(batch.length * d);
-    for (let j = 0; j < batch.length; j++) flat.set(vectors[textOf[j]!]!, j * d);
-    this.store.put(
+    const copyOf = new Float64Array(batch.length);
+    for (let j = 0; j < batch.length; j++) {
+      const same = sameAs[j]!;
+      copyOf[j] = same >= 0 ? batch[same]!.rowid : -1;
+    }
+    this.store.putRows(
       batch.map((r) => r.rowid),
       batch.map((r) => r.fp),
-      flat,
-      !bulk,
       batch.map((r) => r.save),
-      sameAs,
+      copyOf,
+      (j) => vectorOf(textOf[j]!),
+      !bulk,
     );
+  }
+
+  /** Removes rows' vectors; the texts' rows are forgotten (a removed row may be one). */
+  private removeRows(rowids: ReadonlyArray<number>): void {
+    if (rowids.length === 0) return;
+    this.rowOfText.clear();
+    this.store.remove(rowids);
   }
 
   /**
@@ -206,6 +279,8 @@ export class CollectionIndex {
   reconcile(onProgress?: (p: IndexProgress) => void): Effect.Effect<IndexChange, EmbedderError> {
     const self = this;
     return Effect.gen(function* () {
+      // Every row may be put again (a re-embedding removed them all first).
+      self.rowOfText.clear();
       const { rowids } = self.store.entries();
       const seen = new Set<number>();
       const todo: Array<Pending> = [];
@@ -225,7 +300,7 @@ export class CollectionIndex {
         }
       }
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
-      self.store.remove(gone);
+      self.removeRows(gone);
       const added = yield* self.embedAll(todo, onProgress, true);
       self.store.syncGraphs((done, total) =>
         onProgress?.({ collection: self.spec.name, phase: "graph", done, total }),
@@ -291,7 +366,7 @@ export class CollectionIndex {
         this.see(p.rowid);
       }
     }
-    this.store.remove(gone);
+    this.removeRows(gone);
     return { todo: [...todo.values()].sort((a, b) => a.rowid - b.rowid), removed: gone.length };
   }
 
@@ -318,7 +393,7 @@ export class CollectionIndex {
       if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
       this.see(rowid);
     }
-    this.store.remove(gone);
+    this.removeRows(gone);
     return { todo, removed: gone.length };
   }
 

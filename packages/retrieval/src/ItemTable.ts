@@ -29,8 +29,8 @@ export interface ItemFacts {
   readonly aboutTask: number;
   /** Interned lore source, or -1. */
   readonly source: number;
-  /** The words a dossier quotes of it (see {@link Quote}). */
-  readonly quote: Quote;
+  /** The words a dossier quotes of it (see {@link Quote}); a string: its `text` alone. */
+  readonly quote: Quote | string;
 }
 
 /**
@@ -97,7 +97,8 @@ export class ItemTable {
    * searches ask it for thousands of items.
    */
   private readonly until: Array<number> = [];
-  readonly localOfId = new Map<string, number>();
+  /** Id → local, unless the ids' keys are given (`keyOf`). */
+  private readonly localOfId = new Map<string, number>();
   readonly localOfRowid = new LocalOfRowid();
   readonly byEntity = new Map<number, Array<number>>();
   readonly byLocation = new Map<number, Array<number>>();
@@ -107,6 +108,20 @@ export class ItemTable {
   readonly byTask = new Map<number, Array<number>>();
   readonly bySource = new Map<number, Array<number>>();
   private alive = 0;
+  /**
+   * The id {@link localOf} last answered for, and its answer: folding one event asks
+   * for the same item several times (was it recorded, since when is it known, add it,
+   * learn it), and a lookup in a map of a run's items misses the cache.
+   */
+  private lastId: string | null = null;
+  private lastLocal: number | undefined = undefined;
+
+  /**
+   * `keyOf`, when given, is the key (rowid) every item is added with, by id — the store's
+   * rule, which the view folds anyway (`ItemKeyFold`): an item is then found by its key,
+   * and no map of the ids is kept (a year's memories are a million and more).
+   */
+  constructor(private readonly keyOf: ((id: string) => number | undefined) | null = null) {}
 
   /** Items ever added (dead ones included). */
   get length(): number {
@@ -118,9 +133,25 @@ export class ItemTable {
     return this.alive;
   }
 
+  /** The local of the live item with this id, if there is one. */
+  localOf(id: string): number | undefined {
+    if (id === this.lastId) return this.lastLocal;
+    const local = this.find(id);
+    this.lastId = id;
+    this.lastLocal = local;
+    return local;
+  }
+
+  private find(id: string): number | undefined {
+    if (this.keyOf === null) return this.localOfId.get(id);
+    const key = this.keyOf(id);
+    const local = key === undefined ? undefined : this.localOfRowid.get(key);
+    return local !== undefined && this.ids[local] === id ? local : undefined;
+  }
+
   /** Adds an item; an id already present is left as it is. Returns its local number. */
   add(f: ItemFacts): number {
-    const existing = this.localOfId.get(f.id);
+    const existing = this.localOf(f.id);
     if (existing !== undefined && !this.dead[existing]) return existing;
     const local = this.ids.length;
     this.ids.push(f.id);
@@ -140,7 +171,9 @@ export class ItemTable {
     this.dead.push(false);
     this.until.push(endOfLife(f.expiresAt ?? -1, f.goneAt ?? -1));
     this.alive++;
-    this.localOfId.set(f.id, local);
+    if (this.keyOf === null) this.localOfId.set(f.id, local);
+    this.lastId = f.id;
+    this.lastLocal = local;
     this.localOfRowid.set(f.rowid, local);
     for (const e of f.entities) push(this.byEntity, e, local);
     push(this.byLocation, f.location, local);
@@ -159,7 +192,7 @@ export class ItemTable {
   }
 
   /** Replaces an item's quote (a summary rewritten in place). */
-  setQuote(local: number, quote: Quote): void {
+  setQuote(local: number, quote: Quote | string): void {
     this.quotes[local] = packed(quote);
   }
 
@@ -171,6 +204,7 @@ export class ItemTable {
     this.alive--;
     this.localOfRowid.delete(this.rowids[local]!);
     if (this.localOfId.get(this.ids[local]!) === local) this.localOfId.delete(this.ids[local]!);
+    this.lastId = null;
     return this.rowids[local]!;
   }
 
@@ -193,7 +227,8 @@ export class ItemTable {
 }
 
 /** A quote of only a `text` column as that text; any other as it is. */
-const packed = (quote: Quote): Quote | string => {
+const packed = (quote: Quote | string): Quote | string => {
+  if (typeof quote === "string") return quote;
   let only: string | undefined;
   for (const k in quote) {
     if (k !== "text" || only !== undefined) return quote;

@@ -113,6 +113,8 @@ export class KnowledgeIndex {
 
   /** The earliest parked fact's time for an item not seen yet, or -1 when there is none. */
   parkedTime(kind: FactKind, itemId: string, npc: number): number {
+    // A run's facts name items it has seen: nothing is parked, and no key is made to look.
+    if (this.pending.size === 0) return -1;
     let best = -1;
     for (const f of this.pending.get(`${kind}:${itemId}`) ?? []) {
       if (f.npc === npc && (best < 0 || f.t < best)) best = f.t;
@@ -122,6 +124,7 @@ export class KnowledgeIndex {
 
   /** Applies facts that were waiting for this item. */
   arrived(kind: FactKind, itemId: string, local: number): void {
+    if (this.pending.size === 0) return;
     const key = `${kind}:${itemId}`;
     const waiting = this.pending.get(key);
     if (!waiting) return;

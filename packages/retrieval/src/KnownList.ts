@@ -50,12 +50,7 @@ export class KnownList {
 
   /** When the NPC first knew the item, or -1 when it has no fact for it. */
   timeOf(local: number): number {
-    const bits = this.bits;
-    if (
-      bits !== null &&
-      (local >>> 3 >= bits.length || (bits[local >>> 3]! & (1 << (local & 7))) === 0)
-    )
-      return -1;
+    if (this.bits !== null && !this.has(local)) return -1;
     const i = this.find(local);
     if (i >= 0) return this.times[i]!;
     for (let j = 0; j < this.tailLocals.length; j++) {
@@ -66,15 +61,18 @@ export class KnownList {
 
   /** Records a fact; the earliest time wins. True when the item is new to the list. */
   add(local: number, t: number): boolean {
-    const i = this.find(local);
-    if (i >= 0) {
-      if (t < this.times[i]!) this.times[i] = t;
-      return false;
-    }
-    for (let j = 0; j < this.tailLocals.length; j++) {
-      if (this.tailLocals[j] === local) {
-        if (t < this.tailTimes[j]!) this.tailTimes[j] = t;
+    // The bitmap, when kept, says at once that the item is new: no search, no tail scan.
+    if (this.bits === null || this.has(local)) {
+      const i = this.find(local);
+      if (i >= 0) {
+        if (t < this.times[i]!) this.times[i] = t;
         return false;
+      }
+      for (let j = 0; j < this.tailLocals.length; j++) {
+        if (this.tailLocals[j] === local) {
+          if (t < this.tailTimes[j]!) this.tailTimes[j] = t;
+          return false;
+        }
       }
     }
     this.remember(this.size, local);
@@ -83,6 +81,12 @@ export class KnownList {
     if (this.bits !== null) this.mark(local);
     if (this.tailLocals.length > Math.max(32, this.locals.length >>> 3)) this.merge();
     return true;
+  }
+
+  /** True when the item's bit is set (the bitmap must be kept). */
+  private has(local: number): boolean {
+    const bits = this.bits!;
+    return local >>> 3 < bits.length && (bits[local >>> 3]! & (1 << (local & 7))) !== 0;
   }
 
   /** Sets the item's bit, growing the bitmap as needed. */
@@ -113,6 +117,8 @@ export class KnownList {
     this.tailTimes = Array.from(times);
     this.locals = new Int32Array(0);
     this.times = new Int32Array(0);
+    // The bitmap is of the items replaced: made again from the new ones, when due.
+    this.bits = null;
     this.merge();
     this.order = this.locals.slice();
     this.loads += 1;
@@ -149,8 +155,9 @@ export class KnownList {
         j++;
       }
     }
-    this.locals = outL.slice(0, k);
-    this.times = outT.slice(0, k);
+    // Only a duplicate (a bulk load's) leaves the arrays longer than the facts.
+    this.locals = k === outL.length ? outL : outL.slice(0, k);
+    this.times = k === outT.length ? outT : outT.slice(0, k);
     this.tailLocals = [];
     this.tailTimes = [];
     if (this.bits === null && k >= BITMAP_MIN) {

@@ -94,7 +94,7 @@ export class SaveView implements Names {
   private readonly knowledge: KnowledgeState = {
     factTime: (npc, kind, id) => {
       if (kind === "thread") return this.threads.factTime(npc, id) as GameTime | undefined;
-      const local = this.items[collectionOfKind[kind]].localOfId.get(id);
+      const local = this.items[collectionOfKind[kind]].localOf(id);
       const n = this.npcs.find(npc);
       if (n < 0) return undefined;
       const t =
@@ -103,12 +103,12 @@ export class SaveView implements Names {
           : (this.facts.list(n, kind)?.timeOf(local) ?? -1);
       return t < 0 ? undefined : (t as GameTime);
     },
-    memoryRecorded: (id) => this.items.memories.localOfId.has(id),
+    memoryRecorded: (id) => this.items.memories.localOf(id) !== undefined,
     memoryGone: (id) => {
-      const local = this.items.memories.localOfId.get(id);
+      const local = this.items.memories.localOf(id);
       return local !== undefined && this.items.memories.goneAt[local]! >= 0;
     },
-    worldEventRecorded: (id) => this.items.world_events.localOfId.has(id),
+    worldEventRecorded: (id) => this.items.world_events.localOf(id) !== undefined,
   };
   private readonly s: Record<string, Statement>;
   /** The store's key rule, fed every row loaded and every event folded. */
@@ -120,6 +120,8 @@ export class SaveView implements Names {
   ) {
     const items = {} as Record<CollectionName, ItemTable>;
     for (const c of collectionNames) items[c] = new ItemTable();
+    // A memory's key is the one its id has in the store's rule: no map of a run's ids.
+    items.memories = new ItemTable((id) => this.keys.keyOf("memories", id));
     this.items = items;
     const p = (sql: string) => prepare(db, sql);
     const memoryCols =
@@ -209,7 +211,7 @@ export class SaveView implements Names {
       const npc = this.npcs.intern(npcId);
       const table = this.items[collectionOfKind[kind]];
       if (!table) continue;
-      const local = table.localOfId.get(itemId);
+      const local = table.localOf(itemId);
       if (local === undefined) this.facts.learn(kind, itemId, undefined, npc, t);
       else loaded.push({ npc, kind, local, t });
     }
@@ -258,7 +260,7 @@ export class SaveView implements Names {
   /** A summary is rewritten in place as the talk goes on: same row, later time. */
   private addSummary(r: Row): number {
     const table = this.items.conversation_summaries;
-    const existing = table.localOfId.get(summaryKey(r));
+    const existing = table.localOf(summaryKey(r));
     if (existing === undefined) return table.add(summaryFacts(r, this));
     const facts = summaryFacts(r, this);
     table.t[existing] = facts.t;
@@ -300,13 +302,7 @@ export class SaveView implements Names {
   }
 
   private learn(kind: FactKind, itemId: string, npc: number, t: number): void {
-    this.facts.learn(
-      kind,
-      itemId,
-      this.items[collectionOfKind[kind]].localOfId.get(itemId),
-      npc,
-      t,
-    );
+    this.facts.learn(kind, itemId, this.items[collectionOfKind[kind]].localOf(itemId), npc, t);
   }
 
   // --- catching up with the log ------------------------------------------------------
@@ -505,7 +501,7 @@ export class SaveView implements Names {
         return;
       }
       case "died": {
-        const local = this.items.memories.localOfId.get(c.memoryId);
+        const local = this.items.memories.localOf(c.memoryId);
         if (local !== undefined) this.items.memories.setGone(local, c.t);
         return;
       }

@@ -18,7 +18,7 @@
  * disagree are reported as a problem; the caller rebuilds. Staleness against SQLite
  * (rows added, removed or changed) is the caller's check, by fingerprint.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import {
   closeSync,
   existsSync,
@@ -96,6 +96,16 @@ export const indexPaths = (dbPath: string, collection: string): IndexPaths => {
 
 /** Segment files a store already wrote (path → hash), so immutable graphs are written once. */
 const written = new WeakMap<VectorStore, Map<string, string>>();
+
+/**
+ * Per store, the hash of the f16 rows of the vectors file it reads from (the one it last
+ * saved or was loaded from), as a SHA-1 state after those `rows` rows. A save rewrites
+ * the file whole, but while none of those rows was written again
+ * (`VectorStore.halvesFileIntact`) it hashes only the rows after them: the same bytes in
+ * the same order, so the same hash. A run's saves are of a store that only grows, and
+ * hashing all of it again was most of a save's CPU.
+ */
+const hashedRows = new WeakMap<VectorStore, { readonly state: Hash; readonly rows: number }>();
 
 // Format 4 keeps each row's key as a float64 (item keys reach 2^53: store/src/ItemKeys.ts);
 // older files are reported as a problem and rebuilt.
@@ -190,7 +200,10 @@ export const saveVectorFiles = (
 ): IndexManifest => {
   const { rowids, fingerprints, groups, saves, halves, used } = store.slots();
   const d = store.dimensions;
-  const data = createHash("sha1");
+  const prior = hashedRows.get(store);
+  const hashedTo =
+    prior !== undefined && prior.rows <= used && store.halvesFileIntact ? prior.rows : 0;
+  const data = hashedTo > 0 ? prior!.state.copy() : createHash("sha1");
   // The new file is kept open: the store reads its f16 rows from it from now on.
   let kept = -1;
   try {
@@ -208,7 +221,9 @@ export const saveVectorFiles = (
         for (let from = 0; from < used; from += SAVE_RUN_ROWS) {
           const bits = run.subarray(0, Math.min(SAVE_RUN_ROWS, used - from) * d);
           halves(from, bits.length / d, bits);
-          data.update(bytesOf(bits));
+          // Rows before `hashedTo` are in the hash state already.
+          const fresh = Math.max(0, hashedTo - from) * d;
+          if (fresh < bits.length) data.update(bytesOf(bits.subarray(fresh)));
           writeAll(fd, bits);
         }
         kept = fd;
@@ -221,6 +236,7 @@ export const saveVectorFiles = (
     throw e;
   }
   store.adoptHalves(kept, HEADER + used * ROW_META, used);
+  hashedRows.set(store, { state: data.copy(), rows: used });
   const done = written.get(store) ?? new Map<string, string>();
   written.set(store, done);
   const segments: Array<SavedSegment> = store.graphShapes().map(({ at, ...shape }) => {
@@ -376,6 +392,7 @@ export const loadVectorFiles = (
       fd = -1;
     }
     const entries = store.entries();
+    const state = data.copy();
     const problem =
       data.digest("hex") !== manifest.dataHash
         ? `${paths.vectors} vectors do not match their hash`
@@ -387,6 +404,7 @@ export const loadVectorFiles = (
       store.close();
       return { ok: false, problem: "corrupt", detail: problem };
     }
+    hashedRows.set(store, { state, rows: used });
     // A damaged graph could crash the native reader, so its bytes are checked first.
     const loaded =
       config.graph === false

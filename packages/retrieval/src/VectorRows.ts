@@ -245,6 +245,11 @@ export class VectorRows {
     this.halves.close();
   }
 
+  /** True when no f16 row the file holds was written again since it was adopted. */
+  get halvesFileIntact(): boolean {
+    return this.halves.fileIntact;
+  }
+
   /** True when every f16 row is in memory (none is read from the file). */
   get halvesResident(): boolean {
     return this.halves.allResident;
@@ -318,10 +323,20 @@ export class VectorRows {
   /**
    * Inserts or replaces one row (`vector`: `dimensions` floats, unit length) for `save`.
    * `sameAs`, when not negative, is a held rowid whose vector this one repeats: its stored
-   * rows are copied rather than encoded again. Returns the group the row belonged to
+   * rows are copied rather than encoded again (`vector` may then be null: a caller that
+   * knows the row is held need not make it). Returns the group the row belonged to
    * before, or -1 when it is new.
    */
-  put(rowid: number, fingerprint: number, vector: Float32Array, save: string, sameAs = -1): number {
+  put(
+    rowid: number,
+    fingerprint: number,
+    vector: Float32Array | null,
+    save: string,
+    sameAs = -1,
+  ): number {
+    // The row copied from: held, and not this row itself (its own stored rows are replaced).
+    const copied = sameAs >= 0 && sameAs !== rowid && this.has(sameAs);
+    if (!copied && vector === null) throw new Error(`VectorRows.put: no vector for ${rowid}`);
     let slot = this.slotOf.get(rowid) - 1;
     let was = -1;
     if (this.marks.any) this.marks.touch(rowid, slot < 0 ? -1 : this.fpAt.get(slot));
@@ -335,9 +350,9 @@ export class VectorRows {
     }
     this.groupAt.set(slot, this.group(save));
     this.fpAt.set(slot, fingerprint >>> 0);
-    const source = sameAs >= 0 && this.has(sameAs) ? this.slotOf.get(sameAs) - 1 : -1;
     const q8 = this.q8;
-    if (source >= 0 && source !== slot) {
+    if (copied) {
+      const source = this.slotOf.get(sameAs) - 1;
       this.halves.copy(source, slot);
       q8.copyRow(source, slot);
       if (this.coded.get(source) === 1) {
@@ -345,8 +360,8 @@ export class VectorRows {
         this.coded.set(slot, 1);
       } else this.coded.set(slot, 0);
     } else {
-      this.halves.write(slot, vector);
-      quantizeInto(vector, q8.page(slot), q8.offset(slot), this.dimensions);
+      this.halves.write(slot, vector!);
+      quantizeInto(vector!, q8.page(slot), q8.offset(slot), this.dimensions);
       this.coded.set(slot, 0);
     }
     const shared = slot < this.sharedAt.capacity ? this.sharedAt.get(slot) - 1 : -1;

@@ -118,24 +118,64 @@ export class VectorStore {
     }
     this.rowChanges++;
     for (let i = 0; i < rowids.length; i++) {
-      const rowid = rowids[i]!;
-      const save = saves ? saves[i]! : "";
-      const v = vectors.subarray(i * d, (i + 1) * d);
       const same = sameAs === undefined ? -1 : sameAs[i]!;
-      const was = this.rows.put(
-        rowid,
+      this.putRow(
+        rowids[i]!,
         fingerprints[i]!,
-        v,
-        save,
+        vectors.subarray(i * d, (i + 1) * d),
+        saves ? saves[i]! : "",
         same >= 0 && same < i ? rowids[same]! : -1,
       );
-      // A replaced vector: the graph that holds the old one must not be trusted for it.
-      // The old save's graphs are asked for before the new one's: the order graphs are
-      // first made in is the order their segments are listed and saved in.
-      if (was >= 0) this.graphs.ofGroup(was).touched(rowid);
-      this.graphs.of(save).touched(rowid);
     }
     if (buildGraph) this.syncGraphs();
+  }
+
+  /**
+   * {@link put} row by row, each as a copy or a vector: row `i` repeats the vector of the
+   * row `copyOf[i]` (negative: none) — when that row is held, its stored form is copied
+   * and `vectorOf(i)` is never asked for; otherwise `vectorOf(i)` is encoded. No flat
+   * array of every row's vector is made.
+   */
+  putRows(
+    rowids: ArrayLike<number>,
+    fingerprints: ArrayLike<number>,
+    saves: ArrayLike<string>,
+    copyOf: ArrayLike<number>,
+    vectorOf: (i: number) => Float32Array,
+    buildGraph = true,
+  ): void {
+    this.rowChanges++;
+    for (let i = 0; i < rowids.length; i++) {
+      const rowid = rowids[i]!;
+      const from = copyOf[i]!;
+      const copy = from >= 0 && from !== rowid && this.rows.has(from);
+      const vector = copy ? null : vectorOf(i);
+      if (vector !== null && vector.length !== this.dimensions) {
+        throw new RangeError(
+          `VectorStore.putRows: ${vector.length} floats for a row of ${this.dimensions}`,
+        );
+      }
+      this.putRow(rowid, fingerprints[i]!, vector, saves[i]!, copy ? from : -1);
+    }
+    if (buildGraph) this.syncGraphs();
+  }
+
+  /** One row of {@link put}: stored, then shown to the graphs of its save (and its old one's). */
+  private putRow(
+    rowid: number,
+    fingerprint: number,
+    vector: Float32Array | null,
+    save: string,
+    sameAs: number,
+  ): void {
+    const was = this.rows.put(rowid, fingerprint, vector, save, sameAs);
+    // Without graphs (an NPC's own memories in a run) no row is ever in a graph's range.
+    if (!this.graphs.keep) return;
+    // A replaced vector: the graph that holds the old one must not be trusted for it.
+    // The old save's graphs are asked for before the new one's: the order graphs are
+    // first made in is the order their segments are listed and saved in.
+    if (was >= 0) this.graphs.ofGroup(was).touched(rowid);
+    this.graphs.of(save).touched(rowid);
   }
 
   /** Removes rowids (absent ones are ignored). A graph keeps them; its hits skip them. */
@@ -270,6 +310,14 @@ export class VectorStore {
    */
   adoptHalves(fd: number, base: number, count: number): void {
     this.rows.adoptHalves(fd, base, count);
+  }
+
+  /**
+   * True when every f16 row of the file last adopted (by {@link adoptHalves} or
+   * {@link restore}) is still the store's row of its slot: none was written again.
+   */
+  get halvesFileIntact(): boolean {
+    return this.rows.halvesFileIntact;
   }
 
   /** Closes the f16 file: only for a store no one searches any more. */

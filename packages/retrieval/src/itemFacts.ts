@@ -87,7 +87,11 @@ const quoteOf = (r: Row, columns: ReadonlyArray<string>): Quote => {
   return q;
 };
 
-const base = { expiresAt: null, goneAt: null, aboutTask: -1, source: -1 } as const;
+/*
+ * Every kind's facts are written out whole, in one order: an object spread over shared
+ * defaults, then a default written over (`{ ...base, expiresAt }`), took V8 ~4 µs an
+ * item (against ~0.03 µs), and one shape for every kind keeps `ItemTable.add` monomorphic.
+ */
 
 /** A `memories` row. */
 export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
@@ -104,37 +108,42 @@ export const memoryFacts = (r: Row, n: Names): ItemFacts => ({
   entities: entityIds(n, r.entities),
   aboutTask: r.about_kind === "task" ? interned(n.tasks, r.about_id) : -1,
   source: -1,
-  quote: quoteOf(r, ["text"]),
+  // A memory's quote is its text (as `ItemTable` keeps it), with no object made for it.
+  quote: "text" in r ? String(r.text) : {},
 });
 
 /** A `world_events` (its lapse is its end of life) or `background_debates` row. */
 export const eventFacts = (r: Row, n: Names): ItemFacts => ({
-  ...base,
-  expiresAt: num(r.lapses_at),
   id: String(r.id),
   rowid: Number(r.rowid),
   t: Number(r.t),
+  expiresAt: num(r.lapses_at),
+  goneAt: null,
   owner: -1,
   location: interned(n.places, r.location_id),
   faction: interned(n.factions, r.faction_id),
   importance: r.importance === undefined ? 0.5 : Number(r.importance),
   participants: internedList(r.participants, n.npcs, asIs),
   entities: entityIds(n, r.entities),
+  aboutTask: -1,
+  source: -1,
   quote: quoteOf(r, ["text", "topic", "summary", "outcome"]),
 });
 
 /** A `lore_chunks` row (lore is timeless: t 0). */
 export const loreFacts = (r: Row, n: Names): ItemFacts => ({
-  ...base,
   id: String(r.id),
   rowid: Number(r.rowid),
   t: 0,
+  expiresAt: null,
+  goneAt: null,
   owner: -1,
   location: -1,
   faction: -1,
   importance: 0.5,
   participants: NONE,
   entities: entityIds(n, r.entities),
+  aboutTask: -1,
   source: n.sources.intern(String(r.source_id)),
   quote: quoteOf(r, ["heading_path", "text"]),
 });
@@ -145,15 +154,18 @@ export const summaryKey = (r: Row): string =>
 
 /** A `conversation_summaries` row: owned by its holder, about its partner. */
 export const summaryFacts = (r: Row, n: Names): ItemFacts => ({
-  ...base,
   id: summaryKey(r),
   rowid: Number(r.rowid),
   t: Number(r.t),
+  expiresAt: null,
+  goneAt: null,
   owner: n.npcs.intern(String(r.npc_id)),
   location: -1,
   faction: -1,
   importance: 0.5,
   participants: internedList([String(r.partner_id)], n.npcs, asIs),
   entities: NONE,
+  aboutTask: -1,
+  source: -1,
   quote: quoteOf(r, ["summary", "partner_id"]),
 });

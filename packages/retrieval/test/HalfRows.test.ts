@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, truncateSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Prng } from "@hearsay/core";
@@ -127,6 +127,26 @@ describe("a store's f16 rows live in its saved vectors file", () => {
     expect(top.map((h) => h.similarity)).toEqual(top.map((h) => store.similarity(q, h.rowid)));
     saved("rows", store);
     expect(all.map((r) => store.vector(r)!)).toEqual(expected);
+    store.close();
+  });
+
+  it("lets each replaced file's descriptor go, off the calling thread", async () => {
+    if (!existsSync("/proc/self/fd")) return;
+    const open = () => readdirSync("/proc/self/fd").length;
+    const { rows } = clustered(3, 40, 2, 0);
+    const rowids = Array.from({ length: 40 }, (_, i) => i + 1);
+    const store = new VectorStore({ dimensions: d, graph: false });
+    store.put(rowids, rowids, rows);
+    saved("fds", store);
+    const seven = store.vector(7);
+    const once = open();
+    for (let i = 0; i < 8; i++) saved("fds", store);
+    // Closed on libuv's pool: given a moment, only the file read now is still open.
+    for (let wait = 0; wait < 200 && open() > once; wait++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(open()).toBe(once);
+    expect(store.vector(7)).toEqual(seven);
     store.close();
   });
 

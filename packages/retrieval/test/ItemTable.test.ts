@@ -65,3 +65,44 @@ describe("ItemTable.quoteOf", () => {
     );
   });
 });
+
+describe("ItemTable.localOf", () => {
+  it("finds the live item of an id, by a map of ids or by the ids' keys", () => {
+    const id = fc.constantFrom("a", "b", "c", "d");
+    const step = fc.oneof(
+      id.map((i) => ({ op: "add" as const, i })),
+      fc.nat(6).map((n) => ({ op: "kill" as const, n })),
+      id.map((i) => ({ op: "ask" as const, i })),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        // The store's rule: an id gets the next key when it has no live row.
+        const keys = new Map<string, number>();
+        let last = 0;
+        const byMap = new ItemTable();
+        const byKey = new ItemTable((i) => keys.get(i));
+        const live = new Map<string, number>();
+        for (const s of steps) {
+          if (s.op === "add") {
+            if (!live.has(s.i)) keys.set(s.i, ++last);
+            const f = { ...facts(s.i, null, null), rowid: keys.get(s.i)! };
+            const local = byMap.add(f);
+            expect(byKey.add(f)).toBe(local);
+            live.set(s.i, local);
+          } else if (s.op === "kill") {
+            if (s.n >= byMap.length) continue;
+            byMap.kill(s.n);
+            byKey.kill(s.n);
+            for (const [i, local] of live) if (local === s.n) live.delete(i);
+          } else {
+            // A copy of the id, not the same string: the answer is by content.
+            const asked = `${s.i}?`.slice(0, 1);
+            expect(byMap.localOf(asked)).toBe(live.get(s.i));
+            expect(byKey.localOf(asked)).toBe(live.get(s.i));
+          }
+        }
+      }),
+      { numRuns: process.env.HEARSAY_DEEP ? 3000 : 300 },
+    );
+  });
+});

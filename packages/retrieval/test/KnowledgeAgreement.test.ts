@@ -52,12 +52,12 @@ describe("retrieval's view agrees with core's knowledge fold", () => {
             // Only items the view holds can be asked about (threads are never searched).
             const held = knowledgeItems.filter((item) => {
               const c = collectionOf[item.kind];
-              return c !== undefined && v.items[c].localOfId.has(item.id);
+              return c !== undefined && v.items[c].localOf(item.id) !== undefined;
             });
             const events: ReadonlyArray<Event> = batches.flat();
             const ask = (npc: string, item: KnowledgeItem, t: number) => {
               const c = collectionOf[item.kind]!;
-              const local = v.items[c].localOfId.get(item.id)!;
+              const local = v.items[c].localOf(item.id)!;
               const n = v.npcs.intern(npc);
               const answer = v.knows(n, c, local, t);
               if (v.knower(n, c, t)(local) !== answer)
@@ -105,7 +105,7 @@ describe("retrieval's view, worked case", () => {
           },
         }),
       );
-      const local = v.items.memories.localOfId.get(memoryId)!;
+      const local = v.items.memories.localOf(memoryId)!;
       const n = v.npcs.intern(ana);
       expect(v.knows(n, "memories", local, 5)).toBe(true);
       step(

@@ -139,6 +139,19 @@ describe("KnownList", () => {
     );
   });
 
+  it("answers for the items of a second bulk load, not the first's", () => {
+    const k = new KnownList();
+    const first = Array.from({ length: 1100 }, (_, i) => 2 * i);
+    k.load(first, first);
+    const second = first.map((l) => l + 1);
+    k.load(second, second);
+    expect(k.timeOf(5)).toBe(5);
+    expect(k.timeOf(4)).toBe(-1);
+    expect(k.add(7, 1)).toBe(false);
+    expect(k.add(8, 1)).toBe(true);
+    expect(k.size).toBe(1101);
+  });
+
   it("bulk-loads with duplicates keeping the earliest time", () => {
     const k = new KnownList();
     k.load([5, 3, 5, 9], [10, 4, 2, 7]);

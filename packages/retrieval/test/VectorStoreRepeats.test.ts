@@ -76,4 +76,72 @@ describe("VectorStore.put with repeated vectors", () => {
     copied.put(rowids, rowids, flat, false, undefined, sameAs);
     for (const rowid of rowids) expect(stored(copied, rowid)).toEqual(stored(plain, rowid));
   });
+
+  it("property: putRows stores copies of rows held before or put earlier as if encoded", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: -9, max: 9 }), { minLength: D, maxLength: D }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        (pool, firstPicks, laterPicks) => {
+          const vectors = pool.map(unit);
+          const first = firstPicks.map((p) => p % vectors.length);
+          const later = laterPicks.map((p) => p % vectors.length);
+          const firstIds = first.map((_, i) => 1 + i);
+          const laterIds = later.map((_, i) => 100 + 2 * i);
+          const make = (copies: boolean) => {
+            const s = new VectorStore({ dimensions: D, graph: false });
+            const saves = (n: number) => Array.from({ length: n }, () => "s");
+            s.putRows(
+              firstIds,
+              firstIds,
+              saves(first.length),
+              firstIds.map(() => -1),
+              (i) => vectors[first[i]!]!,
+            );
+            // A later row copies a held row of its vector (before this call or in it) when there is one.
+            const copyOf = later.map((v, i) => {
+              if (!copies) return -1;
+              const held = first.indexOf(v);
+              if (held >= 0) return firstIds[held]!;
+              const earlier = later.indexOf(v);
+              return earlier < i ? laterIds[earlier]! : -1;
+            });
+            s.putRows(laterIds, laterIds, saves(later.length), copyOf, (i) =>
+              copyOf[i]! >= 0 ? new Float32Array(D).fill(Number.NaN) : vectors[later[i]!]!,
+            );
+            return s;
+          };
+          const plain = make(false);
+          const copied = make(true);
+          for (const rowid of [...firstIds, ...laterIds])
+            expect(stored(copied, rowid)).toEqual(stored(plain, rowid));
+        },
+      ),
+    );
+  });
+
+  it("putRows encodes the vector of a row whose copy source it does not hold", () => {
+    const s = new VectorStore({ dimensions: D, graph: false });
+    expect(() => s.putRows([5], [5], ["s"], [9], () => unit(new Array(D).fill(1)))).not.toThrow();
+    const before = s.entries();
+    // Row 9 is not held: row 6's vector is asked for (and its failure stores nothing).
+    expect(() =>
+      s.putRows([6], [6], ["s"], [9], () => {
+        throw new Error("asked for a vector");
+      }),
+    ).toThrow("asked for a vector");
+    expect(s.entries()).toEqual(before);
+  });
+
+  it("putRows refuses a vector of other dimensions, storing nothing for it", () => {
+    const s = new VectorStore({ dimensions: D, graph: false });
+    expect(() => s.putRows([1], [1], ["s"], [-1], () => new Float32Array(D + 1))).toThrow(
+      RangeError,
+    );
+    expect(s.has(1)).toBe(false);
+  });
 });

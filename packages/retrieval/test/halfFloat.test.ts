@@ -32,4 +32,23 @@ describe("f16 encoding of a row", () => {
       ),
     );
   });
+
+  it("writes toHalf of every sign and exponent, at the mantissas where rounding turns", () => {
+    // Each rounding edge: the bits a normal or subnormal half keeps, the bit rounded at, and past it.
+    const mantissas = [0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x3000, 0x7fefff, 0x7ff000];
+    for (let shift = 13; shift <= 24; shift++) {
+      mantissas.push((1 << (shift - 1)) - 1, 1 << (shift - 1), (1 << shift) - 1);
+    }
+    const bits = new Uint32Array(512 * mantissas.length);
+    for (let e = 0; e < 512; e++) {
+      mantissas.forEach((m, j) => {
+        bits[e * mantissas.length + j] = ((e << 23) | (m & 0x7fffff)) >>> 0;
+      });
+    }
+    const v = new Float32Array(bits.buffer);
+    const out = new Uint16Array(v.length);
+    toHalfInto(v, 0, out, 0, v.length);
+    const wrong = [...v.keys()].filter((i) => out[i] !== toHalf(v[i]!));
+    expect(wrong.map((i) => bits[i]!.toString(16))).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Interner } from "../src/Interner.ts";
-import { eventFacts, memoryFacts, type Names } from "../src/itemFacts.ts";
+import { eventFacts, loreFacts, memoryFacts, type Names, summaryFacts } from "../src/itemFacts.ts";
 
 const names = (): Names => ({
   npcs: new Interner(),
@@ -60,5 +60,25 @@ describe("item facts' lists", () => {
     const row = { id: "w", rowid: 1, t: 0, participants: ["npc-a", "npc-b"], entities: "[]" };
     expect(eventFacts(row, a).participants).toBe(eventFacts({ ...row, id: "x" }, a).participants);
     expect(eventFacts(row, b).participants).not.toBe(eventFacts(row, a).participants);
+  });
+});
+
+describe("item facts' shape", () => {
+  it("is one for every kind: the same fields, in the same order, with each kind's defaults", () => {
+    const n = names();
+    const made = [
+      memoryFacts(memory(1, ["Abel"]), n),
+      eventFacts({ id: "w", rowid: 2, t: 3, lapses_at: 9, participants: ["npc-a"] }, n),
+      loreFacts({ id: "l", rowid: 4, source_id: "s", heading_path: "[]", text: "x" }, n),
+      summaryFacts({ rowid: 5, conversation_id: "c", npc_id: "npc-a", partner_id: "b", t: 6 }, n),
+    ];
+    const keys = Object.keys(made[0]!);
+    for (const f of made) expect(Object.keys(f)).toEqual(keys);
+    expect(made.map((f) => [f.expiresAt, f.goneAt, f.aboutTask, f.source])).toEqual([
+      [null, null, -1, -1],
+      [9, null, -1, -1],
+      [null, null, -1, 0],
+      [null, null, -1, -1],
+    ]);
   });
 });
