@@ -495,7 +495,7 @@ export default async (): Promise<void> => {
         `(of which the digest's triggers ${r.digestCpuUsPerNpcDay.toFixed(0)})`,
     );
     console.log(
-      `  the same log appended log rows only (the store can; a run's worker writes rows and read models together, up to four ticks an append), CPU µs per NPC-day: read models caught up every tick ` +
+      `  the same log appended log rows only (the store can; a run's worker writes rows and read models together, up to a game day's ticks an append), CPU µs per NPC-day: read models caught up every tick ` +
         `${r.logOnlyCpuUsPerNpcDay.caughtUpEveryTick.toFixed(0)}, every 24 ticks ${r.logOnlyCpuUsPerNpcDay.caughtUpEvery24Ticks.toFixed(0)}`,
     );
   }
