@@ -15,9 +15,11 @@ import type {
   ActInput,
   NpcGlimpse,
   NpcSelf,
+  Place,
   ProfileInput,
   ReviseProfileInput,
 } from "@hearsay/mind";
+import type { Routes } from "./Routes.ts";
 import type { TickContext } from "./TickContext.ts";
 
 const awake = (activity: string) => activity !== "asleep" && activity !== "travelling";
@@ -71,6 +73,60 @@ export const glimpseOf = (ctx: TickContext, viewer: NpcId, id: NpcId): NpcGlimps
   return { id, name: npc.name, role: npc.role, factionId: npc.factionId, regard };
 };
 
+/**
+ * What an NPC at a place sees of the world's map: the place, and where it can go from
+ * there (its neighbours, its home and workplace, if a route leads there), in id order.
+ * Both are the world file's, which a run never changes: each NPC's are worked out once
+ * per place it stands in, for the run's routes.
+ */
+interface Whereabouts {
+  readonly location: Place;
+  readonly reachable: ReadonlyArray<Place>;
+}
+
+const whereaboutsByRun = new WeakMap<
+  Routes,
+  {
+    readonly places: Map<LocationId, Place>;
+    readonly byNpc: Map<NpcId, Map<LocationId, Whereabouts>>;
+  }
+>();
+
+const whereabouts = (ctx: TickContext, id: NpcId, at: LocationId): Whereabouts => {
+  let run = whereaboutsByRun.get(ctx.routes);
+  if (run === undefined) {
+    run = { places: new Map(), byNpc: new Map() };
+    whereaboutsByRun.set(ctx.routes, run);
+  }
+  let mine = run.byNpc.get(id);
+  if (mine === undefined) {
+    mine = new Map();
+    run.byNpc.set(id, mine);
+  }
+  const known = mine.get(at);
+  if (known !== undefined) return known;
+  const { places } = run;
+  const place = (loc: LocationId): Place => {
+    let p = places.get(loc);
+    if (p === undefined) {
+      const l = ctx.names.location(loc)!;
+      // Shared by every input that names the place: frozen, so none can change another's.
+      p = Object.freeze({ id: l.id, name: l.name, tags: Object.freeze([l.kind]) });
+      places.set(loc, p);
+    }
+    return p;
+  };
+  const def = ctx.names.npc(id);
+  const near = new Set<LocationId>(ctx.names.location(at)!.neighbours.map((n) => n.to));
+  if (def?.home) near.add(def.home);
+  if (def?.workplace) near.add(def.workplace);
+  near.delete(at);
+  const reachable = [...near].filter((l) => ctx.routes.travelMinutes(at, l) !== null).sort();
+  const seen = { location: place(at), reachable: Object.freeze(reachable.map(place)) };
+  mine.set(at, seen);
+  return seen;
+};
+
 export const actInputOf = (
   ctx: TickContext,
   id: NpcId,
@@ -78,18 +134,7 @@ export const actInputOf = (
 ): ActInput => {
   const npc = ctx.state.npcs.get(id)!;
   const def = ctx.names.npc(id);
-  const here = ctx.names.location(npc.locationId)!;
-  const place = (loc: LocationId) => {
-    const l = ctx.names.location(loc)!;
-    return { id: l.id, name: l.name, tags: [l.kind] };
-  };
-  const near = new Set<LocationId>(here.neighbours.map((n) => n.to));
-  if (def?.home) near.add(def.home);
-  if (def?.workplace) near.add(def.workplace);
-  near.delete(npc.locationId);
-  const reachable = [...near]
-    .filter((l) => ctx.routes.travelMinutes(npc.locationId, l) !== null)
-    .sort();
+  const { location, reachable } = whereabouts(ctx, id, npc.locationId);
   const tasks = ctx.actors.partyTasksOf(id).map((task) => {
     // Progress is counted where the task is held: the assignee's own record.
     const held = task.assignee === id ? task : (ctx.actors.task(task.id) ?? task);
@@ -109,8 +154,8 @@ export const actInputOf = (
   const planned = liveSteps(ctx.actors.facts(id)?.agenda ?? null, ctx.t);
   return {
     self: selfOf(ctx, id),
-    location: place(npc.locationId),
-    reachable: reachable.map(place),
+    location,
+    reachable,
     present: present.map((p) => glimpseOf(ctx, id, p)),
     tasks,
     home: def?.home ?? null,

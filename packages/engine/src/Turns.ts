@@ -13,6 +13,7 @@
  */
 import { type NpcId, Prng, type WorldEventId } from "@hearsay/core";
 import {
+  type ActInput,
   type BrainRequest,
   type ProfileDue,
   type ProfileNeed,
@@ -124,11 +125,16 @@ export const decide = async (
     const present = companyOf(ctx, id, npc.locationId);
     const locationId = npc.locationId;
     const revision = due.get(id);
-    const input = {
-      ...actInputOf(ctx, id, present),
-      ...(needs.has(id) ? { firstProfile: profileNeedOf(ctx, id) } : {}),
-      ...(revision === undefined ? {} : { revise: profileDueOf(ctx, revision) }),
-    };
+    const act = actInputOf(ctx, id, present);
+    // Most turns carry neither a first profile nor a revision: their input is `act` itself.
+    const input: ActInput =
+      !needs.has(id) && revision === undefined
+        ? act
+        : {
+            ...act,
+            ...(needs.has(id) ? { firstProfile: profileNeedOf(ctx, id) } : {}),
+            ...(revision === undefined ? {} : { revise: profileDueOf(ctx, revision) }),
+          };
     // Taken now, before this tick's answers change the state the query is built from.
     const query = turnQuery(ctx, id, input);
     return {
