@@ -29,7 +29,7 @@ const KILLS = DEEP ? 60 : 20;
 const KILLS_PER_CHAIN = 10;
 const MAX_CHAINS = Math.ceil(KILLS / KILLS_PER_CHAIN) * 4;
 const LANES = 2;
-const RUN_ARGS = ["run", "haskerry", "--days", "3", "--seed", "7", "--quiet"] as const;
+const RUN_ARGS = ["run", "haskerry", "--days", "6", "--seed", "7", "--quiet"] as const;
 
 interface KillRecord {
   readonly label: string;
@@ -137,7 +137,7 @@ describe("crash recovery: SIGKILL at random moments, then --resume", () => {
           } else {
             expect(last.result.stderr, where).toBe("");
             expect(last.result.code, where).toBe(0);
-            expect(last.result.stdout, where).toMatch(/^finished at day 3\b/);
+            expect(last.result.stdout, where).toMatch(/^finished at day 6\b/);
           }
         }
         const final = inspectCrash(db, reference);
