@@ -18,14 +18,17 @@ const stored = (s: VectorStore, rowid: number) => {
   return { half: Array.from(s.vector(rowid) ?? []), q8: Array.from(q8) };
 };
 
+/** A few small-integer vectors the rows are drawn from, so rows repeat. */
+const vectorPool = fc.array(
+  fc.array(fc.integer({ min: -9, max: 9 }), { minLength: D, maxLength: D }),
+  { minLength: 1, maxLength: 4 },
+);
+
 describe("VectorStore.put with repeated vectors", () => {
   it("property: a row put as a copy of an earlier one is stored as if encoded itself", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.integer({ min: -9, max: 9 }), { minLength: D, maxLength: D }), {
-          minLength: 1,
-          maxLength: 4,
-        }),
+        vectorPool,
         fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 0, max: 12 }),
         (pool, picks, freed) => {
@@ -80,10 +83,7 @@ describe("VectorStore.put with repeated vectors", () => {
   it("property: putRows stores copies of rows held before or put earlier as if encoded", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.integer({ min: -9, max: 9 }), { minLength: D, maxLength: D }), {
-          minLength: 1,
-          maxLength: 4,
-        }),
+        vectorPool,
         fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
         fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
         (pool, firstPicks, laterPicks) => {
