@@ -45,7 +45,7 @@ const WORKER_START_MS = 30_000;
  * Jobs sent and not yet committed beyond which `append` waits for the worker: a few of
  * its joined appends (`JOIN_BATCHES`), so it never waits on a worker keeping up.
  */
-export const MAX_IN_FLIGHT = 96;
+const MAX_IN_FLIGHT = 96;
 
 /**
  * The worker's module beside this one: `.js` when built (the package's dist, or the CLI's
