@@ -142,13 +142,8 @@ const requestOf = (
   ...(npcTurn ? { npcTurn } : {}),
 });
 
-const dossierOf = (
-  rules: "stable" | "moment" | "steady",
-  query: string,
-  present: ReadonlyArray<string>,
-  npcTurn: boolean,
-  t = T,
-): Dossier => engine.dossier(requestOf(rules, query, present, npcTurn, t))!;
+const dossierOf = (...turn: Parameters<typeof requestOf>): Dossier =>
+  engine.dossier(requestOf(...turn))!;
 
 const ids = (d: Dossier, name: string) =>
   d.sections.find((s) => s.name === name)!.items.map((i) => i.id);
