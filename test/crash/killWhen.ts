@@ -8,7 +8,9 @@
  * - `checkpoint`: just before a tick that writes a Checkpoint (the run is then hashing
  *   every projection row, or appending the batch that carries the hash);
  * - `time`: while nothing is committed yet, a random wall-clock delay after the start
- *   (start-up, migrations, genesis, or whatever the run reached by then);
+ *   (start-up, migrations, genesis, or whatever the run reached by then), drawn as a
+ *   share of how long the uninterrupted run took to commit its first events on this
+ *   machine, so a slow or a fast machine alike is killed during its start-up;
  * - `end`: once the last tick is committed, a few milliseconds later — while the run
  *   saves its vector index beside the database (see {@link planEndKill}).
  *
@@ -38,6 +40,7 @@ export const planKill = (
   head: number,
   reference: CrashReference,
   killsLeft: number,
+  startupMs: number,
 ): KillPlan => {
   const prng = Prng.derive(seed, "kill", label);
   const roll = prng.int(0, 99);
@@ -47,7 +50,10 @@ export const planKill = (
     return { kind: "checkpoint", atSeq: prng.pick(ahead) - 1, delayMs: prng.int(0, 12) };
   }
   // Start-up is only worth killing before anything is committed (migrations, genesis).
-  if (roll < 60 && head === 0) return { kind: "time", delayMs: prng.int(2_500, 6_000) };
+  if (roll < 60 && head === 0) {
+    const delayMs = prng.int(Math.round(startupMs * 0.25), Math.round(startupMs * 1.25));
+    return { kind: "time", delayMs };
+  }
   return { kind: "seq", atSeq: head + prng.int(1, span), delayMs: prng.int(0, 30) };
 };
 
@@ -97,6 +103,28 @@ export interface KillOutcome {
   readonly seenHead: number | null;
   readonly result: CliResult;
 }
+
+/**
+ * Lets a run end by itself, and says how long after its start its first events were
+ * committed (null if it committed none): the start-up `time` kills are drawn within.
+ */
+export const timeToFirstCommit = async (
+  run: CliProcess,
+  dbPath: string,
+): Promise<{ readonly firstCommitMs: number | null; readonly result: CliResult }> => {
+  const began = performance.now();
+  const watcher = new HeadWatcher(dbPath);
+  let firstCommitMs: number | null = null;
+  try {
+    while (!run.exited() && firstCommitMs === null) {
+      if ((watcher.head() ?? 0) > 0) firstCommitMs = performance.now() - began;
+      else await sleep(1);
+    }
+  } finally {
+    watcher.close();
+  }
+  return { firstCommitMs, result: await run.done };
+};
 
 /** Waits for the planned moment, then SIGKILLs the run. */
 export const killWhen = async (
