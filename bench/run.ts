@@ -7,6 +7,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { tuneV8ForRuns } from "@hearsay/engine";
+
+// Benches time runs as the `hearsay` commands make them, V8's tuning included.
+tuneV8ForRuns();
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -150,3 +150,4 @@ export {
 } from "./skipSave.ts";
 export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 export { tickDemandOf, tickPlanOf } from "./TickDemand.ts";
+export { tuneV8ForRuns } from "./v8Tuning.ts";

@@ -17,6 +17,7 @@ import {
   refoldLog,
   requireSave,
   SimulationNotFound,
+  tuneV8ForRuns,
   verifyLog,
 } from "@hearsay/engine";
 import { openForReading, SqliteEventLog } from "@hearsay/store";
@@ -153,6 +154,7 @@ export const replayCommand = Command.make(
         const simulation = Option.isSome(path)
           ? yield* attempt(() => loadSimulation(path.value))
           : loadNamed;
+        tuneV8ForRuns();
         const report = yield* Effect.tryPromise({
           try: () =>
             verifyLog({

@@ -15,6 +15,7 @@ import {
   retrievalDossiersWith,
   runSimulation,
   scaleSimulation,
+  tuneV8ForRuns,
 } from "@hearsay/engine";
 import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
@@ -132,6 +133,7 @@ export const runCommand = Command.make(
       const startDay = sim.world.meta.start.day;
       let bar: ReturnType<typeof progressBar> | null = null;
       const indexBar = indexProgress(args.quiet);
+      tuneV8ForRuns();
       const began = performance.now();
       const summary: RunSummary = yield* Effect.tryPromise({
         try: () =>

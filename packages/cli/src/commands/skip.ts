@@ -13,6 +13,7 @@ import {
   SimulationNotFound,
   type SkipSummary,
   skipSave,
+  tuneV8ForRuns,
 } from "@hearsay/engine";
 import { openForWriting, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
@@ -113,6 +114,7 @@ export const skipCommand = Command.make(
           "{bar} day {day}/{days} skipped | {events} events | ETA {eta_formatted}",
           args.quiet,
         );
+        tuneV8ForRuns();
         const began = performance.now();
         const summary: SkipSummary = yield* Effect.tryPromise({
           try: () =>
