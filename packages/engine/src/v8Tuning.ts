@@ -10,11 +10,11 @@
  * 1,000-NPC year, the young collections took about a third less time with pretenuring
  * off (bench/README.md, twenty-seventh session).
  *
- * The flag is process-wide (the append worker's isolate is made after it and has it
- * too), so it is the program's to set, not the engine's: the `hearsay` commands that run
- * ticks and the benches call this; a program embedding the engine may. Node does not
- * take the flag in NODE_OPTIONS, hence `setFlagsFromString`, which V8 reads at each
- * collection's pretenuring decision.
+ * The flag is process-wide (the append worker's isolate has it too), so it is the
+ * program's to set, not the engine's: the `hearsay` commands that run ticks and the
+ * benches call this; a program embedding the engine may. Node does not take the flag in
+ * NODE_OPTIONS, hence `setFlagsFromString`; set after start-up it still takes effect (the
+ * measurements above set it so).
  */
 import { setFlagsFromString } from "node:v8";
 
