@@ -116,18 +116,19 @@ export class VectorStore {
         `VectorStore.put: ${vectors.length} floats for ${rowids.length} rows of ${d}`,
       );
     }
-    this.rowChanges++;
+    const copyOf = new Float64Array(rowids.length);
     for (let i = 0; i < rowids.length; i++) {
       const same = sameAs === undefined ? -1 : sameAs[i]!;
-      this.putRow(
-        rowids[i]!,
-        fingerprints[i]!,
-        vectors.subarray(i * d, (i + 1) * d),
-        saves ? saves[i]! : "",
-        same >= 0 && same < i ? rowids[same]! : -1,
-      );
+      copyOf[i] = same >= 0 && same < i ? rowids[same]! : -1;
     }
-    if (buildGraph) this.syncGraphs();
+    this.putRows(
+      rowids,
+      fingerprints,
+      saves ?? new Array<string>(rowids.length).fill(""),
+      copyOf,
+      (i) => vectors.subarray(i * d, (i + 1) * d),
+      buildGraph,
+    );
   }
 
   /**
