@@ -7,7 +7,7 @@
  * are joined into one append until it fills or the caller waits, each landing whole; an
  * in-memory database keeps appending inline.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Event, ids } from "@hearsay/core";
@@ -265,6 +265,32 @@ describe("appends on a worker thread", () => {
       db.close();
     }
   });
+
+  it.skipIf(!existsSync("/proc/thread-self"))(
+    "the worker runs ten nice steps below the thread that started it (Linux)",
+    () => {
+      const worker = open("nice.db");
+      expect(worker.log.appendInBackground()).toBe(true);
+      try {
+        newSave(worker.log, "s");
+        const batch = fc.sample(arbEventBatches({ minSteps: 1 }), { numRuns: 1, seed: 3 })[0]![0]!;
+        worker.log.append("s", 0, batch);
+        // The read waits for the worker, which set its priority before it opened the file.
+        expect(worker.log.read("s").length).toBe(batch.length);
+        const tid = worker.log.appendWorker.threadId;
+        expect(tid).toBeGreaterThan(0);
+        // Field 19 of a task's stat (counted from its state, the first field after the name).
+        const niceOf = (stat: string) =>
+          Number(readFileSync(stat, "utf8").split(") ")[1]!.split(" ")[16]);
+        expect(niceOf(`/proc/self/task/${tid}/stat`)).toBe(
+          Math.min(19, niceOf("/proc/thread-self/stat") + 10),
+        );
+      } finally {
+        worker.log.appendInForeground();
+        worker.db.close();
+      }
+    },
+  );
 
   it("an in-memory database has no worker and appends inline", () => {
     const log = new SqliteEventLog(openDatabase(":memory:"));
