@@ -34,7 +34,7 @@ import {
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
 import { startGcTally } from "./lib/gcTally.ts";
 import { printTable } from "./lib/printTable.ts";
-import { threadCpu, threadSeconds } from "./lib/threadCpu.ts";
+import { mainRunQueueSeconds, threadCpu, threadSeconds } from "./lib/threadCpu.ts";
 import { tickBatches } from "./lib/tickBatches.ts";
 import { writeResults } from "./lib/writeResults.ts";
 
@@ -126,6 +126,8 @@ interface Row {
   readonly appendWorkerCpuUsPerNpcDay: number;
   /** µs per NPC-day the run's thread waited for the append worker (reads and checkpoints). */
   readonly appendWaitUsPerNpcDay: number;
+  /** Wall µs per NPC-day the run's thread was ready to run but waited for a core (null: not known). */
+  readonly runQueueUsPerNpcDay: number | null;
   /**
    * The run's later half alone (from its middle game day to its end), per NPC-day: V8
    * compiles the engine's code in the first days (its optimizing compiler's threads are
@@ -195,6 +197,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const gcTally = startGcTally();
   const started = performance.now();
   const threads0 = threadCpu();
+  const runQueue0 = mainRunQueueSeconds();
   const cpu0 = process.cpuUsage();
   /** Where the run stood when its middle game day began (the later half is measured from there). */
   const middleDay = sim.world.meta.start.day + Math.floor(days / 2);
@@ -242,6 +245,7 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   const seconds = (ended - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const threads1 = threadCpu();
+  const runQueue1 = mainRunQueueSeconds();
   const laterHalf = (() => {
     const m = middle.at;
     if (m === null || threads1 === null) return null;
@@ -343,6 +347,10 @@ const one = async (npcs: number, days: number): Promise<Row> => {
     gcShareOfWall: [...gcs.values()].reduce((a, g) => a + g.ms, 0) / 1000 / seconds,
     appendsOn: inline ? "the run's thread" : "a worker",
     appendWaitUsPerNpcDay: (waitedMs * 1000) / (npcs * days),
+    runQueueUsPerNpcDay:
+      runQueue0 === null || runQueue1 === null
+        ? null
+        : ((runQueue1 - runQueue0) * 1e6) / (npcs * days),
     mainThreadCpuUsPerNpcDay:
       threads0 && threads1 ? perNpcDay(threads1.main - threads0.main) : null,
     appendWorkerCpuUsPerNpcDay: perNpcDay(workerCpu),
@@ -461,7 +469,10 @@ export default async (): Promise<void> => {
         `  the run's CPU µs per NPC-day by thread (appends on ${r.appendsOn}): main ${r.mainThreadCpuUsPerNpcDay.toFixed(0)}, ` +
           `append worker ${r.appendWorkerCpuUsPerNpcDay.toFixed(0)}, ` +
           `others ${r.otherThreadsCpuUsPerNpcDay.toFixed(0)} (V8's compiler and GC helpers; timed parts hold what they did meanwhile, the engine most of it); ` +
-          `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker`,
+          `the run's thread waited ${r.appendWaitUsPerNpcDay.toFixed(0)} µs for the worker` +
+          (r.runQueueUsPerNpcDay === null
+            ? ""
+            : ` and ${r.runQueueUsPerNpcDay.toFixed(0)} µs for a core (ready to run, other threads on both)`),
       );
     if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null) {
       // What the target leaves each core: the run's thread has one; the worker and V8's

@@ -44,3 +44,18 @@ export const threadCpu = (): ThreadCpu | null => {
     return null;
   }
 };
+
+/**
+ * Seconds the main thread has spent runnable but waiting for a core (the second field of
+ * its schedstat): wall time the run lost to other threads and programs, not to its own
+ * work. Null where the kernel does not keep it.
+ */
+export const mainRunQueueSeconds = (): number | null => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ");
+    const ns = Number(fields[1]);
+    return Number.isFinite(ns) ? ns / 1e9 : null;
+  } catch {
+    return null;
+  }
+};
