@@ -59,6 +59,28 @@ const within = (e: unknown, step: () => string): never => {
   throw e;
 };
 
+/** A value JSON writes as itself, and the decoder reads back as itself. */
+const isJsonLeaf = (x: unknown): boolean =>
+  typeof x === "string" ||
+  typeof x === "boolean" ||
+  x === null ||
+  (typeof x === "number" && Number.isFinite(x) && !Object.is(x, -0));
+
+/**
+ * Whether every own value of a plain object or array is such a leaf: then its encoding
+ * holds it as it is, not a copy (JSON writes its keys in the order a copy's would have),
+ * and a snapshot's many flat records cost no copy each.
+ */
+const allLeaves = (v: object): boolean => {
+  if (Array.isArray(v)) {
+    // A hole reads as undefined, which is no leaf.
+    for (let i = 0; i < v.length; i++) if (!isJsonLeaf(v[i])) return false;
+    return true;
+  }
+  for (const k in v) if (!isJsonLeaf((v as Record<string, unknown>)[k])) return false;
+  return true;
+};
+
 class Encoder {
   private readonly ids = new Map<object, number>();
   constructor(private readonly refs: Map<object, number>) {}
@@ -85,8 +107,8 @@ class Encoder {
         : v instanceof Set
           ? { $s: this.items([...v], "{", "}") }
           : Array.isArray(v)
-            ? { $a: this.items(v, "[", "]") }
-            : { $o: this.fields(v) };
+            ? { $a: allLeaves(v) ? (v as Array<Json>) : this.items(v, "[", "]") }
+            : { $o: allLeaves(v) ? (v as Record<string, Json>) : this.fields(v) };
     return shared ? { ...body, $i: id } : body;
   }
 
