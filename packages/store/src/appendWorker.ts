@@ -84,10 +84,13 @@ const WORKER_NICE_STEP = 10;
 /**
  * Lowers this thread's priority below the run's thread (Linux: a thread's nice value is
  * its own, set through its kernel id). The run's thread has no slack — every tick waits
- * for it — while this one may lag by up to 96 batches, so where the two, V8's helpers and
- * other programs contend for cores, the kernel should run the run's thread first. Without
- * /proc (tid 0) nothing is changed: elsewhere a pid of 0 names the whole process. A failure
- * (a system that refuses) leaves the priority as it was.
+ * for it — while this one may lag by up to 96 batches, so where the two and V8's helpers
+ * contend for a core, the kernel should run the run's thread first. The price: where
+ * other programs keep every core busy (and the kernel does not group the run's threads
+ * apart, as autogroup does for a terminal's programs), they too go before the worker, and
+ * the run waits for it sooner. Without /proc (tid 0) nothing is changed: elsewhere a pid
+ * of 0 names the whole process. A failure (a system that refuses) leaves the priority as
+ * it was.
  */
 const yieldToRunThread = (tid: number): void => {
   if (tid === 0) return;
