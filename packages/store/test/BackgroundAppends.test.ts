@@ -279,9 +279,12 @@ describe("appends on a worker thread", () => {
         expect(worker.log.read("s").length).toBe(batch.length);
         const tid = worker.log.appendWorker.threadId;
         expect(tid).toBeGreaterThan(0);
-        // Field 19 of a task's stat (counted from its state, the first field after the name).
-        const niceOf = (stat: string) =>
-          Number(readFileSync(stat, "utf8").split(") ")[1]!.split(" ")[16]);
+        // Field 19 of a task's stat, counted after its name's closing parenthesis (the name
+        // may hold spaces), as bench/lib/threadCpu.ts reads fields 14 and 15.
+        const niceOf = (path: string) => {
+          const stat = readFileSync(path, "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+        };
         expect(niceOf(`/proc/self/task/${tid}/stat`)).toBe(
           Math.min(19, niceOf("/proc/thread-self/stat") + 10),
         );
