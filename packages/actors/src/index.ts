@@ -102,7 +102,11 @@ export {
   type NpcInput,
   type NpcMachine,
   type NpcSchedule,
+  type NpcState,
+  type NpcStateName,
   npcMachine,
+  npcStateOf,
+  npcTransition,
   type Routes,
 } from "./npcMachine.ts";
 export { isNight, minutesUntilSleep, nextHourAt } from "./routine.ts";

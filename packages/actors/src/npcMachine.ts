@@ -1,9 +1,12 @@
 /**
- * The npc machine: one NPC's activity lifecycle. It is pure behaviour — the engine sends
- * it what concerns it (its wake-up came due, the brain answered, someone drew it into a
- * conversation or a debate) and listens to what it emits (activity changes, moves, a
- * request for a decision, words spoken). Every delay is a game time in `until`, counted
- * by the world clock: the machine has no `after` transitions and reads no clock.
+ * The npc machine: one NPC's activity lifecycle, a finite state machine written as one
+ * transition function (`npcTransition`) and run as an XState actor (`fromTransition`). It
+ * is pure behaviour — the engine sends it what concerns it (its wake-up came due, the
+ * brain answered, someone drew it into a conversation or a debate) and listens to what
+ * it emits (activity changes, moves, a request for a decision, words spoken). Every delay
+ * is a game time in `until`, counted by the world clock: it has no timers and reads no
+ * clock. Its states (`NpcState.value`) are the activities and `deciding`; an event a
+ * state does not hear (`hears`) changes nothing.
  *
  *   asleep ──WAKE──▶ choosing ─┬─▶ travelling ──WAKE (arrived)──▶ choosing
  *                              ├─▶ working ──WAKE (shift over)──▶ choosing
@@ -24,7 +27,7 @@
  * go (`MemoryPolicy`), which the engine logs as MemoryExpired.
  */
 import type { Activity, AgendaStep, GameTime, LocationId, NpcId, TaskId } from "@hearsay/core";
-import { assign, emit, enqueueActions, setup } from "xstate";
+import { type ActorSystem, fromTransition } from "xstate";
 import {
   type AgendaTurn,
   agendaChanges,
@@ -33,7 +36,7 @@ import {
   type StepScene,
   type TurnAsk,
 } from "./agenda.ts";
-import { type ForgetAsk, forgetting } from "./MemoryPolicy.ts";
+import { forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import type { NpcFacts } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
@@ -43,7 +46,6 @@ import {
   type Planned,
   planFor,
   planned,
-  type RoutinePlan,
   routine,
   significant,
 } from "./npcPlans.ts";
@@ -76,30 +78,6 @@ const activityOf = (ctx: NpcContext, note: string): NpcEmitted => ({
   attendingTo: ctx.attendingTo,
   note,
 });
-
-/**
- * A value computed once per event an actor takes: the guards of its transitions and the
- * assignment of the one taken all ask for it with the same event object and the same
- * context, synchronously, within one macrostep. So one slot, keyed by both identities,
- * is enough: a different event (another NPC's, or the next one) or context recomputes.
- * (A WeakMap keyed by the event did the same, at the cost of an ephemeron entry per
- * event — the engine's most common send.)
- */
-const oncePerEvent = <E extends object, V>(
-  compute: (ctx: NpcContext, e: E) => V,
-): ((ctx: NpcContext, e: E) => V) => {
-  let lastEvent: E | null = null;
-  let lastContext: NpcContext | null = null;
-  let last: V | undefined;
-  return (ctx, e) => {
-    if (e !== lastEvent || ctx !== lastContext) {
-      last = compute(ctx, e);
-      lastEvent = e;
-      lastContext = ctx;
-    }
-    return last as V;
-  };
-};
 
 /**
  * What a planned step is judged against, and what its news is judged by, at a wake-up
@@ -143,36 +121,19 @@ class WakeView implements StepScene, NewsReader {
   }
 }
 
-/** Which of a WAKE's transitions it takes: ask the brain, the routine's activity, or a step's. */
-type WakeOutcome = "decide" | `routine ${Activity}` | `step ${Activity}`;
-const ROUTINE: Readonly<Record<RoutinePlan["activity"], WakeOutcome>> = {
-  asleep: "routine asleep",
-  travelling: "routine travelling",
-  working: "routine working",
-  idle: "routine idle",
-};
-const STEP: Readonly<Record<Activity, WakeOutcome>> = {
-  asleep: "step asleep",
-  travelling: "step travelling",
-  working: "step working",
-  conversing: "step conversing",
-  debating: "step debating",
-  idle: "step idle",
-};
-
 /**
- * What a wake-up leads to: its transition (`outcome`), what it assigns (where it is now
- * and, unless it asks the brain, the plan's activity), why it is significant (null: it is
- * not), and the brain's question (`ask`) or the planned step it takes (`step`).
+ * What a wake-up leads to: what it takes in (where it is now and, unless it asks the
+ * brain, the plan: a `Planned` always names the activity, which is the state it enters),
+ * why it is significant (null: it is not), and either the brain's question (`ask`: it
+ * enters `deciding`) or the planned step it takes (`step`), or neither (its routine).
  */
 interface Waking {
-  readonly outcome: WakeOutcome;
   readonly update: Partial<NpcContext>;
   readonly why: "company" | "concern" | "task" | null;
   readonly step: Extract<AgendaTurn, { kind: "step" }> | null;
   readonly ask: TurnAsk | null;
 }
-const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
+const waking = (ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE" }>): Waking => {
   // A journey ends at the wake-up: its plan is made at the destination.
   const arriving = ctx.activity === "travelling";
   const at: PlanAt = {
@@ -184,17 +145,10 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   const why = significant(at, facts, e);
   if (why === null) {
     const plan = routine(at);
-    return {
-      outcome: ROUTINE[plan.activity],
-      update: planned(at, plan),
-      why,
-      step: null,
-      ask: null,
-    };
+    return { update: planned(at, plan), why, step: null, ask: null };
   }
   const view = new WakeView(facts, at, e);
   const asking = (ask: TurnAsk): Waking => ({
-    outcome: "decide",
     update: { t: at.t, locationId: at.locationId, destination: arriving ? null : ctx.destination },
     why,
     step: null,
@@ -213,10 +167,8 @@ const waking = oncePerEvent((ctx: NpcContext, e: Extract<NpcEvent, { type: "WAKE
   const turn = agendaTurn(facts.agenda, at.t, view);
   if (turn.kind === "ask") return asking(turn.why);
   const plan = planFor(at, turn.step);
-  return { outcome: STEP[plan.activity], update: planned(at, plan), why, step: turn, ask: null };
-});
-const wakeStep = (ctx: NpcContext, e: NpcEvent): Waking["step"] =>
-  e.type === "WAKE" ? waking(ctx, e).step : null;
+  return { update: planned(at, plan), why, step: turn, ask: null };
+};
 
 /** What saying, proposing or planning an action or a step emits, in that order. */
 const voiced = (
@@ -265,7 +217,7 @@ const replanned = (
 };
 
 /** What an answer (or a refusal, which falls back to the routine) assigns: its plan, from now. */
-const decisionOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Planned => {
+const decisionOf = (ctx: NpcContext, e: NpcEvent): Planned => {
   const at: PlanAt = { fixed: ctx.fixed, t: e.t, locationId: ctx.locationId };
   const plan: Plan =
     e.type === "DECLINED"
@@ -274,234 +226,212 @@ const decisionOf = oncePerEvent((ctx: NpcContext, e: NpcEvent): Planned => {
         ? planFor(at, e.action)
         : { activity: ctx.activity, note: "" };
   return planned(at, plan);
+};
+
+/** The states of an NPC's lifecycle: one per activity, and `deciding` while the brain is asked. */
+export type NpcStateName = Activity | "deciding";
+
+/** What an NPC's actor holds: its context, and the state of its lifecycle it is in (`value`). */
+export interface NpcState extends NpcContext {
+  readonly value: NpcStateName;
+}
+
+type Emit = (e: NpcEmitted) => void;
+type Wake = Extract<NpcEvent, { type: "WAKE" }>;
+
+/** `state` with `update` taken in and `value` the state entered (one copy, as an assignment makes). */
+const enter = (state: NpcState, value: NpcStateName, update: Partial<NpcContext>): NpcState => ({
+  ...state,
+  ...update,
+  value,
 });
 
-/** Every activity, in the order an answer most often leads to it (its transitions are tried so). */
-const activities: ReadonlyArray<Activity> = [
-  "idle",
-  "conversing",
-  "travelling",
-  "working",
-  "asleep",
-  "debating",
-];
-
-// XState's config types cannot follow transitions built by a function, so these two
-// helpers are cast at their use; the machine's own tests exercise every transition.
-
 /**
- * A WAKE's outcomes, most common first (as a run of a thousand NPCs takes them): its
- * transitions are tried in this order, so the usual one is found at the first guard or
- * two. A step never leads to sleep or a debate; those two are kept last for completeness.
+ * A wake-up in a state that hears one. `ending` says what ending the current activity
+ * emits first (an arrival, a finished shift); then the wake-up is taken in whole (its
+ * outcome computed once, on the state before it). A step is voiced before that, in the
+ * state it was chosen in; the brain is asked before it too: why it asks is the
+ * wake-up's, not the state's after.
  */
-const wakeOutcomes: ReadonlyArray<WakeOutcome> = [
-  ROUTINE.working,
-  STEP.idle,
-  "decide",
-  ROUTINE.asleep,
-  ROUTINE.travelling,
-  ROUTINE.idle,
-  STEP.conversing,
-  STEP.working,
-  STEP.travelling,
-  STEP.asleep,
-  STEP.debating,
-];
-const wakeTarget = (outcome: WakeOutcome): string =>
-  outcome === "decide" ? "deciding" : outcome.slice(outcome.indexOf(" ") + 1);
+const wake = (
+  state: NpcState,
+  e: Wake,
+  emit: Emit,
+  ending: "arrive" | "finishWork" | null,
+): NpcState => {
+  const w = waking(state, e);
+  if (ending === "arrive") emit(arrival(state));
+  else if (ending === "finishWork") emit(workDone(state));
+  if (w.ask !== null) {
+    emit({ type: "decide", reason: w.why ?? "company", why: w.ask });
+    return enter(state, "deciding", w.update);
+  }
+  if (w.step !== null) {
+    const agenda = state.facts.agenda;
+    if (agenda !== null)
+      for (const out of voiced(w.step.step, { steps: w.step.rest, plannedAt: agenda.plannedAt }))
+        emit(out);
+  }
+  const next = enter(state, w.update.activity ?? state.activity, w.update);
+  emit(activityOf(next, next.note));
+  return next;
+};
 
-/**
- * A WAKE's transitions out of a state: decide, go straight into the routine's activity,
- * or take the next planned step. `before` emits what ending the current activity says (an
- * arrival, a finished shift); then one assignment takes the whole wake-up in (a routine
- * wake-up is the engine's most common event, so it pays for one context copy, not three).
- * A step is voiced before that assignment, while the context is the one it was chosen in;
- * the brain is asked before it too: why it asks is the wake-up's, not the context's after.
- */
-const onWake = (before: ReadonlyArray<string>): never =>
-  wakeOutcomes.map((outcome) => ({
-    guard: { type: "wakeIs" as const, params: { outcome } },
-    target: wakeTarget(outcome),
-    actions:
-      outcome === "decide"
-        ? [...before, "askBrain", "takeWake"]
-        : outcome.startsWith("step ")
-          ? [...before, "voiceStep", "takeWake", "announce"]
-          : [...before, "takeWake", "announce"],
-  })) as never;
+/** A decision (or a refusal to decide) taken in: its plan, then what it says, then the activity. */
+const decide = (
+  state: NpcState,
+  e: Extract<NpcEvent, { type: "DECIDED" | "DECLINED" }>,
+  emit: Emit,
+): NpcState => {
+  const plan = decisionOf(state, e);
+  const next = enter(state, plan.activity, plan);
+  if (e.type === "DECIDED")
+    for (const out of voiced(e.action, replanned(next, e.action.agenda, e.t))) emit(out);
+  emit(activityOf(next, next.note));
+  return next;
+};
 
-/** The transitions of a decision (or a refusal to decide) into its activity. */
-const onDecision = (extra: ReadonlyArray<string>): never =>
-  activities.map((activity) => ({
-    guard: { type: "decisionPlanIs" as const, params: { activity } },
-    target: activity,
-    actions: ["applyDecisionPlan", ...extra, "announce"],
-  })) as never;
+/** Drawn into a conversation or a debate: the activity from `t`, announced. */
+const drawnIn = (
+  state: NpcState,
+  e: Extract<NpcEvent, { type: "CONVERSE" | "DEBATE" }>,
+  emit: Emit,
+): NpcState => {
+  const next =
+    e.type === "CONVERSE"
+      ? enter(state, "conversing", joined(state, e, "conversing", "in conversation"))
+      : enter(state, "debating", joined(state, e, "debating", "debating"));
+  emit(activityOf(next, next.note));
+  return next;
+};
 
-export const npcMachine = setup({
-  types: {
-    context: {} as NpcContext,
-    events: {} as NpcEvent,
-    input: {} as NpcInput,
-    emitted: {} as NpcEmitted,
-  },
-  guards: {
-    isActivity: ({ context }, params: { activity: Activity }) =>
-      context.activity === params.activity,
-    wakeIs: ({ context, event }, params: { outcome: WakeOutcome }) =>
-      event.type === "WAKE" && waking(context, event).outcome === params.outcome,
-    decisionPlanIs: ({ context, event }, params: { activity: Activity }) =>
-      decisionOf(context, event).activity === params.activity,
-  },
-  actions: {
-    takeWake: assign(({ context, event }) =>
-      event.type === "WAKE" ? waking(context, event).update : {},
-    ),
-    // Only a WAKE's transition into `deciding` runs it: one emit, not an enqueue.
-    askBrain: emit(({ context, event }) => {
-      const { why, ask } = waking(context, event as Extract<NpcEvent, { type: "WAKE" }>);
-      return { type: "decide" as const, reason: why ?? "company", why: ask ?? "none" };
-    }),
-    applyDecisionPlan: assign(({ context, event }) => decisionOf(context, event)),
-    voiceDecision: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== "DECIDED") return;
-      const plan = replanned(context, event.action.agenda, event.t);
-      for (const out of voiced(event.action, plan)) enqueue.emit(out);
-    }),
-    voiceStep: enqueueActions(({ context, event, enqueue }) => {
-      const taken = wakeStep(context, event);
-      const agenda = context.facts.agenda;
-      if (taken === null || agenda === null) return;
-      const left = { steps: taken.rest, plannedAt: agenda.plannedAt };
-      for (const out of voiced(taken.step, left)) enqueue.emit(out);
-    }),
-    plan: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== "PLAN") return;
-      const plan = replanned(context, event.steps, event.t);
-      if (plan !== null) enqueue.emit({ type: "agenda", ...plan });
-    }),
-    joinConversation: assign(({ context, event }) =>
-      event.type === "CONVERSE" ? joined(context, event, "conversing", "in conversation") : {},
-    ),
-    joinDebate: assign(({ context, event }) =>
-      event.type === "DEBATE" ? joined(context, event, "debating", "debating") : {},
-    ),
-    arrive: emit(({ context }) => ({
-      type: "moved" as const,
-      from: context.locationId,
-      to: context.destination ?? context.locationId,
-    })),
-    settle: assign(({ context }) => ({
-      locationId: context.destination ?? context.locationId,
-      destination: null,
-    })),
-    finishWork: emit(({ context }) => ({
-      type: "workDone" as const,
-      taskId: context.taskId,
-      minutes: context.workMinutes,
-    })),
-    stopHere: assign(({ event }) => ({
-      t: event.t,
-      activity: "idle" as const,
-      destination: null,
-      until: event.t,
-      taskId: null,
-      attendingTo: [],
-      note: "finished what it was doing",
-    })),
-    announce: emit(({ context }) => activityOf(context, context.note)),
-    // Only EXPIRE and CAP run it, and each has one answer: one emit, not an enqueue.
-    forget: emit(({ context, event }) => forgetting(context.facts, event as ForgetAsk)),
-  },
-}).createMachine({
-  id: "npc",
-  context: ({ input }) => ({
-    activity: input.state.activity,
-    locationId: input.state.locationId,
-    destination: input.state.destination,
-    until: input.state.until,
-    taskId: input.state.taskId,
-    attendingTo: input.state.attendingTo,
-    fixed: {
-      npcId: input.npcId,
-      schedule: input.schedule,
-      routes: input.routes,
-      tickMinutes: input.tickMinutes,
-    },
-    t: input.t,
-    note: "",
-    // Rebuilt from the log, `t` is when the current activity began.
-    workMinutes:
-      input.state.activity === "working" && input.state.until !== null
-        ? input.state.until - input.t
-        : 0,
-    facts: input.facts,
-  }),
-  initial: "restoring",
-  // Forgetting and a plan change nothing the activity depends on, so they are heard in every state.
-  on: {
-    EXPIRE: { actions: "forget" },
-    CAP: { actions: "forget" },
-    PLAN: { actions: "plan" },
-  },
-  states: {
-    /** Enters the state the input names and emits nothing: rebuilding is not acting. */
-    restoring: {
-      always: [
-        ...activities
-          .filter((a) => a !== "idle")
-          .map((activity) => ({
-            guard: { type: "isActivity" as const, params: { activity } },
-            target: activity,
-          })),
-        { target: "idle" },
-      ],
-    },
-    deciding: {
-      on: {
-        DECIDED: onDecision(["voiceDecision"]),
-        DECLINED: onDecision([]),
-        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
-        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
-      },
-    },
-    asleep: { on: { WAKE: onWake([]) } },
-    idle: {
-      on: {
-        WAKE: onWake([]),
-        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
-        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
-      },
-    },
-    travelling: {
-      on: {
-        WAKE: onWake(["arrive"]),
-        ELIDE: { target: "idle", actions: ["arrive", "settle", "stopHere", "announce"] },
-      },
-    },
-    working: {
-      on: {
-        WAKE: onWake(["finishWork"]),
-        ELIDE: { target: "idle", actions: ["finishWork", "stopHere", "announce"] },
-        CONVERSE: { target: "conversing", actions: ["joinConversation", "announce"] },
-        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
-      },
-    },
-    conversing: {
-      on: {
-        WAKE: onWake([]),
-        ELIDE: { target: "idle", actions: ["stopHere", "announce"] },
-        DEBATE: { target: "debating", actions: ["joinDebate", "announce"] },
-      },
-    },
-    debating: {
-      on: {
-        WAKE: onWake([]),
-        ELIDE: { target: "idle", actions: ["stopHere", "announce"] },
-      },
-    },
-  },
+/** A time skip ends what it is doing (a journey at its destination, a shift reported): idle. */
+const elide = (state: NpcState, e: Extract<NpcEvent, { type: "ELIDE" }>, emit: Emit): NpcState => {
+  let at = state;
+  if (state.value === "travelling") {
+    emit(arrival(state));
+    at = { ...state, locationId: state.destination ?? state.locationId, destination: null };
+  } else if (state.value === "working") emit(workDone(state));
+  const next = enter(at, "idle", {
+    t: e.t,
+    activity: "idle",
+    destination: null,
+    until: e.t,
+    taskId: null,
+    attendingTo: [],
+    note: "finished what it was doing",
+  });
+  emit(activityOf(next, next.note));
+  return next;
+};
+
+const arrival = (ctx: NpcContext): NpcEmitted => ({
+  type: "moved",
+  from: ctx.locationId,
+  to: ctx.destination ?? ctx.locationId,
 });
+
+const workDone = (ctx: NpcContext): NpcEmitted => ({
+  type: "workDone",
+  taskId: ctx.taskId,
+  minutes: ctx.workMinutes,
+});
+
+/** Which events each state hears (besides EXPIRE, CAP and PLAN, heard in every state). */
+const hears: Readonly<Record<NpcStateName, ReadonlySet<NpcEvent["type"]>>> = {
+  deciding: new Set(["DECIDED", "DECLINED", "CONVERSE", "DEBATE"]),
+  asleep: new Set(["WAKE"]),
+  idle: new Set(["WAKE", "CONVERSE", "DEBATE"]),
+  travelling: new Set(["WAKE", "ELIDE"]),
+  working: new Set(["WAKE", "ELIDE", "CONVERSE", "DEBATE"]),
+  conversing: new Set(["WAKE", "ELIDE", "DEBATE"]),
+  debating: new Set(["WAKE", "ELIDE"]),
+};
+
+/**
+ * One NPC's lifecycle as a transition function: the state it is in and the event give
+ * the next state, and what it emits on the way, in order. An event its state does not
+ * hear changes nothing and emits nothing.
+ */
+export const npcTransition = (state: NpcState, e: NpcEvent, emit: Emit): NpcState => {
+  switch (e.type) {
+    // Forgetting and a plan change nothing the activity depends on: heard in every state.
+    case "EXPIRE":
+    case "CAP":
+      emit(forgetting(state.facts, e));
+      return state;
+    case "PLAN": {
+      const plan = replanned(state, e.steps, e.t);
+      if (plan !== null) emit({ type: "agenda", ...plan });
+      return state;
+    }
+  }
+  if (!hears[state.value].has(e.type)) return state;
+  switch (e.type) {
+    case "WAKE":
+      return wake(
+        state,
+        e,
+        emit,
+        state.value === "travelling" ? "arrive" : state.value === "working" ? "finishWork" : null,
+      );
+    case "DECIDED":
+    case "DECLINED":
+      return decide(state, e, emit);
+    case "CONVERSE":
+    case "DEBATE":
+      return drawnIn(state, e, emit);
+    case "ELIDE":
+      return elide(state, e, emit);
+  }
+};
+
+/**
+ * An NPC's state as its input names it: in the activity it was doing, emitting nothing
+ * (rebuilding is not acting).
+ */
+export const npcStateOf = (input: NpcInput): NpcState => ({
+  activity: input.state.activity,
+  locationId: input.state.locationId,
+  destination: input.state.destination,
+  until: input.state.until,
+  taskId: input.state.taskId,
+  attendingTo: input.state.attendingTo,
+  fixed: {
+    npcId: input.npcId,
+    schedule: input.schedule,
+    routes: input.routes,
+    tickMinutes: input.tickMinutes,
+  },
+  t: input.t,
+  note: "",
+  // Rebuilt from the log, `t` is when the current activity began.
+  workMinutes:
+    input.state.activity === "working" && input.state.until !== null
+      ? input.state.until - input.t
+      : 0,
+  facts: input.facts,
+  value: input.state.activity,
+});
+
+/**
+ * The npc actor's logic: `npcTransition` as XState actor logic (`fromTransition`), so an
+ * NPC is an actor of the run's system like the clock and the debates, and its snapshot's
+ * `context` is its `NpcState`. Not a statechart: a send to a statechart actor costs
+ * XState's interpreter ~6 µs (state sets, snapshot clones; a quarter of a large run's
+ * allocations), and a lively world sends each NPC about eleven events a day; a transition
+ * function's send costs well under one (docs/ARCHITECTURE.md).
+ */
+export const npcMachine = fromTransition<
+  NpcState,
+  NpcEvent,
+  ActorSystem<never>,
+  NpcInput,
+  NpcEmitted
+>(
+  (state, e, scope) => npcTransition(state, e, (out) => scope.emit(out)),
+  ({ input }) => npcStateOf(input),
+);
 
 export type NpcMachine = typeof npcMachine;
 export type {

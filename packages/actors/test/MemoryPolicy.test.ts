@@ -286,7 +286,7 @@ describe("the npc machine", () => {
               company: 0,
               roll: 0.99,
             });
-          const stateBefore = actor.getSnapshot().value;
+          const stateBefore = actor.getSnapshot().context.value;
           seen.length = 0;
           const expire = {
             type: "EXPIRE",
@@ -303,7 +303,7 @@ describe("the npc machine", () => {
           actor.send(capAsk);
           expect(seen).toEqual([forgetting(i.facts, expire), forgetting(i.facts, capAsk)]);
           // Forgetting is bookkeeping: the activity does not move.
-          expect(actor.getSnapshot().value).toEqual(stateBefore);
+          expect(actor.getSnapshot().context.value).toEqual(stateBefore);
           expect(actor.getSnapshot().context.facts).toBe(i.facts);
           actor.stop();
         },

@@ -137,14 +137,14 @@ describe("npc machine agenda", () => {
     const first = send(diceWake(gameTime(1, 11)));
     expect(first.map((e) => e.type)).toEqual(["speak", "agenda", "activity"]);
     expect(first[0]).toMatchObject({ type: "speak", to: baker, text: "The oven is hot." });
-    expect(actor.getSnapshot().value).toBe("conversing");
+    expect(actor.getSnapshot().context.value).toBe("conversing");
     expect(facts.agenda?.steps).toEqual(plan.slice(1));
 
     // The second: off to the forge; the third: a rest, and the plan is spent.
     expect(send(diceWake(gameTime(1, 12))).map((e) => e.type)).toEqual(["agenda", "activity"]);
-    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(actor.getSnapshot().context.value).toBe("travelling");
     send(diceWake(gameTime(1, 12, 30)));
-    expect(actor.getSnapshot().value).toBe("idle");
+    expect(actor.getSnapshot().context.value).toBe("idle");
     expect(facts.agenda).toBeNull();
     expect(send(diceWake(gameTime(1, 14)))).toEqual([
       { type: "decide", reason: "company", why: "none" },
@@ -247,7 +247,7 @@ describe("npc machine agenda", () => {
       "agenda",
       "activity",
     ]);
-    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(actor.getSnapshot().context.value).toBe("travelling");
     expect(facts.agenda?.steps).toEqual(plan.slice(2));
     // A plan of one line to the baker, who is gone: nothing to take, it asks on arriving.
     send({ type: "PLAN", t: gameTime(1, 12), steps: plan.slice(0, 1) });
@@ -343,7 +343,7 @@ describe("npc machine agenda", () => {
           for (const w of wakes) {
             const until = actor.getSnapshot().context.until ?? t + 60;
             t = Math.max(t + 60, until);
-            if (actor.getSnapshot().value === "deciding") send(decided(t as GameTime));
+            if (actor.getSnapshot().context.value === "deciding") send(decided(t as GameTime));
             const out = send({ type: "WAKE", t: t as GameTime, ...w, sees: () => true });
             const note = out.find((e) => e.type === "agenda");
             if (note?.type === "agenda") taken.push(note.steps.length);

@@ -6,7 +6,10 @@ import {
   type NpcEmitted,
   type NpcEvent,
   type NpcInput,
+  type NpcStateName,
   npcMachine,
+  npcStateOf,
+  npcTransition,
 } from "@hearsay/actors";
 import {
   type Event,
@@ -103,14 +106,14 @@ describe("npc machine", () => {
     const { actor, seen } = start(
       input(gameTime(0, 3), { activity: "working", locationId: forge, until: gameTime(0, 5) }),
     );
-    expect(actor.getSnapshot().value).toBe("working");
+    expect(actor.getSnapshot().context.value).toBe("working");
     expect(seen).toEqual([]);
   });
 
   it("wakes, walks to work, then works a shift — routine, no brain", () => {
     const { actor, seen } = start(input(gameTime(0, 0)));
     actor.send(wake(gameTime(0, 6)));
-    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(actor.getSnapshot().context.value).toBe("travelling");
     expect(seen).toEqual([
       expect.objectContaining({
         type: "activity",
@@ -120,7 +123,7 @@ describe("npc machine", () => {
       }),
     ]);
     actor.send(wake(gameTime(0, 7)));
-    expect(actor.getSnapshot().value).toBe("working");
+    expect(actor.getSnapshot().context.value).toBe("working");
     expect(seen.slice(1)).toEqual([
       { type: "moved", from: home, to: forge },
       expect.objectContaining({
@@ -138,9 +141,9 @@ describe("npc machine", () => {
       input(gameTime(0, 20), { activity: "working", locationId: forge, until: gameTime(0, 22) }),
     );
     actor.send(wake(gameTime(0, 22)));
-    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(actor.getSnapshot().context.value).toBe("travelling");
     actor.send(wake(gameTime(0, 23)));
-    expect(actor.getSnapshot().value).toBe("asleep");
+    expect(actor.getSnapshot().context.value).toBe("asleep");
     expect(actor.getSnapshot().context.until).toBe(gameTime(1, 6));
     expect(seen.map((e) => e.type)).toEqual(["workDone", "activity", "moved", "activity"]);
   });
@@ -153,14 +156,14 @@ describe("npc machine", () => {
       ),
     );
     actor.send(wake(gameTime(0, 10)));
-    expect(actor.getSnapshot().value).toBe("deciding");
+    expect(actor.getSnapshot().context.value).toBe("deciding");
     expect(seen).toEqual([{ type: "decide", reason: "concern", why: "news" }]);
     actor.send({
       type: "DECIDED",
       t: gameTime(0, 10),
       action: { action: "speak", to: ids.npc("baker"), text: "Morning." },
     });
-    expect(actor.getSnapshot().value).toBe("conversing");
+    expect(actor.getSnapshot().context.value).toBe("conversing");
     expect(seen.slice(1)).toEqual([
       { type: "speak", to: ids.npc("baker"), text: "Morning." },
       expect.objectContaining({
@@ -180,7 +183,7 @@ describe("npc machine", () => {
     );
     actor.send(wake(gameTime(0, 10)));
     actor.send({ type: "DECLINED", t: gameTime(0, 10) });
-    expect(actor.getSnapshot().value).toBe("travelling");
+    expect(actor.getSnapshot().context.value).toBe("travelling");
   });
 
   it("gates on the open tasks it holds itself, not ones assigned to others or ended", () => {
@@ -189,7 +192,7 @@ describe("npc machine", () => {
     const reasonFor = (i: NpcInput) => {
       const { actor, seen } = start(i);
       actor.send(wake(gameTime(0, 10), { roll: 0.4 }));
-      return actor.getSnapshot().value === "deciding" ? seen[0] : null;
+      return actor.getSnapshot().context.value === "deciding" ? seen[0] : null;
     };
     expect(reasonFor(task(idle(), "t1", "smith", "active"))).toEqual({
       type: "decide",
@@ -205,7 +208,7 @@ describe("npc machine", () => {
       input(gameTime(0, 6), { activity: "travelling", destination: forge, until: gameTime(0, 9) }),
     );
     actor.send({ type: "ELIDE", t: gameTime(0, 7) });
-    expect(actor.getSnapshot().value).toBe("idle");
+    expect(actor.getSnapshot().context.value).toBe("idle");
     expect(actor.getSnapshot().context.locationId).toBe(forge);
     expect(seen[0]).toEqual({ type: "moved", from: home, to: forge });
   });
@@ -248,14 +251,16 @@ describe("npc machine", () => {
             const answer: NpcEvent =
               step.decide === "declined" ? { type: "DECLINED", t } : { type: "DECIDED", t, action };
             for (const a of shared)
-              if (a.actor.getSnapshot().value === "deciding") a.actor.send(answer);
+              if (a.actor.getSnapshot().context.value === "deciding") a.actor.send(answer);
             for (const a of apart)
-              if (a.actor.getSnapshot().value === "deciding") a.actor.send({ ...answer });
+              if (a.actor.getSnapshot().context.value === "deciding") a.actor.send({ ...answer });
           }
           for (const [i, a] of shared.entries()) {
             const b = apart[i]!;
             expect(a.seen).toEqual(b.seen);
-            expect(a.actor.getSnapshot().value).toEqual(b.actor.getSnapshot().value);
+            expect(a.actor.getSnapshot().context.value).toEqual(
+              b.actor.getSnapshot().context.value,
+            );
             const { facts: _fa, ...ca } = a.actor.getSnapshot().context;
             const { facts: _fb, ...cb } = b.actor.getSnapshot().context;
             expect(ca).toEqual(cb);
@@ -287,7 +292,8 @@ describe("npc machine", () => {
             // What it learnt since it last changed activity (the engine's fold resets it).
             ctx.facts.concerns = w.concerns;
             actor.send(wake(t, w));
-            if (actor.getSnapshot().value === "deciding") actor.send({ type: "DECLINED", t });
+            if (actor.getSnapshot().context.value === "deciding")
+              actor.send({ type: "DECLINED", t });
             const next = actor.getSnapshot().context;
             expect(next.until).not.toBeNull();
             expect(next.until!).toBeGreaterThan(t);
@@ -297,4 +303,49 @@ describe("npc machine", () => {
       ),
     );
   });
+});
+
+describe("the events a state does not hear", () => {
+  // What each state answers, as the lifecycle is drawn (EXPIRE, CAP and PLAN: every state).
+  const heard: Record<NpcStateName, ReadonlyArray<NpcEvent["type"]>> = {
+    asleep: ["WAKE"],
+    idle: ["WAKE", "CONVERSE", "DEBATE"],
+    travelling: ["WAKE", "ELIDE"],
+    working: ["WAKE", "ELIDE", "CONVERSE", "DEBATE"],
+    conversing: ["WAKE", "ELIDE", "DEBATE"],
+    debating: ["WAKE", "ELIDE"],
+    deciding: ["DECIDED", "DECLINED", "CONVERSE", "DEBATE"],
+  };
+  const t = gameTime(0, 12);
+  const events: ReadonlyArray<NpcEvent> = [
+    wake(t, { company: 2, roll: 0 }),
+    { type: "DECIDED", t, action: { action: "rest", hours: 1 } },
+    { type: "DECLINED", t },
+    { type: "CONVERSE", t, with: [ids.npc("ada")], until: gameTime(0, 13) },
+    { type: "DEBATE", t, with: [ids.npc("ada")], until: gameTime(0, 13) },
+    { type: "ELIDE", t },
+  ];
+  for (const [value, hears] of Object.entries(heard) as Array<
+    [NpcStateName, ReadonlyArray<string>]
+  >) {
+    it(`${value}: change nothing and emit nothing; the others move it`, () => {
+      const i = input(gameTime(0, 11), {
+        activity: value === "deciding" ? "idle" : value,
+        destination: value === "travelling" ? forge : null,
+        until: gameTime(0, 12),
+      });
+      const state = { ...npcStateOf(i), value };
+      for (const e of events) {
+        const out: Array<NpcEmitted> = [];
+        const next = npcTransition(state, e, (x) => out.push(x));
+        if (hears.includes(e.type)) {
+          expect(out.length, `${value} hears ${e.type}`).toBeGreaterThan(0);
+          expect(next).not.toBe(state);
+        } else {
+          expect(out, `${value} does not hear ${e.type}`).toEqual([]);
+          expect(next).toBe(state);
+        }
+      }
+    });
+  }
 });

@@ -162,10 +162,10 @@ describe("the run's actor system", () => {
     });
     const children = actor.getSnapshot().children as Record<
       string,
-      { system: unknown; getSnapshot(): { value: unknown } }
+      { system: unknown; getSnapshot(): { context: { value: unknown } } }
     >;
     expect(Object.keys(children).sort()).toEqual(["ada", "debate:d1"]);
-    expect(children.ada!.getSnapshot().value).toBe("asleep");
+    expect(children.ada!.getSnapshot().context.value).toBe("asleep");
     expect(children.ada!.system).toBe(actor.system);
     actor.send({ type: "STOP_CHILD", id: "debate:d1" });
     expect(Object.keys(actor.getSnapshot().children)).toEqual(["ada"]);

@@ -384,7 +384,7 @@ export class NpcActors {
 
   /** The state an NPC's machine is in (`idle`, `deciding`, …). */
   stateOf(npcId: NpcId): string | undefined {
-    return this.npcs.get(npcId)?.getSnapshot().value as string | undefined;
+    return this.npcs.get(npcId)?.getSnapshot().context.value;
   }
 
   /** Runs a debate actor to its end, answering its requests with `answer`. */
