@@ -41,7 +41,6 @@ import type { NpcAction } from "./NpcAction.ts";
 import type { NpcFacts } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
 import {
-  type Plan,
   type PlanAt,
   type Planned,
   planFor,
@@ -217,15 +216,12 @@ const replanned = (
 };
 
 /** What an answer (or a refusal, which falls back to the routine) assigns: its plan, from now. */
-const decisionOf = (ctx: NpcContext, e: NpcEvent): Planned => {
+const decisionOf = (
+  ctx: NpcContext,
+  e: Extract<NpcEvent, { type: "DECIDED" | "DECLINED" }>,
+): Planned => {
   const at: PlanAt = { fixed: ctx.fixed, t: e.t, locationId: ctx.locationId };
-  const plan: Plan =
-    e.type === "DECLINED"
-      ? routine(at)
-      : e.type === "DECIDED"
-        ? planFor(at, e.action)
-        : { activity: ctx.activity, note: "" };
-  return planned(at, plan);
+  return planned(at, e.type === "DECLINED" ? routine(at) : planFor(at, e.action));
 };
 
 /** The states of an NPC's lifecycle: one per activity, and `deciding` while the brain is asked. */
