@@ -40,14 +40,7 @@ import { forgetting } from "./MemoryPolicy.ts";
 import type { NpcAction } from "./NpcAction.ts";
 import type { NpcFacts } from "./NpcFacts.ts";
 import { type Happening, type NewsReader, newsMatters, newsMayInterrupt } from "./newsMatters.ts";
-import {
-  type PlanAt,
-  type Planned,
-  planFor,
-  planned,
-  routine,
-  significant,
-} from "./npcPlans.ts";
+import { type PlanAt, type Planned, planFor, planned, routine, significant } from "./npcPlans.ts";
 import type { NpcContext, NpcEmitted, NpcEvent, NpcInput } from "./npcTypes.ts";
 
 /**
@@ -235,6 +228,12 @@ export interface NpcState extends NpcContext {
 type Emit = (e: NpcEmitted) => void;
 type Wake = Extract<NpcEvent, { type: "WAKE" }>;
 
+/** The state entered, its activity announced (the last thing each transition into one emits). */
+const announced = (next: NpcState, emit: Emit): NpcState => {
+  emit(activityOf(next, next.note));
+  return next;
+};
+
 /** `state` with `update` taken in and `value` the state entered (one copy, as an assignment makes). */
 const enter = (state: NpcState, value: NpcStateName, update: Partial<NpcContext>): NpcState => ({
   ...state,
@@ -268,9 +267,7 @@ const wake = (
       for (const out of voiced(w.step.step, { steps: w.step.rest, plannedAt: agenda.plannedAt }))
         emit(out);
   }
-  const next = enter(state, w.update.activity ?? state.activity, w.update);
-  emit(activityOf(next, next.note));
-  return next;
+  return announced(enter(state, w.update.activity ?? state.activity, w.update), emit);
 };
 
 /** A decision (or a refusal to decide) taken in: its plan, then what it says, then the activity. */
@@ -283,8 +280,7 @@ const decide = (
   const next = enter(state, plan.activity, plan);
   if (e.type === "DECIDED")
     for (const out of voiced(e.action, replanned(next, e.action.agenda, e.t))) emit(out);
-  emit(activityOf(next, next.note));
-  return next;
+  return announced(next, emit);
 };
 
 /** Drawn into a conversation or a debate: the activity from `t`, announced. */
@@ -293,12 +289,11 @@ const drawnIn = (
   e: Extract<NpcEvent, { type: "CONVERSE" | "DEBATE" }>,
   emit: Emit,
 ): NpcState => {
-  const next =
+  const [value, note] =
     e.type === "CONVERSE"
-      ? enter(state, "conversing", joined(state, e, "conversing", "in conversation"))
-      : enter(state, "debating", joined(state, e, "debating", "debating"));
-  emit(activityOf(next, next.note));
-  return next;
+      ? (["conversing", "in conversation"] as const)
+      : (["debating", "debating"] as const);
+  return announced(enter(state, value, joined(state, e, value, note)), emit);
 };
 
 /** A time skip ends what it is doing (a journey at its destination, a shift reported): idle. */
@@ -308,7 +303,7 @@ const elide = (state: NpcState, e: Extract<NpcEvent, { type: "ELIDE" }>, emit: E
     emit(arrival(state));
     at = { ...state, locationId: state.destination ?? state.locationId, destination: null };
   } else if (state.value === "working") emit(workDone(state));
-  const next = enter(at, "idle", {
+  const stopped = {
     t: e.t,
     activity: "idle",
     destination: null,
@@ -316,9 +311,8 @@ const elide = (state: NpcState, e: Extract<NpcEvent, { type: "ELIDE" }>, emit: E
     taskId: null,
     attendingTo: [],
     note: "finished what it was doing",
-  });
-  emit(activityOf(next, next.note));
-  return next;
+  } as const;
+  return announced(enter(at, "idle", stopped), emit);
 };
 
 const arrival = (ctx: NpcContext): NpcEmitted => ({
