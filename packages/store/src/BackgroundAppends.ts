@@ -119,9 +119,10 @@ export class BackgroundAppends {
 
   /**
    * A batch to the worker, with the seqs, the dedup within the batch and the result
-   * `append` would give (no snapshot: the worker takes those the options ask for). The
-   * worker decodes it: an event that does not decode, or not to itself, an id the save
-   * already holds, fail it there, raised here at the next call.
+   * `append` would give (no snapshot: the worker takes those the options ask for). Each
+   * event this thread can vouch for (`packEvents`) the worker takes as it is; it decodes
+   * the others: an event that does not decode, or not to itself, an id the save already
+   * holds, fail it there, raised here at the next call.
    *
    * @throws StaleSeq when `expectedSeq` is not the head the batches sent lead to
    * @throws the worker's failure, when it had one

@@ -24,6 +24,7 @@ import type { Projector } from "./Projector.ts";
 import type { SnapshotInfo, SnapshotStore } from "./SnapshotStore.ts";
 import { SqlFold, sqlFoldedTypes } from "./SqlFold.ts";
 import { InvalidEvent, StaleSeq } from "./StoreError.ts";
+import { VouchedEvent } from "./takeBatch.ts";
 
 /** What an append did. */
 export interface AppendResult {
@@ -432,6 +433,7 @@ export class EventAppend {
  * names every key of `StoredEvent`, so a field events gain cannot be left out.
  */
 export const storedOf = (e: Event, seq: number, save: SaveInfo): StoredEvent => {
+  if (e instanceof VouchedEvent) return e.stored(seq, save.saveId, save.campaignId);
   const stored: { readonly [K in keyof StoredEvent]: unknown } = {
     type: e.type,
     version: e.version,

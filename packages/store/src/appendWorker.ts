@@ -3,9 +3,11 @@
  * of its own and appends each batch it is sent, in the order sent, as `SqliteEventLog`'s
  * `append` does (log rows and read models together), then counts the batches as
  * committed in the shared signal and wakes the run's thread. It never decides anything:
- * the batches come with their seqs fixed by the sender, which did not decode them — the
- * worker does, and refuses an event that does not decode to exactly itself, since the
- * sender goes on with the events as it sent them. A batch that does not
+ * the batches come with their seqs fixed by the sender, which vouched for the events it
+ * could (`vouched`: each what its schema decodes to itself, and what JSON gives back as it
+ * is). The worker takes those as they are (`takeBatch`) and decodes the others, refusing
+ * an event that does not decode to exactly itself, since the sender goes on with the
+ * events as it sent them. A batch that does not
  * land as sent (another writer moved the head, an id already stored) stops it: the error
  * goes back on the port, the failure flag is raised, and nothing after it is written.
  * An engine snapshot the run hands over is stored in the same order, after the batches
@@ -34,7 +36,6 @@ import type { Event } from "@hearsay/core";
 import {
   type AppendJob,
   SIGNAL,
-  sentEvents,
   type WorkerMessage,
   type WorkerStart,
 } from "./backgroundProtocol.ts";
@@ -43,6 +44,7 @@ import { EngineSnapshotStore } from "./EngineSnapshotStore.ts";
 import { opensWithCheckpointToHash } from "./EventAppend.ts";
 import { openDatabase } from "./openDatabase.ts";
 import { SqliteEventLog } from "./SqliteEventLog.ts";
+import { takeBatch } from "./takeBatch.ts";
 
 const start = workerData as WorkerStart;
 const signal = new Int32Array(start.signal);
@@ -150,7 +152,8 @@ const write = (to: SqliteEventLog): void => {
 };
 
 const join = (to: SqliteEventLog, job: AppendJob): void => {
-  const { events, payloads } = decodeSent(job.saveId, sentEvents(job));
+  const { events, payloads } =
+    "json" in job.events ? takeBatch(job.saveId, job.events) : decodeSent(job.saveId, job.events);
   const j = joined;
   if (
     j !== null &&

@@ -3,6 +3,7 @@
  * Int32Array over a SharedArrayBuffer) and the messages between them.
  */
 import type { MessagePort } from "node:worker_threads";
+import { vouched } from "./decodeSent.ts";
 import type { EventLogOptions } from "./SqliteEventLog.ts";
 
 /** Slots of the shared signal. */
@@ -39,10 +40,11 @@ export type SentEvent = readonly [string, number, string, number, string];
 /**
  * A batch's events packed for the trip: the ids back to back in one string, the payloads'
  * JSON in one array, and per event (`PACKED_FIELDS` numbers in `meta`) its time, version,
- * type (an index into `types`) and the length of its id. postMessage clones an array of
- * tuples value by value, on the sender's thread and again on the worker's; this is a
- * few strings and one typed array. (The JSON stays one string per event: joined, one
- * payload with a character past Latin-1 makes the whole batch two bytes a character.)
+ * type (an index into `types`), the length of its id, and 1 when the run's thread vouched
+ * for it (`vouched`), else 0. postMessage clones an array of tuples value by value, on the
+ * sender's thread and again on the worker's; this is a few strings and one typed array.
+ * (The JSON stays one string per event: joined, one payload with a character past
+ * Latin-1 makes the whole batch two bytes a character.)
  */
 export interface PackedEvents {
   readonly ids: string;
@@ -51,7 +53,7 @@ export interface PackedEvents {
   readonly meta: Float64Array;
 }
 
-export const PACKED_FIELDS = 4;
+export const PACKED_FIELDS = 5;
 
 /** What `packEvents` reads of an event (an event the engine emitted, not yet decoded). */
 export interface Sendable {
@@ -62,7 +64,7 @@ export interface Sendable {
   readonly payload: unknown;
 }
 
-/** An event as a tuple, as it was sent before packing (and still is, when it cannot be packed). */
+/** An event as a tuple, as it is sent when its batch cannot be packed. */
 export const sentOf = (e: Sendable): SentEvent =>
   [e.id, e.t, e.type, e.version, JSON.stringify(e.payload)] as unknown as SentEvent;
 
@@ -70,7 +72,10 @@ export const sentOf = (e: Sendable): SentEvent =>
  * The events packed, or null when one of them holds what the packing would not keep as
  * it is — an id or type that is not a string, a time or version that is not a number, a
  * payload without JSON: a batch with such an event goes as tuples (`sentOf`), so the
- * worker decodes what was there and refuses it.
+ * worker decodes what was there and refuses it. Each event the run's thread vouches for
+ * (`vouched`: every field what its schema decodes to itself, and what its JSON gives back
+ * as it is) is marked so: the worker takes those as they are, and decodes the others
+ * (`takeBatch`).
  */
 export const packEvents = (events: ReadonlyArray<Sendable>): PackedEvents | null => {
   const meta = new Float64Array(events.length * PACKED_FIELDS);
@@ -104,21 +109,9 @@ export const packEvents = (events: ReadonlyArray<Sendable>): PackedEvents | null
     meta[m + 1] = version;
     meta[m + 2] = k;
     meta[m + 3] = id.length;
+    meta[m + 4] = vouched(e) ? 1 : 0;
   }
   return { ids, types, json, meta };
-};
-
-/** The events of a packed batch as the tuples they were packed from. */
-export const unpackEvents = (packed: PackedEvents): Array<SentEvent> => {
-  const { ids, types, json, meta } = packed;
-  const sent = new Array<SentEvent>(json.length);
-  let at = 0;
-  for (let i = 0, m = 0; i < sent.length; i++, m += PACKED_FIELDS) {
-    const end = at + meta[m + 3]!;
-    sent[i] = [ids.slice(at, end), meta[m]!, types[meta[m + 2]!]!, meta[m + 1]!, json[i]!];
-    at = end;
-  }
-  return sent;
 };
 
 /**
@@ -149,7 +142,3 @@ export interface AppendJob {
   /** Packed (`packEvents`), or as tuples when the batch could not be. */
   readonly events: PackedEvents | ReadonlyArray<SentEvent>;
 }
-
-/** A job's events as tuples. */
-export const sentEvents = (job: AppendJob): ReadonlyArray<SentEvent> =>
-  "json" in job.events ? unpackEvents(job.events) : job.events;

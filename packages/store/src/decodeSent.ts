@@ -13,10 +13,14 @@
  * the check does not vouch for (a schema it does not cover, a key out of order, a value
  * that fails) takes Effect's decode and the JSON comparison, as before: the same events
  * are refused, with the same errors.
+ *
+ * The same checks, held strictly to what JSON gives back as it is (`vouched`), let the
+ * run's thread vouch for an event before any JSON: the worker then takes it without
+ * decoding (takeBatch.ts), and decodes here only the events it was not vouched for.
  */
 import { currentVersions, Event, type EventType } from "@hearsay/core";
 import type { SchemaAST } from "effect";
-import type { SentEvent } from "./backgroundProtocol.ts";
+import type { Sendable, SentEvent } from "./backgroundProtocol.ts";
 import { decodeOne } from "./decodeBatch.ts";
 import { InvalidEvent } from "./StoreError.ts";
 
@@ -89,13 +93,24 @@ const discriminated = (objects: ReadonlyArray<SchemaAST.AST>): boolean => {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** An array literal's kind: JSON writes its items, and nothing else (no `toJSON`). */
+const isPlainArray = (v: unknown): v is Array<unknown> =>
+  Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && !Object.hasOwn(v, "toJSON");
+
+/** An object literal's kind: JSON writes its own keys, and nothing else (no `toJSON`). */
+const hasPlainPrototype = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
 /**
  * The identity check of a schema node, or null when the node is not one this covers:
  * a transformation, a declaration, a tuple, an index signature, or a union whose members
  * could not be told apart by their input's kind (Effect takes the first member that
  * decodes; among members of one kind that could strip or change what another keeps).
  */
-export const identityCheck = (ast: SchemaAST.AST): Check | null => {
+export const identityCheck = (ast: SchemaAST.AST, strict = false): Check | null => {
   if (ast.encoding !== undefined) return null;
   if ("encodingChecks" in ast && ast.encodingChecks !== undefined) return null;
   const filters = filtersOf(ast);
@@ -105,14 +120,17 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
       case "String":
         return (v) => typeof v === "string";
       case "Number":
-        // JSON holds finite numbers only.
-        return (v) => typeof v === "number" && Number.isFinite(v);
+        // JSON holds finite numbers only, and writes -0 as 0.
+        return strict
+          ? (v) => typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0)
+          : (v) => typeof v === "number" && Number.isFinite(v);
       case "Boolean":
         return (v) => typeof v === "boolean";
       case "Null":
         return (v) => v === null;
       case "Undefined":
-        return (v) => v === undefined;
+        // JSON has no undefined: it drops such a key, and writes null in an array.
+        return strict ? () => false : (v) => v === undefined;
       case "Literal": {
         const literal = ast.literal;
         return (v) => v === literal;
@@ -131,7 +149,7 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
           if (scalarKind(m) === null && kinds.has(kind) && !(kind === "Objects" && tagged))
             return null;
           kinds.add(kind);
-          const c = identityCheck(m);
+          const c = identityCheck(m, strict);
           if (c === null) return null;
           members.push(c);
         }
@@ -142,10 +160,11 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
       }
       case "Arrays": {
         if (ast.elements.length !== 0 || ast.rest.length !== 1) return null;
-        const item = identityCheck(ast.rest[0]!);
+        const item = identityCheck(ast.rest[0]!, strict);
         if (item === null) return null;
+        const array = strict ? isPlainArray : Array.isArray;
         return (v) => {
-          if (!Array.isArray(v)) return false;
+          if (!array(v)) return false;
           for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
           return true;
         };
@@ -155,13 +174,14 @@ export const identityCheck = (ast: SchemaAST.AST): Check | null => {
         const props: Array<{ key: string; optional: boolean; check: Check }> = [];
         for (const p of ast.propertySignatures) {
           if (typeof p.name !== "string") return null;
-          const check = identityCheck(p.type);
+          const check = identityCheck(p.type, strict);
           if (check === null) return null;
           props.push({ key: p.name, optional: p.type.context?.isOptional === true, check });
         }
         const hasOwn = Object.prototype.hasOwnProperty;
+        const plain = strict ? hasPlainPrototype : isPlainObject;
         return (v) => {
-          if (!isPlainObject(v)) return false;
+          if (!plain(v)) return false;
           // The keys the schema names, in its order (an optional one may be missing), and
           // no other: decoding drops unknown keys and writes its own order. (A for-in walk
           // reads the object's keys without copying them out, as Object.keys would.)
@@ -204,6 +224,57 @@ export const decodesToItself = (raw: { readonly type: string }): boolean => {
 
 /** The event types whose events `decodesToItself` can vouch for. */
 export const vouchedTypes: ReadonlyArray<string> = [...checks.keys()];
+
+/** An event's fields in the order the worker's `decodesToItself` reads them. */
+const ENVELOPE = ["type", "version", "id", "t", "payload"];
+
+/**
+ * Per event type, the sender's check (`vouched`): each field of the event as it stands,
+ * before any JSON, by its schema held strictly to what JSON writes back as it was — no
+ * undefined, no -0, no object but a literal's kind. Only for types whose schema is the
+ * five fields, in the order the worker builds an event in, with no check of the event as
+ * a whole: for those, an event that passes is one whose JSON the worker would parse into
+ * an event `decodesToItself` vouches for, the same event field for field.
+ */
+const vouchers = new Map<string, (e: Sendable) => boolean>();
+for (const member of Event.members) {
+  const type = member.fields.type.schema.literal as EventType;
+  const ast = member.ast;
+  if (!checks.has(type) || ast._tag !== "Objects" || filtersOf(ast) !== noFilters) continue;
+  const sigs = ast.propertySignatures;
+  if (
+    sigs.length !== ENVELOPE.length ||
+    sigs.some((p, i) => p.name !== ENVELOPE[i] || p.type.context?.isOptional === true)
+  )
+    continue;
+  const fields = sigs.map((p) => identityCheck(p.type, true));
+  if (fields.some((c) => c === null)) continue;
+  const [ofType, ofVersion, ofId, ofT, ofPayload] = fields as Array<Check>;
+  const version = currentVersions.get(type);
+  vouchers.set(
+    type,
+    (e) =>
+      e.version === version &&
+      ofType!(e.type) &&
+      ofVersion!(e.version) &&
+      ofId!(e.id) &&
+      ofT!(e.t) &&
+      ofPayload!(e.payload),
+  );
+}
+
+/**
+ * Whether the run's thread may send `e` packed, for the worker to take without decoding
+ * it (`takeBatch`): an event at its type's current version whose every field is,
+ * before any JSON, what its schema decodes to itself, and what JSON gives back as it is.
+ */
+export const vouched = (e: Sendable): boolean => {
+  const check = vouchers.get(e.type as string);
+  return check?.(e) === true;
+};
+
+/** The event types `vouched` can vouch for. */
+export const sendableTypes: ReadonlyArray<string> = [...vouchers.keys()];
 
 /**
  * The batch decoded, each event checked to be what it decodes to; with each payload's
