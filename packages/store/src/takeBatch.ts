@@ -40,7 +40,14 @@ export class VouchedEvent {
     return new VouchedStoredEvent(this, seq, saveId, campaignId) as unknown as StoredEvent;
   }
 
-  toJSON(): unknown {
+  /** The event as JSON writes a decoded one (the payload read). */
+  toJSON(): {
+    readonly type: string;
+    readonly version: number;
+    readonly id: string;
+    readonly t: number;
+    readonly payload: unknown;
+  } {
     return {
       type: this.type,
       version: this.version,
@@ -78,11 +85,7 @@ class VouchedStoredEvent {
 
   toJSON(): unknown {
     return {
-      type: this.type,
-      version: this.version,
-      id: this.id,
-      t: this.t,
-      payload: this.payload,
+      ...this.#of.toJSON(),
       seq: this.seq,
       saveId: this.saveId,
       campaignId: this.campaignId,

@@ -21,6 +21,8 @@ import {
   sentOf,
 } from "../src/backgroundProtocol.ts";
 import { decodeSent, sendableTypes, vouched } from "../src/decodeSent.ts";
+import { storedOf } from "../src/EventAppend.ts";
+import type { SaveInfo } from "../src/EventHistory.ts";
 import { InvalidEvent } from "../src/StoreError.ts";
 import { takeBatch } from "../src/takeBatch.ts";
 import { runs } from "./harness.ts";
@@ -161,6 +163,14 @@ describe("packEvents and takeBatch", () => {
           const expected = outcome(() => decodeSent(saveId, sent.map(sentOf)));
           seen.add(expected.startsWith("refused") ? "refused" : "taken");
           expect(outcome(() => taken(sent))).toBe(expected);
+          if (expected.startsWith("refused")) return;
+          // Stored, as an append stores them: the same JSON as the decoded events stored.
+          const save = { saveId, campaignId: "c" } as unknown as SaveInfo;
+          const stored = (es: ReadonlyArray<Event>) =>
+            JSON.stringify(es.map((e, i) => storedOf(e, i + 1, save)));
+          expect(stored(taken(sent).events)).toBe(
+            stored(decodeSent(saveId, sent.map(sentOf)).events),
+          );
         },
       ),
       { numRuns: runs(100) },
