@@ -28,6 +28,7 @@ import {
   bareLog,
   decodeOnly,
   digestCost,
+  storeAppend,
   storeCaughtUpEvery,
   storeLogOnly,
 } from "./lib/bareLog.ts";
@@ -275,14 +276,9 @@ const one = async (npcs: number, days: number): Promise<Row> => {
   log.db.close();
   rmSync(dir, { recursive: true, force: true });
   const batches = tickBatches(events);
-  const fresh = new SqliteEventLog(openDatabase(":memory:"), { snapshotEvery: 0 });
-  fresh.createSave({ saveId: ids.save("bench"), campaignId: events[0]!.campaignId, name: "bench" });
-  const baseStart = performance.now();
-  const baseCpu = cpuNow();
-  let head = 0;
-  for (const b of batches) head = fresh.append(ids.save("bench"), head, b).head;
-  const baselineAppendSeconds = (performance.now() - baseStart) / 1000;
-  const storeCpuUs = cpuNow() - baseCpu;
+  const store = storeAppend(batches);
+  const baselineAppendSeconds = store.seconds;
+  const storeCpuUs = store.cpuSeconds * 1e6;
   const bare = bareLog(batches);
   const logTable = storeLogOnly(batches);
   const decoding = decodeOnly(batches);

@@ -113,19 +113,20 @@ export const decodeOnly = (batches: ReadonlyArray<ReadonlyArray<StoredEvent>>): 
 };
 
 /**
- * The whole store's append of `batches` to a fresh store, with the projection digest's
- * triggers or with them dropped.
+ * The whole store's append of `batches` (a run's ticks, in order) to a fresh store in
+ * memory, read models and all, one append per batch: the engine bench's store baseline.
+ * `digest` false drops the projection digest's triggers first.
  */
-const storeAppend = (
+export const storeAppend = (
   batches: ReadonlyArray<ReadonlyArray<StoredEvent>>,
-  digest: boolean,
+  digest = true,
 ): BareLog => {
   const db = openDatabase(":memory:");
   try {
     const first = batches[0]?.[0];
     if (first === undefined) return { seconds: 0, cpuSeconds: 0, rows: 0 };
     const log = new SqliteEventLog(db);
-    log.createSave({ saveId: first.saveId, campaignId: first.campaignId, name: "digest" });
+    log.createSave({ saveId: first.saveId, campaignId: first.campaignId, name: "store" });
     if (!digest) {
       const triggers = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE ?")
