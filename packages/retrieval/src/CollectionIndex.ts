@@ -84,6 +84,7 @@ const ascending = (rowids: ReadonlyArray<number>): boolean => {
 
 export class CollectionIndex {
   private readonly scanStmt: Statement;
+  private readonly countStmt: Statement;
   private readonly rowStmt: Statement;
   private readonly afterStmt: Statement;
   private readonly maxStmt: Statement;
@@ -109,6 +110,7 @@ export class CollectionIndex {
     const cols = spec.textColumns.join(", ");
     const head = `SELECT rowid, save_id, ${cols} FROM ${spec.table}`;
     this.scanStmt = prepare(db, `${head} ORDER BY rowid`).raw();
+    this.countStmt = prepare(db, `SELECT count(*) FROM ${spec.table}`).pluck();
     this.rowStmt = prepare(db, `${head} WHERE rowid = ?`).raw();
     this.afterStmt = prepare(
       db,
@@ -285,20 +287,19 @@ export class CollectionIndex {
       const seen = new Set<number>();
       const todo: Array<Pending> = [];
       let scanned = 0;
+      // Counted first, so that a bar knows how far the scan has to go.
+      const total = onProgress === undefined ? 0 : Number(self.countStmt.get());
+      const scan = (done: number) =>
+        onProgress?.({ collection: self.spec.name, phase: "scan", done, total });
+      scan(0);
       for (const row of self.scanStmt.iterate() as Iterable<Array<unknown>>) {
         const p = self.pending(row);
         seen.add(p.rowid);
         if (self.store.fingerprint(p.rowid) !== p.fp) todo.push(p);
         self.see(p.rowid);
-        if (++scanned % 50_000 === 0) {
-          onProgress?.({
-            collection: self.spec.name,
-            phase: "scan",
-            done: scanned,
-            total: scanned,
-          });
-        }
+        if (++scanned % 50_000 === 0) scan(scanned);
       }
+      scan(scanned);
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
       self.removeRows(gone);
       const added = yield* self.embedAll(todo, onProgress, true);

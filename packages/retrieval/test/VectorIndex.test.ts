@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type IndexProgress,
   indexPaths,
   makeHashingEmbedder,
   RetrievalEngine,
@@ -104,6 +105,19 @@ describe("vector index files", () => {
     const second = open();
     expect(second.reports.every((r) => r.outcome === "loaded")).toBe(true);
     expect(battery(second.index)).toEqual(expected);
+  });
+
+  it("reports a rebuild's scan against the table's row count, never past it", () => {
+    const reports: Array<IndexProgress> = [];
+    open({ onProgress: (p) => reports.push(p) });
+    const scans = reports.filter((r) => r.collection === "memories" && r.phase === "scan");
+    // Told before the first row is read how many there are, and at the end all of them.
+    expect(scans[0]).toMatchObject({ done: 0, total: 400 });
+    expect(scans.at(-1)).toMatchObject({ done: 400, total: 400 });
+    for (const r of reports) {
+      expect(r.done).toBeGreaterThanOrEqual(0);
+      expect(r.done).toBeLessThanOrEqual(r.total);
+    }
   });
 
   it("rebuilds from SQLite when the vectors or manifest are corrupt, with the same results", () => {
