@@ -70,6 +70,11 @@ export interface SimulationSpec {
   readonly config?: Partial<EngineConfig>;
   readonly onProgress?: (progress: Progress) => void;
   /**
+   * Each step of taking up a resumed run before its first tick, as it begins: on a long
+   * log each takes seconds (the CLI says what it is doing meanwhile).
+   */
+  readonly onResumeStep?: (step: ResumeStep) => void;
+  /**
    * Time skips to make on the way, at `atDay` `atHour`:00 (the hour may be fractional):
    * jump `days` days (default 1), or elide — for `days` days when given (a fraction is
    * kept to the minute), else until every NPC has finished what it is doing.
@@ -107,10 +112,23 @@ export interface Progress {
   readonly t: GameTime;
   readonly day: number;
   readonly startDay: number;
+  /** The day this call began at: `startDay` for a new run, the day it stopped at for a resumed one. */
+  readonly fromDay: number;
   readonly endDay: number;
   readonly ticks: number;
   readonly events: number;
   readonly head: number;
+}
+
+/**
+ * A step of taking up a resumed run: folding the events after the newest engine snapshot
+ * into the engine's books and the NPCs' actors (`events` of them), then opening the
+ * retrieval service on the log (`events` long): its vector files, and its view of who
+ * knows what.
+ */
+export interface ResumeStep {
+  readonly step: "actors" | "retrieval";
+  readonly events: number;
 }
 
 export interface RunSummary {
@@ -186,6 +204,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     // Page by page: a long run of a large world has millions of events, which as one
     // array do not fit Node's default heap.
     const fromSeq = (restored?.seq ?? 0) + 1;
+    spec.onResumeStep?.({ step: "actors", events: head - fromSeq + 1 });
     for (const e of historyEvents({ log, saveId, fromSeq, pageSize: config.resumePageSize })) {
       state.apply(e, e.seq);
       actors.apply(e);
@@ -213,6 +232,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
   // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
   const reads = new DossierReads();
+  if (head > 0) spec.onResumeStep?.({ step: "retrieval", events: head });
   const dossiers = readTracked(spec.dossiers(log, saveId), reads);
   // Turns read an NPC's own rows from its actor and the routing state, as of the tick's start.
   const ownRows = new ActorDossierReads(actors, state);
@@ -242,6 +262,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       });
     }
   }
+  // A resumed run's retrieval view is read from the log now, within the step said above,
+  // rather than by the first tick's first dossier.
+  if (head > 0) dossiers.refresh?.();
   /** Records what the dossier source asks to (an embedder's fallback) in this batch. */
   const warnings = (writer: TickWriter) => {
     for (const w of dossiers.takeWarnings?.() ?? [])
@@ -424,6 +447,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       t,
       day: Math.floor(t / MINUTES_PER_DAY),
       startDay,
+      fromDay: Math.floor(startT / MINUTES_PER_DAY),
       endDay,
       ticks,
       events: [...counts.values()].reduce((a, b) => a + b, 0),

@@ -135,6 +135,7 @@ export {
 } from "./retrievalDossiers.ts";
 export {
   type Progress,
+  type ResumeStep,
   type RunSummary,
   runSimulation,
   type SimulationSpec,

@@ -1,5 +1,5 @@
-import { gameTime } from "@hearsay/core";
-import { RunRefused } from "@hearsay/engine";
+import { gameTime, MINUTES_PER_DAY } from "@hearsay/core";
+import { type Progress, type ResumeStep, RunRefused } from "@hearsay/engine";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { describe, expect, it } from "vitest";
 import { freshLog, logHash, logOf, MAIN, ofType, run } from "./harness.ts";
@@ -53,6 +53,35 @@ describe("a run", () => {
       expect(rest.resumed).toBe(true);
       expect(logHash(broken)).toBe(logHash(whole));
     }
+  });
+
+  it("says each step of taking up a resumed run, and counts its days from where it stopped", async () => {
+    const log = freshLog();
+    const steps: Array<ResumeStep> = [];
+    const days: Array<Progress> = [];
+    const first = await run(log, {
+      maxTicks: 40,
+      onResumeStep: (s) => steps.push(s),
+      onProgress: (p) => days.push(p),
+    });
+    // A new run takes nothing up, and its days count from the world's first.
+    expect(steps).toEqual([]);
+    expect(days[0]!.fromDay).toBe(days[0]!.startDay);
+    const head = log.head(MAIN);
+    const stoppedOn = Math.floor(first.t / MINUTES_PER_DAY);
+    expect(stoppedOn).toBeGreaterThan(days[0]!.startDay);
+    days.length = 0;
+    await run(log, {
+      resume: true,
+      onResumeStep: (s) => steps.push(s),
+      onProgress: (p) => days.push(p),
+    });
+    expect(steps.map((s) => s.step)).toEqual(["actors", "retrieval"]);
+    expect(steps[0]!.events).toBeGreaterThan(0);
+    expect(steps[0]!.events).toBeLessThanOrEqual(head);
+    expect(steps[1]!.events).toBe(head);
+    expect(days.length).toBeGreaterThan(0);
+    for (const p of days) expect(p.fromDay).toBe(stoppedOn);
   });
 
   it("resumes reading its log a page at a time, never the whole history at once", async () => {

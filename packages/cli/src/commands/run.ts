@@ -28,6 +28,7 @@ import { loadIndexMode } from "../indexMode.ts";
 import { indexProgress } from "../indexProgress.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
+import { resumeNotes } from "../resumeNote.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 const Days = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36_500 }));
@@ -168,15 +169,17 @@ export const runCommand = Command.make(
             ...(Option.isSome(args.checkpointEvery)
               ? { config: { checkpointEveryTicks: args.checkpointEvery.value } }
               : {}),
+            onResumeStep: resumeNotes(args.quiet),
             onProgress: (p) => {
               const secs = Math.max(1e-3, (performance.now() - began) / 1000);
               indexBar.stop();
+              // The bar spans the days this call runs (a resumed run's from where it stopped).
               bar ??= progressBar(
-                p.endDay - startDay,
+                p.endDay - p.fromDay,
                 "{bar} day {day}/{endDay} | {tps} ticks/s | {eps} events/s | ETA {eta_formatted}",
                 args.quiet,
               );
-              bar.update(p.day - startDay, {
+              bar.update(p.day - p.fromDay, {
                 day: p.day - startDay,
                 endDay: p.endDay - startDay,
                 tps: (p.ticks / secs).toFixed(0),

@@ -23,8 +23,10 @@ import { brainFlags } from "../brainFlags.ts";
 import { chooseBrain } from "../chooseBrain.ts";
 import { chooseEmbedder } from "../chooseEmbedder.ts";
 import { loadIndexMode } from "../indexMode.ts";
+import { indexProgress } from "../indexProgress.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { progressBar } from "../Progress.ts";
+import { resumeNotes } from "../resumeNote.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 const Days = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 36_500 }));
@@ -109,11 +111,9 @@ export const skipCommand = Command.make(
           log,
           saveId: args.save,
         });
-        const bar = progressBar(
-          args.days,
-          "{bar} day {day}/{days} skipped | {events} events | ETA {eta_formatted}",
-          args.quiet,
-        );
+        // Started with the skip's first step: taking up the run says what it does first.
+        let bar: ReturnType<typeof progressBar> | null = null;
+        const indexBar = indexProgress(args.quiet);
         tuneV8ForRuns();
         const began = performance.now();
         const summary: SkipSummary = yield* Effect.tryPromise({
@@ -132,14 +132,29 @@ export const skipCommand = Command.make(
                 embedding,
                 indexMode,
                 clock: () => performance.now(),
+                onIndexProgress: indexBar.onProgress,
               }),
+              onResumeStep: resumeNotes(args.quiet),
               onProgress: (skipped, events) => {
+                indexBar.stop();
+                bar ??= progressBar(
+                  args.days,
+                  "{bar} day {day}/{days} skipped | {events} events | ETA {eta_formatted}",
+                  args.quiet,
+                );
                 const day = Math.min(args.days, Math.floor(skipped));
                 bar.update(day, { day, days: args.days, events });
               },
             }),
           catch: (e) => e,
-        }).pipe(Effect.ensuring(Effect.sync(() => bar.stop())));
+        }).pipe(
+          Effect.ensuring(
+            Effect.sync(() => {
+              indexBar.stop();
+              (bar as ReturnType<typeof progressBar> | null)?.stop();
+            }),
+          ),
+        );
         const secs = (performance.now() - began) / 1000;
         yield* Console.log(formatSkip(summary, args.mode, args.db, secs));
       });
