@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ids, MINUTES_PER_DAY } from "@hearsay/core";
-import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
+import { loadSimulation, runSimulation, scaleSimulation } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import {
@@ -166,8 +166,9 @@ const sizes = (): ReadonlyArray<readonly [number, number]> => {
 const inline = process.argv.includes("--inline");
 
 const one = async (npcs: number, days: number): Promise<Row> => {
-  const sim = loadSimulation();
-  const world = scaleWorld(sim.world, npcs);
+  // The world `hearsay run --scale N` runs, with the hash such a run records.
+  const sim = scaleSimulation(loadSimulation(), npcs);
+  const world = sim.world;
   // A database file, as `hearsay run` writes: only a file's appends can go to a worker.
   const dir = mkdtempSync(join(tmpdir(), "hearsay-engine-bench-"));
   const log = new SqliteEventLog(openDatabase(join(dir, "bench.db")), { snapshotEvery: 0 });

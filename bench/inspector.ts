@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ids } from "@hearsay/core";
-import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
+import { loadSimulation, runSimulation, scaleSimulation } from "@hearsay/engine";
 import { startInspector } from "@hearsay/inspector";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
@@ -38,8 +38,10 @@ const grow = async (
   days: number,
   minutes: number,
 ): Promise<void> => {
-  const sim = loadSimulation();
-  const world = npcs === null ? sim.world : scaleWorld(sim.world, npcs);
+  const base = loadSimulation();
+  // As `hearsay run [--scale N]` runs it, hash and all.
+  const sim = npcs === null ? base : scaleSimulation(base, npcs);
+  const world = sim.world;
   const began = performance.now();
   if (minutes <= 0 && existsSync(path)) return;
   for (;;) {

@@ -24,7 +24,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node
 import { loadavg } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ids, MINUTES_PER_DAY } from "@hearsay/core";
-import { loadSimulation, runSimulation, scaleWorld } from "@hearsay/engine";
+import { loadSimulation, runSimulation, scaleSimulation, scaleWorld } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { cpuNow, instrument } from "./lib/cpuParts.ts";
@@ -69,6 +69,36 @@ const copyLog = (path: string, dir: string, vectors: boolean): string => {
   return to;
 };
 
+/**
+ * The default world at the log's size, as the run that wrote it defined it: `hearsay run`
+ * (the default size), `hearsay run --scale N` or `pnpm bench replay -- N:D --keep`, or a
+ * bench of an earlier version (scaled, with the unscaled world's hash) — whichever hash the
+ * log's `SimulationStarted` holds.
+ */
+const worldOf = (
+  log: SqliteEventLog,
+  saveId: ReturnType<typeof ids.save>,
+  npcs: number,
+  path: string,
+  save: string,
+) => {
+  const base = loadSimulation();
+  const started = log.read(saveId, { toSeq: 1 })[0];
+  const recorded = started?.type === "SimulationStarted" ? started.payload.worldHash : null;
+  const candidates = [
+    ...(npcs === base.world.npcs.length ? [base] : []),
+    scaleSimulation(base, npcs),
+    { ...base, world: scaleWorld(base.world, npcs) },
+  ];
+  const found = candidates.find((c) => c.worldHash === recorded);
+  if (found === undefined) {
+    throw new Error(
+      `late bench: --log ${path}: save '${save}' was not run on the default world at ${npcs} NPCs (its world hash is ${recorded ?? "missing"}); keep one with \`pnpm bench replay -- ${npcs}:365 --keep PATH\` or \`hearsay run --scale ${npcs}\``,
+    );
+  }
+  return found;
+};
+
 export default async (): Promise<void> => {
   const opts = options();
   const saveId = ids.save(opts.save);
@@ -78,6 +108,12 @@ export default async (): Promise<void> => {
     const path = copyLog(opts.log, work, true);
     const copySeconds = (performance.now() - copyStart) / 1000;
     const log = new SqliteEventLog(openDatabase(path), { snapshotEvery: 0 });
+    if (!log.saves().some((s) => s.saveId === saveId)) {
+      const held = log.saves().map((s) => s.saveId);
+      throw new Error(
+        `late bench: --log ${opts.log}: no save '${opts.save}' (it holds ${held.join(", ") || "none"}); pass --save ID`,
+      );
+    }
     const npcs = (
       log.db.prepare("SELECT count(*) AS n FROM characters WHERE save_id = ?").get(saveId) as {
         n: number;
@@ -93,8 +129,8 @@ export default async (): Promise<void> => {
       }
     ).t;
     const fromDay = Math.floor(t0 / MINUTES_PER_DAY);
-    const sim = loadSimulation();
-    const world = npcs === sim.world.npcs.length ? sim.world : scaleWorld(sim.world, npcs);
+    const sim = worldOf(log, saveId, npcs, opts.log, opts.save);
+    const world = sim.world;
     console.error(
       `late bench: ${npcs} NPCs, ${head0.toLocaleString("en-US")} events to day ${fromDay}; copied in ${copySeconds.toFixed(1)} s; resuming for ${opts.days} days …`,
     );

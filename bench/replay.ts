@@ -34,7 +34,7 @@ import {
   refoldLog,
   retrievalDossiers,
   runSimulation,
-  scaleWorld,
+  scaleSimulation,
   verifyLog,
 } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
@@ -105,9 +105,11 @@ const best = (n: number, f: () => void): { wall: number; cpu: number } => {
 
 /** The default world at `npcs` NPCs: what this bench (and `hearsay run`) simulates. */
 const definitionFor = (npcs: number) => {
-  const sim = loadSimulation();
-  const world = npcs === sim.world.npcs.length ? sim.world : scaleWorld(sim.world, npcs);
-  return { world, worldHash: sim.worldHash, lore: sim.lore };
+  const base = loadSimulation();
+  // As `hearsay run` (the default size) or `hearsay run --scale N` runs it, hash and all:
+  // a kept log resumes with the command.
+  const sim = npcs === base.world.npcs.length ? base : scaleSimulation(base, npcs);
+  return { world: sim.world, worldHash: sim.worldHash, lore: sim.lore };
 };
 
 /** A store to refold into: in memory, or a throwaway file when the log is big. */
