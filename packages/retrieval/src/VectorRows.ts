@@ -61,10 +61,12 @@ export class VectorRows {
   /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
   private readonly codes: SignCodes;
   /**
-   * slot → 1 once its sketch is written. A row put is sketched when a large scan first
-   * reads it (or on {@link codePending}), not when it is put nor when the store is saved:
-   * a sketch costs two 512-point rotations (~15 µs), a run saves its index as it goes,
-   * and a run's own scans are small, so most rows a run puts are never sketched.
+   * slot → 1 once its sketch is written. A row put or restored is sketched when a large
+   * scan first reads it (or on {@link codePending}), not when it is put, restored or
+   * saved: a sketch costs two 512-point rotations (~15 µs), a run saves its index as it
+   * goes, and a run's own scans are small, so most rows a run puts are never sketched —
+   * and a store opened on a long run's files (a resume, a talk, an inspection) would
+   * otherwise spend seconds sketching them all.
    */
   private readonly coded: PagedArray<Uint8Array>;
   /** The per-slot arrays, grown together. */
@@ -455,8 +457,8 @@ export class VectorRows {
         const o = (i - from) * d;
         for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
         quantizeInto(row, this.q8.page(slot), this.q8.offset(slot), d);
-        this.codes.encode(row, slot);
-        this.coded.set(slot, 1);
+        // Sketched when a large scan first reads it, as a row put is (`coded`).
+        this.coded.set(slot, 0);
       }
     }
   }
