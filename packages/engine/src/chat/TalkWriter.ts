@@ -101,8 +101,6 @@ export class TalkWriter {
     this.config = { ...defaultEngineConfig, ...spec.config };
     this.queries = new TalkQueries(spec.log.db, spec.saveId);
     this.dossiers = spec.dossiers ?? retrievalDossiers(spec.log, spec.saveId);
-    // Opened now, as the talk starts, not on the player's first line.
-    this.dossiers.open?.();
     this.runner = new BrainRunner(spec.brain, spec.recordBrain, this.config.brainConcurrency);
     this.names = new WorldIndex(spec.simulation.world);
     this.routes = new Routes(spec.simulation.world);
