@@ -280,25 +280,6 @@ const cliCases: ReadonlyArray<CliCase> = [
     mentions: () => ["world"],
   },
   {
-    // Refused before the resume says what it takes up: still the one line.
-    name: "--resume with another index mode",
-    sample: true,
-    args: (db) => [
-      "run",
-      tinySimulation,
-      "--days",
-      "2",
-      "--db",
-      db,
-      "--resume",
-      "--config",
-      join(corpusDir, "resume", "index-disabled.config"),
-    ],
-    db: "good",
-    exit: 1,
-    mentions: () => ["index mode embedded", "disabled"],
-  },
-  {
     name: "skip --days 0",
     sample: false,
     args: (db) => ["skip", "--db", db, "--days", "0"],

@@ -73,7 +73,6 @@ export const readTracked = (source: DossierSource, reads: DossierReads): Dossier
     ...(source.dossierRules === undefined ? {} : { dossierRules: source.dossierRules }),
     ...(source.takeWarnings ? { takeWarnings: () => source.takeWarnings!() } : {}),
     ...(source.own ? { own: (rows: OwnDossierRows) => source.own!(rows) } : {}),
-    ...(source.open ? { open: () => source.open!() } : {}),
     ...(source.flush ? { flush: () => source.flush!() } : {}),
     ...(source.keepIndex ? { keepIndex: (job: IndexJob) => source.keepIndex!(job) } : {}),
     ...(source.indexUpkeep ? { indexUpkeep: () => source.indexUpkeep!() } : {}),

@@ -189,44 +189,6 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     everyEvents: config.snapshotEveryEvents,
     kept: config.snapshotsKept,
   });
-  // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
-  const reads = new DossierReads();
-  const dossiers = readTracked(spec.dossiers(log, saveId), reads);
-  if (head > 0) {
-    // Checked before anything is read or opened: a refusal costs no fold, and says only itself.
-    const started = log.read(saveId, { toSeq: 1 })[0];
-    if (started?.type !== "SimulationStarted") {
-      throw new RunRefused({
-        reason: `save "${saveId}" does not begin with SimulationStarted`,
-        fix: "it was not written by `hearsay run`; start a new run in another --db",
-      });
-    }
-    if (started.payload.worldHash !== spec.worldHash) {
-      throw new RunRefused({
-        reason: `the world definition changed since save "${saveId}" started`,
-        fix: "resume with the simulation files it was started with, or branch and start a new run",
-      });
-    }
-    const recorded = started.payload.embedder ?? "hashing";
-    const now = dossiers.embedder ?? "hashing";
-    const recordedMode = started.payload.indexMode ?? "embedded";
-    const mode = dossiers.indexMode ?? "embedded";
-    if (recordedMode !== mode) {
-      throw new RunRefused({
-        reason: `save "${saveId}" ran with index mode ${recordedMode} but this run would use ${mode}; a resumed run must rank as it began`,
-        fix: `set "index": { "mode": "${recordedMode}" } in hearsay.config (or HEARSAY_INDEX_MODE=${recordedMode}) to resume it`,
-      });
-    }
-    if (recorded !== now) {
-      throw new RunRefused({
-        reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
-        fix:
-          recorded === "hashing"
-            ? 'set "embedder": "hashing" in hearsay.config to resume it'
-            : `set "embedder": "ollama" with the same ollama.embeddingModel (${recorded}) to resume it`,
-      });
-    }
-  }
   // What the log folds into (from the newest engine snapshot, if any): the engine's
   // books, the clock's schedule — folded here until the clock starts, then by the clock
   // from what each tick writes — and the NPCs' facts, held by their actors' host.
@@ -248,6 +210,19 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       actors.apply(e);
       foldSchedule(schedule, e);
     }
+    const started = log.read(saveId, { toSeq: 1 })[0];
+    if (started?.type !== "SimulationStarted") {
+      throw new RunRefused({
+        reason: `save "${saveId}" does not begin with SimulationStarted`,
+        fix: "it was not written by `hearsay run`; start a new run in another --db",
+      });
+    }
+    if (started.payload.worldHash !== spec.worldHash) {
+      throw new RunRefused({
+        reason: `the world definition changed since save "${saveId}" started`,
+        fix: "resume with the simulation files it was started with, or branch and start a new run",
+      });
+    }
     seed = spec.seed ?? state.seed;
     endDay = spec.days === undefined ? state.endDay : startDay + spec.days;
   }
@@ -255,14 +230,40 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const routes = new Routes(world);
   const names = new WorldIndex(world);
   const brain = new BrainRunner(spec.brain, spec.recordBrain, config.brainConcurrency);
+  // Every memories section a brain reads reinforces what it holds (`reinforceMemories`).
+  const reads = new DossierReads();
+  if (head > 0) spec.onResumeStep?.({ step: "retrieval", events: head });
+  const dossiers = readTracked(spec.dossiers(log, saveId), reads);
   // Turns read an NPC's own rows from its actor and the routing state, as of the tick's start.
   const ownRows = new ActorDossierReads(actors, state);
   const keep = (e: Event) => ownRows.before(e);
   dossiers.own?.(ownRows);
-  // The retrieval service opens now; a resumed run's view is read from the log with it,
-  // rather than in the first tick's first dossier.
-  if (head > 0) spec.onResumeStep?.({ step: "retrieval", events: head });
-  dossiers.open?.();
+  if (head > 0) {
+    const started = log.read(saveId, { toSeq: 1 })[0]!;
+    const recorded =
+      started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
+    const now = dossiers.embedder ?? "hashing";
+    const recordedMode =
+      started.type === "SimulationStarted" ? (started.payload.indexMode ?? "embedded") : "embedded";
+    const mode = dossiers.indexMode ?? "embedded";
+    if (recordedMode !== mode) {
+      throw new RunRefused({
+        reason: `save "${saveId}" ran with index mode ${recordedMode} but this run would use ${mode}; a resumed run must rank as it began`,
+        fix: `set "index": { "mode": "${recordedMode}" } in hearsay.config (or HEARSAY_INDEX_MODE=${recordedMode}) to resume it`,
+      });
+    }
+    if (recorded !== now) {
+      throw new RunRefused({
+        reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
+        fix:
+          recorded === "hashing"
+            ? 'set "embedder": "hashing" in hearsay.config to resume it'
+            : `set "embedder": "ollama" with the same ollama.embeddingModel (${recorded}) to resume it`,
+      });
+    }
+  }
+  // A resumed run's retrieval view is read from the log now, within the step said above,
+  // rather than by the first tick's first dossier.
   if (head > 0) dossiers.refresh?.();
   /** Records what the dossier source asks to (an embedder's fallback) in this batch. */
   const warnings = (writer: TickWriter) => {

@@ -71,13 +71,6 @@ export interface DossierSource {
    * from the read models. Absent: the source reads its own (a talk, the tests' sources).
    */
   own?(rows: OwnDossierRows): void;
-  /**
-   * Opens what the source reads from (the vector index, rebuilt if its files are missing
-   * or behind). A source opens when first used; a run opens it once it has checked what
-   * a resumed save recorded against it (`embedder`, `indexMode`), so that a refusal costs
-   * no opening.
-   */
-  open?(): void;
   /** Persists whatever the source caches (the vector index files); called at the end of a run. */
   flush?(): void;
   /**

@@ -136,16 +136,10 @@ export const retrievalDossiers = (
     keeper.wrote(opened.index);
     return opened;
   };
-  // Opened when first used, not when the source is made: a resumed run checks what its
-  // save recorded against this source first, and says so before the seconds it takes.
-  let engine: ReturnType<typeof open> | null = null;
-  const current = (): ReturnType<typeof open> => {
-    engine ??= open();
-    return engine;
-  };
+  let engine = open();
   switchTo = (s) => {
-    Effect.runSync(current().index.reembed());
-    current().engine.matrices.clear();
+    Effect.runSync(engine.index.reembed());
+    engine.engine.matrices.clear();
     warnings.push({ code: EMBEDDER_FALLBACK, message: switchMessage(s) });
   };
   const rules = options.dossierRules ?? recordedDossierRules(log, saveId) ?? currentDossierRules;
@@ -162,12 +156,12 @@ export const retrievalDossiers = (
   let warm = false;
   const warmUp = (): void => {
     if (warm) return;
-    const npcs = current().engine.view(saveId).npcs;
+    const npcs = engine.engine.view(saveId).npcs;
     if (npcs.size === 0) return;
     warm = true;
     let first = npcs.value(0);
     for (let i = 1; i < npcs.size; i++) if (npcs.value(i) < first) first = npcs.value(i);
-    current().engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
+    engine.engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
   };
   return {
     ...(embedding === null ? {} : { embedder: embedding.label }),
@@ -178,24 +172,21 @@ export const retrievalDossiers = (
     own: (rows) => {
       own = rows;
     },
-    open: () => {
-      current();
-    },
-    dossier: (ask) => current().engine.dossier(requestOf(ask), own),
+    dossier: (ask) => engine.engine.dossier(requestOf(ask), own),
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
-    deferred: (ask) => current().engine.deferredDossier(requestOf(ask), own),
+    deferred: (ask) => engine.engine.deferredDossier(requestOf(ask), own),
     flush: () => {
-      current().engine.view(saveId);
-      current().index.save();
-      keeper.wrote(current().index);
+      engine.engine.view(saveId);
+      engine.index.save();
+      keeper.wrote(engine.index);
     },
     keepIndex: (job) => {
-      current().engine.view(saveId);
-      keeper.keep(current().index, job.minRows, job.minShare ?? DEFAULT_INDEX_MIN_SHARE);
+      engine.engine.view(saveId);
+      keeper.keep(engine.index, job.minRows, job.minShare ?? DEFAULT_INDEX_MIN_SHARE);
     },
     indexUpkeep: () => keeper.upkeep(),
     refresh: (appended) => {
-      current().engine.view(saveId, appended);
+      engine.engine.view(saveId, appended);
       warmUp();
     },
     // The view and the in-memory vectors may hold rows that were rolled back: start over.
