@@ -192,6 +192,22 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   // What the log folds into (from the newest engine snapshot, if any): the engine's
   // books, the clock's schedule — folded here until the clock starts, then by the clock
   // from what each tick writes — and the NPCs' facts, held by their actors' host.
+  if (head > 0) {
+    // Checked before the fold: a refusal costs no fold, and is its one line.
+    const started = log.read(saveId, { toSeq: 1 })[0];
+    if (started?.type !== "SimulationStarted") {
+      throw new RunRefused({
+        reason: `save "${saveId}" does not begin with SimulationStarted`,
+        fix: "it was not written by `hearsay run`; start a new run in another --db",
+      });
+    }
+    if (started.payload.worldHash !== spec.worldHash) {
+      throw new RunRefused({
+        reason: `the world definition changed since save "${saveId}" started`,
+        fix: "resume with the simulation files it was started with, or branch and start a new run",
+      });
+    }
+  }
   const restored = head > 0 ? snapshots.restore(head) : null;
   const fold = restored?.fold ?? emptyRunFold();
   const state = fold.engine;
@@ -209,19 +225,6 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       state.apply(e, e.seq);
       actors.apply(e);
       foldSchedule(schedule, e);
-    }
-    const started = log.read(saveId, { toSeq: 1 })[0];
-    if (started?.type !== "SimulationStarted") {
-      throw new RunRefused({
-        reason: `save "${saveId}" does not begin with SimulationStarted`,
-        fix: "it was not written by `hearsay run`; start a new run in another --db",
-      });
-    }
-    if (started.payload.worldHash !== spec.worldHash) {
-      throw new RunRefused({
-        reason: `the world definition changed since save "${saveId}" started`,
-        fix: "resume with the simulation files it was started with, or branch and start a new run",
-      });
     }
     seed = spec.seed ?? state.seed;
     endDay = spec.days === undefined ? state.endDay : startDay + spec.days;
