@@ -189,9 +189,6 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     everyEvents: config.snapshotEveryEvents,
     kept: config.snapshotsKept,
   });
-  // What the log folds into (from the newest engine snapshot, if any): the engine's
-  // books, the clock's schedule — folded here until the clock starts, then by the clock
-  // from what each tick writes — and the NPCs' facts, held by their actors' host.
   if (head > 0) {
     // Checked before the fold: a refusal costs no fold, and is its one line.
     const started = log.read(saveId, { toSeq: 1 })[0];
@@ -208,6 +205,9 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       });
     }
   }
+  // What the log folds into (from the newest engine snapshot, if any): the engine's
+  // books, the clock's schedule — folded here until the clock starts, then by the clock
+  // from what each tick writes — and the NPCs' facts, held by their actors' host.
   const restored = head > 0 ? snapshots.restore(head) : null;
   const fold = restored?.fold ?? emptyRunFold();
   const state = fold.engine;
