@@ -98,8 +98,9 @@ describe("hearsay index", () => {
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(/are identical/);
     expect(indexFiles("off.db")).toEqual([]);
-    // ...and a resume that would rank otherwise is refused in one line, writing nothing.
-    const resumed = await hearsay("run", SIM, "--db", off, "--resume", "--days", "2", "--quiet");
+    // ...and a resume that would rank otherwise is refused in one line, writing nothing,
+    // before it says any step of resuming (not quiet: those lines would show).
+    const resumed = await hearsay("run", SIM, "--db", off, "--resume", "--days", "2");
     expect(resumed.code).toBe(1);
     expect(resumed.stderr.trim().split("\n")).toHaveLength(1);
     expect(resumed.stderr).toMatch(/index mode disabled/);

@@ -112,10 +112,10 @@ describe("hearsay run --brain ollama", () => {
     // Resuming with vectors of another dimension (or another embedder) is refused, unchanged.
     const other = await OllamaFixtureServer.start({});
     const resumed = await cli(
-      ["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume", "--quiet"],
+      ["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume"],
       { ...env, OLLAMA_HOST: other.url, HEARSAY_EMBEDDING_MODEL: "qwen2.5:1.5b" },
     );
-    const hashing = await cli(["run", "--days", "2", "--db", db, "--resume", "--quiet"], {
+    const hashing = await cli(["run", "--days", "2", "--db", db, "--resume"], {
       HEARSAY_EMBEDDER: "hashing",
     });
     await other.close();
@@ -125,6 +125,7 @@ describe("hearsay run --brain ollama", () => {
       /embeds with ollama:nomic-embed-text@768 but this run would embed with ollama:qwen2.5:1.5b@1536/,
     );
     expect(hashing.code).not.toBe(0);
+    expect(hashing.stderr.trim().split("\n")).toHaveLength(1);
     expect(hashing.stderr).toMatch(/would embed with hashing/);
     const after = new SqliteEventLog(openDatabase(db));
     expect(after.head(ids.save("main"))).toBe(head);

@@ -44,6 +44,16 @@ import type { DossierSource, TickContext } from "./TickContext.ts";
 import { TickWriter } from "./TickWriter.ts";
 import { WorldIndex } from "./WorldIndex.ts";
 
+/**
+ * Opens a run's dossier source over its log. `setup`, when given, is what the source
+ * will say of itself (its embedder and index mode), known without opening it: a resume
+ * that would rank or embed otherwise than its log began is then refused before any
+ * step is taken or said.
+ */
+export type DossierFactory = ((log: SqliteEventLog, saveId: SaveId) => DossierSource) & {
+  readonly setup?: Pick<DossierSource, "embedder" | "indexMode">;
+};
+
 export interface SimulationSpec {
   readonly world: World;
   readonly worldHash: string;
@@ -60,7 +70,7 @@ export interface SimulationSpec {
   readonly brain: BrainShape;
   /** Whether brain calls are recorded in the log (live models, and replays of them). */
   readonly recordBrain: boolean;
-  readonly dossiers: (log: SqliteEventLog, saveId: SaveId) => DossierSource;
+  readonly dossiers: DossierFactory;
   readonly resume: boolean;
   /**
    * For a new save: the purposes it asks inside another's answer (default core's
@@ -204,6 +214,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
         fix: "resume with the simulation files it was started with, or branch and start a new run",
       });
     }
+    if (spec.dossiers.setup !== undefined)
+      refuseOtherRetrieval(saveId, started, spec.dossiers.setup);
   }
   // What the log folds into (from the newest engine snapshot, if any): the engine's
   // books, the clock's schedule — folded here until the clock starts, then by the clock
@@ -241,30 +253,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const ownRows = new ActorDossierReads(actors, state);
   const keep = (e: Event) => ownRows.before(e);
   dossiers.own?.(ownRows);
-  if (head > 0) {
-    const started = log.read(saveId, { toSeq: 1 })[0]!;
-    const recorded =
-      started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
-    const now = dossiers.embedder ?? "hashing";
-    const recordedMode =
-      started.type === "SimulationStarted" ? (started.payload.indexMode ?? "embedded") : "embedded";
-    const mode = dossiers.indexMode ?? "embedded";
-    if (recordedMode !== mode) {
-      throw new RunRefused({
-        reason: `save "${saveId}" ran with index mode ${recordedMode} but this run would use ${mode}; a resumed run must rank as it began`,
-        fix: `set "index": { "mode": "${recordedMode}" } in hearsay.config (or HEARSAY_INDEX_MODE=${recordedMode}) to resume it`,
-      });
-    }
-    if (recorded !== now) {
-      throw new RunRefused({
-        reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
-        fix:
-          recorded === "hashing"
-            ? 'set "embedder": "hashing" in hearsay.config to resume it'
-            : `set "embedder": "ollama" with the same ollama.embeddingModel (${recorded}) to resume it`,
-      });
-    }
-  }
+  // What the source says of itself once open (checked before the fold too, when `setup` said it).
+  if (head > 0) refuseOtherRetrieval(saveId, log.read(saveId, { toSeq: 1 })[0]!, dossiers);
   // A resumed run's retrieval view is read from the log now, within the step said above,
   // rather than by the first tick's first dossier.
   if (head > 0) dossiers.refresh?.();
@@ -563,4 +553,33 @@ const summarise = (
     brainRejected: brain.stats.rejected,
     brainCallsByPurpose: Object.fromEntries([...brain.stats.byPurpose.entries()].sort()),
   };
+};
+
+/** Refuses a resume whose dossier source would rank or embed otherwise than the log began. */
+const refuseOtherRetrieval = (
+  saveId: SaveId,
+  started: Event,
+  source: Pick<DossierSource, "embedder" | "indexMode">,
+): void => {
+  const recorded =
+    started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
+  const now = source.embedder ?? "hashing";
+  const recordedMode =
+    started.type === "SimulationStarted" ? (started.payload.indexMode ?? "embedded") : "embedded";
+  const mode = source.indexMode ?? "embedded";
+  if (recordedMode !== mode) {
+    throw new RunRefused({
+      reason: `save "${saveId}" ran with index mode ${recordedMode} but this run would use ${mode}; a resumed run must rank as it began`,
+      fix: `set "index": { "mode": "${recordedMode}" } in hearsay.config (or HEARSAY_INDEX_MODE=${recordedMode}) to resume it`,
+    });
+  }
+  if (recorded !== now) {
+    throw new RunRefused({
+      reason: `save "${saveId}" embeds with ${recorded} but this run would embed with ${now}; vectors of two embedders never mix`,
+      fix:
+        recorded === "hashing"
+          ? 'set "embedder": "hashing" in hearsay.config to resume it'
+          : `set "embedder": "ollama" with the same ollama.embeddingModel (${recorded}) to resume it`,
+    });
+  }
 };

@@ -134,6 +134,7 @@ export {
   runSearchOptions,
 } from "./retrievalDossiers.ts";
 export {
+  type DossierFactory,
   type Progress,
   type ResumeStep,
   type RunSummary,

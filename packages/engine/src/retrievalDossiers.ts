@@ -41,6 +41,7 @@ import { Effect } from "effect";
 import { DEFAULT_INDEX_MIN_SHARE } from "./EngineConfig.ts";
 import { IndexKeeper } from "./IndexKeeper.ts";
 import { recordedDossierRules } from "./recordedDossierRules.ts";
+import type { DossierFactory } from "./Simulation.ts";
 import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
 
 /** A run's embedder other than the default hashing one. */
@@ -98,11 +99,24 @@ export const runSearchOptions = {
  */
 export const runGraphCollections = [...sharedCollections];
 
-/** {@link retrievalDossiers} with options (the CLI's embedder and index mode). */
-export const retrievalDossiersWith =
-  (options: RetrievalDossierOptions) =>
-  (log: SqliteEventLog, saveId: SaveId): DossierSource =>
-    retrievalDossiers(log, saveId, options);
+/** What a source with these options says of itself (recorded at the start, checked on a resume). */
+const setupOf = (
+  options: RetrievalDossierOptions,
+): Pick<DossierSource, "embedder" | "indexMode"> => ({
+  ...(options.embedding == null ? {} : { embedder: options.embedding.label }),
+  ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
+});
+
+/**
+ * {@link retrievalDossiers} with options (the CLI's embedder and index mode), saying its
+ * embedder and index mode before it opens, so that a resume that would change them is
+ * refused before the run takes any step.
+ */
+export const retrievalDossiersWith = (options: RetrievalDossierOptions): DossierFactory =>
+  Object.assign(
+    (log: SqliteEventLog, saveId: SaveId): DossierSource => retrievalDossiers(log, saveId, options),
+    { setup: setupOf(options) },
+  );
 
 export const retrievalDossiers = (
   log: SqliteEventLog,
@@ -164,8 +178,7 @@ export const retrievalDossiers = (
     engine.engine.dossier({ saveId, npcId: first, t: 0, query: null, scene: null });
   };
   return {
-    ...(embedding === null ? {} : { embedder: embedding.label }),
-    ...(options.indexMode === "disabled" ? { indexMode: "disabled" as const } : {}),
+    ...setupOf(options),
     ...(rules === "moment" ? {} : { dossierRules: rules }),
     takeWarnings: () => warnings.splice(0),
     // An NPC's own rows come from the run's actors once it gives them (`own`).
