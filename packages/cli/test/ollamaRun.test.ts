@@ -111,10 +111,11 @@ describe("hearsay run --brain ollama", () => {
 
     // Resuming with vectors of another dimension (or another embedder) is refused, unchanged.
     const other = await OllamaFixtureServer.start({});
-    const resumed = await cli(
-      ["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume"],
-      { ...env, OLLAMA_HOST: other.url, HEARSAY_EMBEDDING_MODEL: "qwen2.5:1.5b" },
-    );
+    const resumed = await cli(["run", "--days", "2", "--db", db, "--brain", "ollama", "--resume"], {
+      ...env,
+      OLLAMA_HOST: other.url,
+      HEARSAY_EMBEDDING_MODEL: "qwen2.5:1.5b",
+    });
     const hashing = await cli(["run", "--days", "2", "--db", db, "--resume"], {
       HEARSAY_EMBEDDER: "hashing",
     });

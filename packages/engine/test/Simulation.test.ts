@@ -110,6 +110,40 @@ describe("a run", () => {
     expect(log.head(MAIN)).toBe(head);
   });
 
+  it("refuses a resume that would embed or rank otherwise before it says a step or opens its source", async () => {
+    const log = freshLog();
+    await run(log, { maxTicks: 10 });
+    const head = log.head(MAIN);
+    for (const setup of [{ embedder: "other-model@8" }, { indexMode: "disabled" as const }]) {
+      const steps: Array<ResumeStep> = [];
+      let opened = 0;
+      const dossiers = Object.assign(
+        () => {
+          opened += 1;
+          return { ...setup, dossier: () => null };
+        },
+        { setup },
+      );
+      await expect(
+        run(log, { resume: true, dossiers, onResumeStep: (s) => steps.push(s) }),
+      ).rejects.toBeInstanceOf(RunRefused);
+      expect(steps).toEqual([]);
+      expect(opened).toBe(0);
+      // A source that says nothing before it opens is still refused, once it has.
+      await expect(
+        run(log, {
+          resume: true,
+          dossiers: () => {
+            opened += 1;
+            return { ...setup, dossier: () => null };
+          },
+        }),
+      ).rejects.toBeInstanceOf(RunRefused);
+      expect(opened).toBe(1);
+    }
+    expect(log.head(MAIN)).toBe(head);
+  });
+
   it("refuses to start over a database that already holds a run", async () => {
     const log = freshLog();
     await run(log, { days: 1 });
