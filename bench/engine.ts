@@ -430,6 +430,10 @@ export default async (): Promise<void> => {
       r.yearCpuSecondsAtThisRate,
     ]),
   );
+  // What the 120 s year leaves per NPC-day: its wall, and the CPU of this machine's cores.
+  const wall = (TARGET_SECONDS * 1e6) / TARGET_NPC_DAYS;
+  const cores = availableParallelism();
+  const cpu = wall * cores;
   for (const r of rows) {
     console.log(
       `${r.npcs}×${r.days}: run ${r.seconds.toFixed(2)} s = ${r.runOverBareLog.toFixed(1)}× its bare log (${r.bareLogSeconds.toFixed(2)} s; CPU ${r.runCpuOverBareLogCpu.toFixed(1)}×; target ~3×); ` +
@@ -475,14 +479,12 @@ export default async (): Promise<void> => {
     if (r.mainThreadCpuUsPerNpcDay !== null && r.otherThreadsCpuUsPerNpcDay !== null) {
       // What the target leaves each core: the run's thread has one; the worker and V8's
       // threads share the rest.
-      const wall = (TARGET_SECONDS * 1e6) / TARGET_NPC_DAYS;
-      const cores = availableParallelism();
       const rest = r.appendWorkerCpuUsPerNpcDay + r.otherThreadsCpuUsPerNpcDay;
       const all = r.mainThreadCpuUsPerNpcDay + rest;
       const times = (us: number, budget: number) => `${(us / budget).toFixed(1)}×`;
       console.log(
-        `  against the ${TARGET_SECONDS} s year, per NPC-day: ${wall.toFixed(0)} µs wall, at most ${(wall * cores).toFixed(0)} CPU µs on this machine's ${cores} cores; ` +
-          `this run spent ${all.toFixed(0)} (${times(all, wall * cores)}): the run's thread ${r.mainThreadCpuUsPerNpcDay.toFixed(0)} (${times(r.mainThreadCpuUsPerNpcDay, wall)} its core's ${wall.toFixed(0)}), ` +
+        `  against the ${TARGET_SECONDS} s year, per NPC-day: ${wall.toFixed(0)} µs wall, at most ${cpu.toFixed(0)} CPU µs on this machine's ${cores} cores; ` +
+          `this run spent ${all.toFixed(0)} (${times(all, cpu)}): the run's thread ${r.mainThreadCpuUsPerNpcDay.toFixed(0)} (${times(r.mainThreadCpuUsPerNpcDay, wall)} its core's ${wall.toFixed(0)}), ` +
           `the append worker and V8's threads ${rest.toFixed(0)} (${times(rest, wall * Math.max(1, cores - 1))} what ${cores > 2 ? `the other ${cores - 1} cores allow` : "the other core allows"})`,
       );
     }
@@ -509,8 +511,6 @@ export default async (): Promise<void> => {
     );
     // The store's share of the year's budget, whatever the engine costs: the cheapest way
     // measured here to store these events with their read models, against both cores.
-    const wall = (TARGET_SECONDS * 1e6) / TARGET_NPC_DAYS;
-    const cpu = wall * availableParallelism();
     const storeFloor = Math.min(
       r.storeCpuUsPerNpcDay,
       r.logOnlyCpuUsPerNpcDay.caughtUpEvery24Ticks,

@@ -40,19 +40,9 @@ import { emptyRunFold } from "./RunFold.ts";
 import { historyEvents } from "./replay/readHistory.ts";
 import { runSkip, type SkipMode } from "./Skips.ts";
 import { runTick } from "./Tick.ts";
-import type { DossierSource, TickContext } from "./TickContext.ts";
+import type { DossierFactory, DossierSource, TickContext } from "./TickContext.ts";
 import { TickWriter } from "./TickWriter.ts";
 import { WorldIndex } from "./WorldIndex.ts";
-
-/**
- * Opens a run's dossier source over its log. `setup`, when given, is what the source
- * will say of itself (its embedder and index mode), known without opening it: a resume
- * that would rank or embed otherwise than its log began is then refused before any
- * step is taken or said.
- */
-export type DossierFactory = ((log: SqliteEventLog, saveId: SaveId) => DossierSource) & {
-  readonly setup?: Pick<DossierSource, "embedder" | "indexMode">;
-};
 
 export interface SimulationSpec {
   readonly world: World;
@@ -199,9 +189,10 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
     everyEvents: config.snapshotEveryEvents,
     kept: config.snapshotsKept,
   });
+  // The save's first event, when resuming: checked before the fold (a refusal costs no
+  // fold, and is its one line).
+  const started = head > 0 ? log.read(saveId, { toSeq: 1 })[0] : undefined;
   if (head > 0) {
-    // Checked before the fold: a refusal costs no fold, and is its one line.
-    const started = log.read(saveId, { toSeq: 1 })[0];
     if (started?.type !== "SimulationStarted") {
       throw new RunRefused({
         reason: `save "${saveId}" does not begin with SimulationStarted`,
@@ -215,7 +206,7 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
       });
     }
     if (spec.dossiers.setup !== undefined)
-      refuseOtherRetrieval(saveId, started, spec.dossiers.setup);
+      refuseOtherRetrieval(saveId, started.payload, spec.dossiers.setup);
   }
   // What the log folds into (from the newest engine snapshot, if any): the engine's
   // books, the clock's schedule — folded here until the clock starts, then by the clock
@@ -254,7 +245,8 @@ export const runSimulation = async (spec: SimulationSpec): Promise<RunSummary> =
   const keep = (e: Event) => ownRows.before(e);
   dossiers.own?.(ownRows);
   // What the source says of itself once open (checked before the fold too, when `setup` said it).
-  if (head > 0) refuseOtherRetrieval(saveId, log.read(saveId, { toSeq: 1 })[0]!, dossiers);
+  if (started?.type === "SimulationStarted")
+    refuseOtherRetrieval(saveId, started.payload, dossiers);
   // A resumed run's retrieval view is read from the log now, within the step said above,
   // rather than by the first tick's first dossier.
   if (head > 0) dossiers.refresh?.();
@@ -558,14 +550,12 @@ const summarise = (
 /** Refuses a resume whose dossier source would rank or embed otherwise than the log began. */
 const refuseOtherRetrieval = (
   saveId: SaveId,
-  started: Event,
+  started: { readonly embedder?: string | undefined; readonly indexMode?: string | undefined },
   source: Pick<DossierSource, "embedder" | "indexMode">,
 ): void => {
-  const recorded =
-    started.type === "SimulationStarted" ? (started.payload.embedder ?? "hashing") : "hashing";
+  const recorded = started.embedder ?? "hashing";
   const now = source.embedder ?? "hashing";
-  const recordedMode =
-    started.type === "SimulationStarted" ? (started.payload.indexMode ?? "embedded") : "embedded";
+  const recordedMode = started.indexMode ?? "embedded";
   const mode = source.indexMode ?? "embedded";
   if (recordedMode !== mode) {
     throw new RunRefused({

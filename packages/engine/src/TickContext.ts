@@ -11,9 +11,11 @@ import type {
   LocationId,
   MaintenanceJob,
   NpcId,
+  SaveId,
   StoredEvent,
   World,
 } from "@hearsay/core";
+import type { SqliteEventLog } from "@hearsay/store";
 import type { OwnDossierRows } from "./ActorDossierReads.ts";
 import type { BrainRunner } from "./BrainRunner.ts";
 import type { DossierReads } from "./DossierReads.ts";
@@ -92,6 +94,16 @@ export interface DossierSource {
    */
   reset?(): void;
 }
+
+/**
+ * Opens a run's dossier source over its log. `setup`, when given, is what the source
+ * will say of itself (its embedder and index mode), known without opening it: a resume
+ * that would rank or embed otherwise than its log began is then refused before any
+ * step is taken or said.
+ */
+export type DossierFactory = ((log: SqliteEventLog, saveId: SaveId) => DossierSource) & {
+  readonly setup?: Pick<DossierSource, "embedder" | "indexMode">;
+};
 
 export interface TickContext {
   readonly world: World;

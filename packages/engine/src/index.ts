@@ -134,7 +134,6 @@ export {
   runSearchOptions,
 } from "./retrievalDossiers.ts";
 export {
-  type DossierFactory,
   type Progress,
   type ResumeStep,
   type RunSummary,
@@ -150,6 +149,6 @@ export {
   type SkipSummary,
   skipSave,
 } from "./skipSave.ts";
-export type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
+export type { DossierAsk, DossierFactory, DossierSource, DossierWarning } from "./TickContext.ts";
 export { tickDemandOf, tickPlanOf } from "./TickDemand.ts";
 export { tuneV8ForRuns } from "./v8Tuning.ts";

@@ -41,8 +41,7 @@ import { Effect } from "effect";
 import { DEFAULT_INDEX_MIN_SHARE } from "./EngineConfig.ts";
 import { IndexKeeper } from "./IndexKeeper.ts";
 import { recordedDossierRules } from "./recordedDossierRules.ts";
-import type { DossierFactory } from "./Simulation.ts";
-import type { DossierAsk, DossierSource, DossierWarning } from "./TickContext.ts";
+import type { DossierAsk, DossierFactory, DossierSource, DossierWarning } from "./TickContext.ts";
 
 /** A run's embedder other than the default hashing one. */
 export interface DossierEmbedding {
