@@ -14,7 +14,6 @@
  */
 import type { SegmentRows } from "./GraphSegments.ts";
 import { HalfRows } from "./HalfRows.ts";
-import { HALF_TABLE } from "./halfFloat.ts";
 import { Interner } from "./Interner.ts";
 import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
@@ -42,6 +41,14 @@ export class VectorRows {
   private readonly halves: HalfRows;
   /** slot × dimensions, per-row scaled i8. */
   private readonly q8: PagedArray<Int8Array>;
+  /**
+   * slot → 1 once its i8 row is written. A row put is quantised at once; a row restored
+   * from the files when something first reads its i8 copy (a scan's gather, a copy, a
+   * share), from its f16 row as the restore would have: a long run's files hold a row
+   * for every memory it recorded, which a scripted run and most readers never scan, and
+   * quantising them all took most of the time to open them.
+   */
+  private readonly quantized: PagedArray<Uint8Array>;
   /** slot → the group (save) its row belongs to. */
   private readonly groupAt: PagedArray<Int32Array>;
   /** Save ids ("" for rows put without one) as group numbers, kept across `restore`. */
@@ -89,8 +96,9 @@ export class VectorRows {
     this.fpAt = new PagedArray(Uint32Array, 1, pageShift);
     this.groupAt = new PagedArray(Int32Array, 1, pageShift);
     this.q8 = new PagedArray(Int8Array, dimensions, pageShift);
+    this.quantized = new PagedArray(Uint8Array, 1, pageShift);
     this.coded = new PagedArray(Uint8Array, 1, pageShift);
-    this.columns = [this.rowidAt, this.fpAt, this.groupAt, this.q8, this.coded];
+    this.columns = [this.rowidAt, this.fpAt, this.groupAt, this.q8, this.quantized, this.coded];
     this.sharedAt = new PagedArray(Int32Array, 1, pageShift);
     this.shared = new PagedArray(Int8Array, dimensions, pageShift);
     this.codes = new SignCodes(dimensions);
@@ -264,6 +272,7 @@ export class VectorRows {
   get residentBytes(): number {
     return (
       this.q8.byteLength +
+      this.quantized.byteLength +
       this.halves.residentBytes +
       this.slotOf.byteLength +
       this.rowidAt.byteLength +
@@ -299,6 +308,7 @@ export class VectorRows {
         this.shared.grow(Math.min(cap, Math.max(1024, this.sharedUsed + (this.sharedUsed >>> 1))));
       }
       const at = this.sharedUsed++;
+      this.quantize(slot);
       this.shared.setRow(at, this.q8.row(slot));
       this.sharedAt.set(slot, at + 1);
     }
@@ -356,6 +366,7 @@ export class VectorRows {
     if (copied) {
       const source = this.slotOf.get(sameAs) - 1;
       this.halves.copy(source, slot);
+      this.quantize(source);
       q8.copyRow(source, slot);
       if (this.coded.get(source) === 1) {
         this.codes.copy(source, slot);
@@ -366,6 +377,7 @@ export class VectorRows {
       quantizeInto(vector!, q8.page(slot), q8.offset(slot), this.dimensions);
       this.coded.set(slot, 0);
     }
+    this.quantized.set(slot, 1);
     const shared = slot < this.sharedAt.capacity ? this.sharedAt.get(slot) - 1 : -1;
     if (shared >= 0) this.shared.setRow(shared, q8.row(slot));
     return was;
@@ -379,6 +391,17 @@ export class VectorRows {
     this.halves.decode(slot, this.row, 0);
     this.codes.encode(this.row, slot);
     this.coded.set(slot, 1);
+  }
+
+  /**
+   * Writes the i8 row of a live slot not quantised yet, from its f16 row (the bits a
+   * restore read: `HalfRows.decode` and the restore decode them by the same table).
+   */
+  private quantize(slot: number): void {
+    if (this.quantized.get(slot) === 1) return;
+    this.halves.decode(slot, this.row, 0);
+    quantizeInto(this.row, this.q8.page(slot), this.q8.offset(slot), this.dimensions);
+    this.quantized.set(slot, 1);
   }
 
   /** Sketches every live row not sketched yet. */
@@ -414,7 +437,8 @@ export class VectorRows {
    * Restores slots saved by {@link slots}, replacing every row (the save names already
    * known keep their group numbers), their f16 rows being those of the vectors file
    * `file.fd` (taken over: see {@link adoptHalves}) from byte `file.base` on. Each run of
-   * rows read is shown to `file.onRead` (the caller hashes them) and quantised into i8.
+   * rows read is shown to `file.onRead` (the caller hashes them); a row is quantised into
+   * i8 when it is first read as such ({@link quantized}).
    */
   restore(
     rowids: Float64Array,
@@ -436,7 +460,6 @@ export class VectorRows {
     const groupOfSaved = saves.map((save) => this.group(save));
     const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
     const bits = new Uint16Array(run * d);
-    const row = new Float32Array(d);
     for (let from = 0; from < rowids.length; from += run) {
       const count = Math.min(run, rowids.length - from);
       const got = bits.subarray(0, count * d);
@@ -454,10 +477,8 @@ export class VectorRows {
         this.fpAt.set(slot, fingerprints[i]!);
         this.groupAt.set(slot, groupOfSaved[groups ? groups[i]! : 0] ?? this.group(""));
         this.live++;
-        const o = (i - from) * d;
-        for (let x = 0; x < d; x++) row[x] = HALF_TABLE[got[o + x]!]!;
-        quantizeInto(row, this.q8.page(slot), this.q8.offset(slot), d);
-        // Sketched when a large scan first reads it, as a row put is (`coded`).
+        // Quantised and sketched when first read as such (`quantized`, `coded`).
+        this.quantized.set(slot, 0);
         this.coded.set(slot, 0);
       }
     }
@@ -477,7 +498,9 @@ export class VectorRows {
   /** Copies a row's i8 vector into `out` at `at`; false when the row has no vector. */
   copyQuantized(rowid: number, out: Int8Array, at: number): boolean {
     if (!this.has(rowid)) return false;
-    out.set(this.q8.row(this.slotOf.get(rowid) - 1), at);
+    const slot = this.slotOf.get(rowid) - 1;
+    this.quantize(slot);
+    out.set(this.q8.row(slot), at);
     return true;
   }
 
@@ -505,6 +528,13 @@ export class VectorRows {
    */
   gatherSlots(slots: Int32Array, n: number, out: Int8Array): void {
     const d = this.dimensions;
+    // Rows restored and not read as i8 before are quantised first (a shared row was when
+    // it was shared).
+    const { pages: ready, shift: readyShift, mask: readyMask } = this.quantized;
+    for (let j = 0; j < n; j++) {
+      const s = slots[j]!;
+      if (ready[s >>> readyShift]![s & readyMask] === 0) this.quantize(s);
+    }
     const q8 = this.q8.pages;
     const { shift, mask } = this.q8;
     const sharedAt = this.sharedAt.pages;

@@ -141,4 +141,67 @@ describe("VectorRows pages", () => {
       { numRuns: process.env.HEARSAY_DEEP ? 300 : 16 },
     );
   });
+
+  it("property: a restored row reads as its f16 row quantised, whichever read or copy comes first", () => {
+    // A restored row is quantised when first read as i8 (`VectorRows.quantized`): by a
+    // gather, a copy to another row, a share or `copyQuantized`, in any order. It must read
+    // as a store given each saved row's f16 vector outright reads (what restoring once did).
+    const allRows = Float64Array.from({ length: ROWS + 400 }, (_, i) => i + 1);
+    const i8Of = (rows: VectorRows): Array<Array<number>> => {
+      const one = new Int8Array(D);
+      return Array.from(allRows, (r) => (rows.copyQuantized(r, one, 0) ? Array.from(one) : []));
+    };
+    /** What is read by rowid, not by slot (a store put row by row lays its slots out anew). */
+    const byRow = (rows: VectorRows, seed: number) => {
+      const { gathered, short, scores, quantized, entries, size } = readings(rows, seed);
+      return { gathered, short, scores, quantized, entries, size };
+    };
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 30 }),
+        fc.array(
+          fc.oneof(
+            // Copies of rows the store held when saved, most of them before anything reads them.
+            {
+              arbitrary: fc
+                .tuple(row, fc.integer({ min: 1, max: ROWS }))
+                .map(([r, as]) => ({ kind: "same" as const, row: r, as })),
+              weight: 3,
+            },
+            { arbitrary: op, weight: 2 },
+            { arbitrary: fc.nat().map((seed) => ({ kind: "read" as const, seed })), weight: 1 },
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.nat(),
+        (ops, after, seed) => {
+          const saved = new VectorRows(D);
+          for (let r = 1; r <= ROWS; r++) saved.put(r, r, unit(r), "");
+          for (const o of ops) apply(saved, o);
+          const restored = reloaded(saved, 3);
+          const outright = new VectorRows(D);
+          const v = new Float32Array(D);
+          const { rowids, fingerprints } = saved.entries();
+          rowids.forEach((r, i) => {
+            saved.vectorInto(r, v, 0);
+            outright.put(r, fingerprints[i]!, v, saved.saveOf(r));
+          });
+          for (const o of after) {
+            if (o.kind === "read") {
+              expect(readings(restored, o.seed).gathered).toEqual(
+                readings(outright, o.seed).gathered,
+              );
+              continue;
+            }
+            apply(outright, o);
+            apply(restored, o);
+          }
+          expect(byRow(restored, seed)).toEqual(byRow(outright, seed));
+          expect(i8Of(restored)).toEqual(i8Of(outright));
+          for (const r of [saved, restored, outright]) r.close();
+        },
+      ),
+      { numRuns: process.env.HEARSAY_DEEP ? 300 : 16 },
+    );
+  });
 });
