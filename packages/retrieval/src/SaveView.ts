@@ -61,6 +61,34 @@ const json = (v: unknown): string => JSON.stringify(v);
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
 
+/** The `memories` columns the view reads, each with the key its row folds read it by. */
+const memoryColumns: ReadonlyArray<readonly [column: string, key: string]> = [
+  ["rowid", "rowid"],
+  ["memory_id", "id"],
+  ["owner_npc_id", "owner_npc_id"],
+  ["recorded_at", "recorded_at"],
+  ["expires_at", "expires_at"],
+  ["gone_at", "gone_at"],
+  ["location_id", "location_id"],
+  ["importance", "importance"],
+  ["entities", "entities"],
+  ["about_kind", "about_kind"],
+  ["about_id", "about_id"],
+  ["text", "text"],
+];
+const memoryKeys = memoryColumns.map(([, key]) => key);
+
+/**
+ * A `memories` row read as values (in `memoryColumns` order) as the object the row folds
+ * take, made here, every one with the same keys in the same order, rather than by the
+ * driver key by key (a year's 1.3 million memories read in 7 s rather than 12).
+ */
+const memoryRow = (v: ReadonlyArray<unknown>): Row => {
+  const r: Row = {};
+  for (let i = 0; i < memoryKeys.length; i++) r[memoryKeys[i]!] = v[i];
+  return r;
+};
+
 /**
  * The rows a catch-up made or changed, by collection and rowid: the values of the
  * collection's `textColumns` (as its table holds them), or null for a row removed — what
@@ -125,8 +153,7 @@ export class SaveView implements Names {
     items.memories = new ItemTable((id) => this.keys.keyOf("memories", id));
     this.items = items;
     const p = (sql: string) => prepare(db, sql);
-    const memoryCols =
-      "rowid AS rowid, memory_id AS id, owner_npc_id, recorded_at, expires_at, gone_at, location_id, importance, entities, about_kind, about_id, text";
+    const memoryCols = memoryColumns.map(([column, key]) => `${column} AS ${key}`).join(", ");
     const eventCols =
       "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities, lapses_at, text";
     const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities, heading_path, text";
@@ -151,7 +178,7 @@ export class SaveView implements Names {
       characters: p(
         "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
       ),
-      memories: p(`SELECT ${memoryCols} FROM memories WHERE ${ownRows}`),
+      memories: p(`SELECT ${memoryCols} FROM memories WHERE ${ownRows}`).raw(),
       events: p(`SELECT ${eventCols} FROM world_events WHERE ${ownRows}`),
       lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE ${ownRows}`),
       debates: p(`SELECT ${debateCols} FROM background_debates WHERE ${ownRows}`),
@@ -186,7 +213,8 @@ export class SaveView implements Names {
     const keys = this.keys;
     const own = { base, save };
     for (const r of this.s.characters!.iterate(save) as Iterable<Row>) this.setNpc(r);
-    for (const r of this.s.memories!.iterate(own) as Iterable<Row>) {
+    for (const v of this.s.memories!.iterate(own) as Iterable<ReadonlyArray<unknown>>) {
+      const r = memoryRow(v);
       keys.load("memories", String(r.id), Number(r.rowid));
       this.addMemory(r);
     }
