@@ -25,7 +25,6 @@ import {
   type StoredEvent,
 } from "@hearsay/core";
 import {
-  ITEM_KEY_SPACE,
   ItemKeyFold,
   type KeyChange,
   type KeyedTable,
@@ -50,6 +49,7 @@ import {
 import { collectionOfKind, type FactKind, KnowledgeIndex } from "./KnowledgeIndex.ts";
 import type { KnownList } from "./KnownList.ts";
 import { KnownThreads, threadRow } from "./KnownThreads.ts";
+import { keyedReads } from "./keyedReads.ts";
 import { prepare, type Statement } from "./prepare.ts";
 import type { ThreadRow } from "./ThreadSection.ts";
 import { fillTurnRows, TurnList } from "./TurnRows.ts";
@@ -60,34 +60,6 @@ const json = (v: unknown): string => JSON.stringify(v);
 
 /** Rowids whose vectors may need adding, replacing or removing. */
 export type Touched = Partial<Record<CollectionName, Array<number>>>;
-
-/** The `memories` columns the view reads, each with the key its row folds read it by. */
-const memoryColumns: ReadonlyArray<readonly [column: string, key: string]> = [
-  ["rowid", "rowid"],
-  ["memory_id", "id"],
-  ["owner_npc_id", "owner_npc_id"],
-  ["recorded_at", "recorded_at"],
-  ["expires_at", "expires_at"],
-  ["gone_at", "gone_at"],
-  ["location_id", "location_id"],
-  ["importance", "importance"],
-  ["entities", "entities"],
-  ["about_kind", "about_kind"],
-  ["about_id", "about_id"],
-  ["text", "text"],
-];
-const memoryKeys = memoryColumns.map(([, key]) => key);
-
-/**
- * A `memories` row read as values (in `memoryColumns` order) as the object the row folds
- * take, made here, every one with the same keys in the same order, rather than by the
- * driver key by key (a year's 1.3 million memories read in 7 s rather than 12).
- */
-const memoryRow = (v: ReadonlyArray<unknown>): Row => {
-  const r: Row = {};
-  for (let i = 0; i < memoryKeys.length; i++) r[memoryKeys[i]!] = v[i];
-  return r;
-};
 
 /**
  * The rows a catch-up made or changed, by collection and rowid: the values of the
@@ -153,23 +125,11 @@ export class SaveView implements Names {
     items.memories = new ItemTable((id) => this.keys.keyOf("memories", id));
     this.items = items;
     const p = (sql: string) => prepare(db, sql);
-    const memoryCols = memoryColumns.map(([column, key]) => `${column} AS ${key}`).join(", ");
-    const eventCols =
-      "rowid AS rowid, world_event_id AS id, t, location_id, faction_id, importance, participants, entities, lapses_at, text";
-    const loreCols = "rowid AS rowid, chunk_id AS id, source_id, entities, heading_path, text";
-    const debateCols =
-      "rowid AS rowid, debate_id AS id, t, location_id, faction_id, participants, topic, summary, outcome";
-    const summaryCols = "rowid AS rowid, conversation_id, npc_id, partner_id, t, summary";
     // A file of an older schema (read, never migrated) has no key spaces: its one save's
     // rows were keyed from 1, as space 0's (ItemKeys.ts).
     const spaced = (db.pragma("table_info(saves)") as Array<{ name: string }>).some(
       (c) => c.name === "key_space",
     );
-    // A keyed table's rows of the save, in key order: read along the rowids of its key
-    // space (every row of a save is keyed in its own, ItemKeys.ts), not through an index
-    // on the save then sorted — a year's 1.3 million memories read in 12 s, not 14. The
-    // save is still checked: a file of an older schema keeps every save in space 0.
-    const ownRows = `rowid > @base AND rowid < @base + ${ITEM_KEY_SPACE} AND +save_id = @save ORDER BY rowid`;
     this.s = {
       head: p("SELECT head_seq FROM saves WHERE save_id = ?"),
       space: p(
@@ -178,11 +138,12 @@ export class SaveView implements Names {
       characters: p(
         "SELECT npc_id, name, faction_id, location_id FROM characters WHERE save_id = ?",
       ),
-      memories: p(`SELECT ${memoryCols} FROM memories WHERE ${ownRows}`).raw(),
-      events: p(`SELECT ${eventCols} FROM world_events WHERE ${ownRows}`),
-      lore: p(`SELECT ${loreCols} FROM lore_chunks WHERE ${ownRows}`),
-      debates: p(`SELECT ${debateCols} FROM background_debates WHERE ${ownRows}`),
-      summaries: p(`SELECT ${summaryCols} FROM conversation_summaries WHERE ${ownRows}`),
+      // A save's keyed rows, in key order, as values (`keyedReads`).
+      memories: p(keyedReads.memories.sql).raw(),
+      events: p(keyedReads.events.sql).raw(),
+      lore: p(keyedReads.lore.sql).raw(),
+      debates: p(keyedReads.debates.sql).raw(),
+      summaries: p(keyedReads.summaries.sql).raw(),
       knowledge: p("SELECT npc_id, item_kind, item_id, t FROM knowledge WHERE save_id = ?").raw(),
       threads: p(
         "SELECT thread_id, kind, text, npc_ids, opened_at, closed_at FROM threads WHERE save_id = ?",
@@ -213,24 +174,29 @@ export class SaveView implements Names {
     const keys = this.keys;
     const own = { base, save };
     for (const r of this.s.characters!.iterate(save) as Iterable<Row>) this.setNpc(r);
-    for (const v of this.s.memories!.iterate(own) as Iterable<ReadonlyArray<unknown>>) {
-      const r = memoryRow(v);
+    type Values = Iterable<ReadonlyArray<unknown>>;
+    for (const v of this.s.memories!.iterate(own) as Values) {
+      const r = keyedReads.memories.row(v);
       keys.load("memories", String(r.id), Number(r.rowid));
       this.addMemory(r);
     }
-    for (const r of this.s.events!.iterate(own) as Iterable<Row>) {
+    for (const v of this.s.events!.iterate(own) as Values) {
+      const r = keyedReads.events.row(v);
       keys.load("world_events", String(r.id), Number(r.rowid));
       this.addEvent("world_events", r);
     }
-    for (const r of this.s.lore!.iterate(own) as Iterable<Row>) {
+    for (const v of this.s.lore!.iterate(own) as Values) {
+      const r = keyedReads.lore.row(v);
       keys.load("lore_chunks", String(r.id), Number(r.rowid), String(r.source_id));
       this.addLore(r);
     }
-    for (const r of this.s.debates!.iterate(own) as Iterable<Row>) {
+    for (const v of this.s.debates!.iterate(own) as Values) {
+      const r = keyedReads.debates.row(v);
       keys.load("background_debates", String(r.id), Number(r.rowid));
       this.addEvent("background_debates", r);
     }
-    for (const r of this.s.summaries!.iterate(own) as Iterable<Row>) {
+    for (const v of this.s.summaries!.iterate(own) as Values) {
+      const r = keyedReads.summaries.row(v);
       keys.load("conversation_summaries", summaryKey(r), Number(r.rowid));
       this.addSummary(r);
     }
