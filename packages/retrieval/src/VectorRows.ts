@@ -19,6 +19,7 @@ import { KeySlots } from "./KeySlots.ts";
 import { quantizeInto } from "./nativeScan.ts";
 import { grownCapacity, type PageArray, PagedArray } from "./PagedArray.ts";
 import { RowMarks } from "./RowMarks.ts";
+import { SharedRows } from "./SharedRows.ts";
 import { SignCodes } from "./SignCodes.ts";
 
 /** Slots read from the vectors file per run when restoring (1.5 MiB at 384-d). */
@@ -56,15 +57,8 @@ export class VectorRows {
   private used = 0;
   private live = 0;
   private readonly freeSlots: Array<number> = [];
-  /**
-   * slot → position + 1 of its row in `shared` (0: none). Rows known by many NPCs are
-   * copied there, next to each other, in the order they were shared: a scan of any known
-   * set that holds them reads them from a few contiguous pages rather than one page each.
-   */
-  private readonly sharedAt: PagedArray<Int32Array>;
-  /** The shared rows' i8 copies, `sharedUsed` of them (some void once their row went). */
-  private readonly shared: PagedArray<Int8Array>;
-  private sharedUsed = 0;
+  /** Copies of the i8 rows of items known by many, next to each other (`share`). */
+  private readonly shared: SharedRows;
   /** slot → one-bit sketch of its row, what large scans rank first (`SignCodes`). */
   private readonly codes: SignCodes;
   /**
@@ -99,8 +93,7 @@ export class VectorRows {
     this.quantized = new PagedArray(Uint8Array, 1, pageShift);
     this.coded = new PagedArray(Uint8Array, 1, pageShift);
     this.columns = [this.rowidAt, this.fpAt, this.groupAt, this.q8, this.quantized, this.coded];
-    this.sharedAt = new PagedArray(Int32Array, 1, pageShift);
-    this.shared = new PagedArray(Int8Array, dimensions, pageShift);
+    this.shared = new SharedRows(dimensions, pageShift);
     this.codes = new SignCodes(dimensions);
     this.holdSlots(1024, true);
     this.row = new Float32Array(dimensions);
@@ -280,14 +273,13 @@ export class VectorRows {
       this.groupAt.byteLength +
       this.freeSlots.length * 8 +
       this.shared.byteLength +
-      this.sharedAt.byteLength +
       this.codes.residentBytes
     );
   }
 
   /** Rows copied by {@link share} (void ones included). */
   get sharedRows(): number {
-    return this.sharedUsed;
+    return this.shared.used;
   }
 
   /**
@@ -298,27 +290,14 @@ export class VectorRows {
    */
   share(rowids: ArrayLike<number>): void {
     const cap = Math.max(1024, this.live >>> 3);
-    for (let i = 0; i < rowids.length && this.sharedUsed < cap; i++) {
+    for (let i = 0; i < rowids.length && this.shared.used < cap; i++) {
       const rowid = rowids[i]!;
       if (!this.has(rowid)) continue;
       const slot = this.slotOf.get(rowid) - 1;
-      if (slot < this.sharedAt.capacity && this.sharedAt.get(slot) > 0) continue;
-      this.sharedAt.grow(this.rowidAt.capacity);
-      if (this.shared.capacity < this.sharedUsed + 1) {
-        this.shared.grow(Math.min(cap, Math.max(1024, this.sharedUsed + (this.sharedUsed >>> 1))));
-      }
-      const at = this.sharedUsed++;
+      if (this.shared.of(slot) >= 0) continue;
       this.quantize(slot);
-      this.shared.setRow(at, this.q8.row(slot));
-      this.sharedAt.set(slot, at + 1);
+      this.shared.add(slot, this.q8.row(slot), this.rowidAt.capacity, cap);
     }
-  }
-
-  /** Forgets every shared row (their slots are being replaced). */
-  private unshareAll(): void {
-    this.sharedAt.reset(0);
-    this.shared.reset(0);
-    this.sharedUsed = 0;
   }
 
   private allocSlot(): number {
@@ -378,8 +357,7 @@ export class VectorRows {
       this.coded.set(slot, 0);
     }
     this.quantized.set(slot, 1);
-    const shared = slot < this.sharedAt.capacity ? this.sharedAt.get(slot) - 1 : -1;
-    if (shared >= 0) this.shared.setRow(shared, q8.row(slot));
+    this.shared.update(slot, q8.row(slot));
     return was;
   }
 
@@ -427,7 +405,7 @@ export class VectorRows {
       this.slotOf.set(rowid, 0);
       this.rowidAt.set(slot, -1);
       // The copy is void; the slot's next row is not shared until it is asked to be.
-      if (slot < this.sharedAt.capacity) this.sharedAt.set(slot, 0);
+      this.shared.drop(slot);
       this.freeSlots.push(slot);
       this.live--;
     }
@@ -456,7 +434,7 @@ export class VectorRows {
     this.used = 0;
     this.live = 0;
     this.freeSlots.length = 0;
-    this.unshareAll();
+    this.shared.reset();
     const groupOfSaved = saves.map((save) => this.group(save));
     const run = Math.max(1, Math.min(rowids.length, RESTORE_RUN_ROWS));
     const bits = new Uint16Array(run * d);
@@ -537,9 +515,9 @@ export class VectorRows {
     }
     const q8 = this.q8.pages;
     const { shift, mask } = this.q8;
-    const sharedAt = this.sharedAt.pages;
-    const shared = this.shared.pages;
-    const nShared = this.sharedAt.capacity;
+    const sharedAt = this.shared.at.pages;
+    const shared = this.shared.rows.pages;
+    const nShared = this.shared.at.capacity;
     // Rows that follow one another in one page where they are read from are copied as
     // one run: a view per run, not per row (each view is garbage the young generation
     // collects). A run ends at a page's end: the next row is in another page.

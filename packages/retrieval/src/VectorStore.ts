@@ -198,7 +198,7 @@ export class VectorStore {
    * Restores slots saved by {@link slots} (replacing everything; no graph), their f16
    * rows being those of the vectors file `file.fd` (which the store takes over: see
    * {@link adoptHalves}) from byte `file.base` on. Each run of rows read is shown to
-   * `file.onRead` (the caller hashes them) and quantised into the i8 copy.
+   * `file.onRead` (the caller hashes them); a row's i8 copy is made when first read.
    */
   restore(
     rowids: Float64Array,
