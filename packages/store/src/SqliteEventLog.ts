@@ -29,7 +29,12 @@ import { decodeBatch } from "./decodeBatch.ts";
 import { EngineSnapshotStore } from "./EngineSnapshotStore.ts";
 import { type AppendResult, EventAppend } from "./EventAppend.ts";
 import { EventHistory, type SaveInfo } from "./EventHistory.ts";
-import { type ImportOptions, type ImportResult, importEvents } from "./importHistory.ts";
+import {
+  copiesNone,
+  type ImportOptions,
+  type ImportResult,
+  importEvents,
+} from "./importHistory.ts";
 import { KnowledgeQueries, type KnownItem } from "./KnowledgeQueries.ts";
 import type { SqliteDatabase, SqliteStatement } from "./openDatabase.ts";
 import { digestTallyOf, withDigest, withDigestAsync } from "./ProjectionDigest.ts";
@@ -439,12 +444,13 @@ export class SqliteEventLog {
         if (this.history.find(from.saveId)) throw new SaveExists({ saveId: from.saveId });
         const alone = this.history.list().length === 0;
         this.history.add(from.saveId, from.campaignId, from.name, undefined);
-        // Discarded, a target whose source is attached gets no event rows (see `discard`).
-        const copyNone = attached !== null && opts.discard === true;
+        // Discarded or kept without events, a target whose source is attached gets no
+        // event rows (see `discard`, `withoutEvents`).
+        const copyNone = copiesNone(attached, opts);
         const plan = {
           wholesale: alone,
           ...(alone && !copyNone ? { alsoIndexesOf: ["events"] } : {}),
-          ...(copyNone ? { log: attached } : {}),
+          ...(copyNone && attached !== null ? { log: attached } : {}),
           ...(opts.discard === true ? { discard: true } : {}),
         };
         return BulkFold.run(this.db, this.projector, plan, (bulk) => {

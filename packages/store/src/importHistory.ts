@@ -54,8 +54,14 @@ export interface ImportOptions {
    * is: SQLite's share of the fold is not read into JS unless it holds older ones.
    */
   readonly upcast?: Upcast;
-  /** Sees every event, in seq order, before it is folded (and before a Checkpoint check). */
+  /**
+   * Sees every event, in seq order, before it is folded (and before a Checkpoint check):
+   * every one is then read into JS and folded there. With `onEventTypes`, only events of
+   * those types, still in seq order, and the rest is folded as without `onEvent`.
+   */
   readonly onEvent?: (e: StoredEvent) => void;
+  /** The event types `onEvent` sees (default: every type). */
+  readonly onEventTypes?: ReadonlyArray<EventType>;
   /**
    * Called at each Checkpoint before it is imported; returning false stops the import
    * there (the Checkpoint and everything after it are left out).
@@ -70,6 +76,14 @@ export interface ImportOptions {
    * end. The target's projection rows, digest and head are right; it holds no events.
    */
   readonly discard?: boolean;
+  /**
+   * The target keeps no event rows, only what they fold into: when the source is a file,
+   * none is copied (SQLite folds its share straight from the attached source), and the
+   * read models, their indexes and FTS are whole at the end, with the save's head. For a
+   * store that is queried and thrown away (a dossier at a point in the past), not read
+   * back or appended to.
+   */
+  readonly withoutEvents?: boolean;
 }
 
 /** What an import did. */
@@ -98,6 +112,15 @@ export interface ImportContext {
   readonly stateIO: ProjectionStateIO;
   readonly last: number;
 }
+
+/** Whether an import copies no event row: its target keeps none, and its source is attached. */
+export const copiesNone = (attached: string | null, opts: ImportOptions): boolean =>
+  attached !== null && (opts.discard === true || opts.withoutEvents === true);
+
+/** Every event type (the keys of core's `currentVersions`). */
+const eventTypesOf = (versions: ReadonlyMap<EventType, number>): ReadonlyArray<EventType> => [
+  ...versions.keys(),
+];
 
 /** Each type's current version, by type name (as a stored row names it). */
 const versionsOf = (types: ReadonlyArray<EventType>): ReadonlyMap<string, number | undefined> =>
@@ -143,7 +166,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   // Attached, the rows are copied natively first, so SQLite can fold its share of them
   // from the target's own log (SqlFold.ts), or not at all when the target is discarded
   // (SQLite folds from the source's log); otherwise each is copied as it is read.
-  const copyNone = ctx.attached !== null && opts.discard === true;
+  const copyNone = copiesNone(ctx.attached, opts);
   if (ctx.attached !== null && !copyNone) copyAttached(ctx, last);
   // SQLite's share is left to it, and inert events to nobody, unless a caller sees every
   // event. Its share is handed over before anyone knows it is all at the current version:
@@ -152,26 +175,39 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   // the log is not read once more up front to look for them. An upcaster only rewrites
   // events at older versions (core's `Upcast`), so it leaves SQLite's share as it is.
   const sourceSegments = ctx.source.segments(saveId, last);
+  /** The types the caller sees (null: none; every type when it sees them all). */
+  const seen: ReadonlySet<string> | null =
+    opts.onEvent === undefined ? null : new Set(opts.onEventTypes ?? eventTypesOf(currentVersions));
+  /** Whether the caller sees every event: each is then read into JS and folded there. */
+  const seesAll = opts.onEvent !== undefined && opts.onEventTypes === undefined;
   let bySql =
-    opts.onEvent === undefined &&
+    !seesAll &&
     bulk.foldBySql(copyNone ? sourceSegments : [{ saveId, fromSeq: 1, toSeq: last }], true);
-  /** The event types not read into JS when at their current version. */
-  let leftOut: ReadonlyArray<EventType> =
-    opts.onEvent !== undefined ? [] : bySql ? [...sqlFoldedTypes, ...inertTypes] : inertTypes;
+  /**
+   * The event types not folded in JS when at their current version; of them, the ones
+   * the caller sees are read all the same, shown to it and passed over.
+   */
+  let leftOut: ReadonlyArray<EventType> = seesAll
+    ? []
+    : bySql
+      ? [...sqlFoldedTypes, ...inertTypes]
+      : inertTypes;
   let leftOutVersion = versionsOf(leftOut);
+  const unread = (): ReadonlyArray<EventType> =>
+    seen === null ? leftOut : leftOut.filter((type) => !seen.has(type));
   const sqlTypes = new Set<string>(sqlFoldedTypes);
   let head = 0;
   let stopped = false;
   /** Events whose stored form an upcaster changed (copied natively as they were). */
   const rewritten: Array<StoredEvent> = [];
   /** Folds one event read from the source; false: the caller's Checkpoint check stops here. */
-  const fold = (r: EventRow): boolean => {
+  const fold = (r: EventRow, shown = false): boolean => {
     const read = toStored(r, save);
     const e = (upcast ? upcast(read) : read) as StoredEvent;
     if (currentVersions.get(e.type) !== e.version) {
       throw refusal(saveId, e, new Error(`${e.type} at version ${e.version}`));
     }
-    opts.onEvent?.(e);
+    if (!shown && seen?.has(e.type) === true) opts.onEvent?.(e);
     if (e.type === "Checkpoint" && opts.onCheckpoint && !opts.onCheckpoint(e, probeAt(e.seq - 1))) {
       head = e.seq - 1;
       stopped = true;
@@ -189,7 +225,8 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   /**
    * Takes SQLite's share back at `seq`: its events SQLite has not folded before `seq` are
    * applied here, in order (they write only its tables, so their order among the others
-   * does not matter), and from `seq` on every event is read.
+   * does not matter), and from `seq` on every event is read. The caller saw those of its
+   * types already, when the scan passed them.
    */
   const takeBack = (seq: number): void => {
     bySql = false;
@@ -202,7 +239,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
       from,
       seq - 1,
       (rows) => {
-        for (const r of rows) fold(r);
+        for (const r of rows) fold(r, true);
         return true;
       },
       `NOT ${typeIn(sqlFoldedTypes)}`,
@@ -234,6 +271,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
             );
           }
           if (leftOutVersion.get(r[3]) === r[4]) {
+            if (seen?.has(r[3]) === true) opts.onEvent?.(toStored(r, save));
             head = r[0];
             continue;
           }
@@ -249,7 +287,7 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
         opts.onProgress?.(head, last);
         return true;
       },
-      ctx.attached !== null && leftOut.length > 0 ? atCurrentVersion(leftOut) : undefined,
+      ctx.attached !== null && unread().length > 0 ? atCurrentVersion(unread()) : undefined,
     );
     from = restartAt > 0 ? restartAt : last + 1;
   }

@@ -10,6 +10,7 @@
 import {
   type Dossier,
   dayOf,
+  type EventType,
   formatGameTime,
   type GameTime,
   MINUTES_PER_DAY,
@@ -18,7 +19,12 @@ import {
   type SaveId,
   type Upcast,
 } from "@hearsay/core";
-import { makeHashingEmbedder, RetrievalEngine, VectorIndexes } from "@hearsay/retrieval";
+import {
+  type IndexProgress,
+  makeHashingEmbedder,
+  RetrievalEngine,
+  VectorIndexes,
+} from "@hearsay/retrieval";
 import type { SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { EngineState } from "../EngineState.ts";
@@ -31,6 +37,9 @@ import { ReplayRefused } from "./ReplayError.ts";
 import { eventAt } from "./readHistory.ts";
 import { refoldLog } from "./refoldLog.ts";
 import { recordedIndexMode, replayEmbedding } from "./replayEmbedding.ts";
+
+/** The events that place an NPC and say whether it is awake (`EngineState`'s `npcs` and `presence`). */
+const SCENE_EVENTS: ReadonlyArray<EventType> = ["NpcRegistered", "NpcActivityChanged", "NpcMoved"];
 
 export interface DossierAtOptions {
   readonly log: SqliteEventLog;
@@ -51,6 +60,12 @@ export interface DossierAtOptions {
   /** The scene, when the caller knows it (default: the NPC's place and who is there awake). */
   readonly scene?: { readonly locationId: string; readonly present: ReadonlyArray<string> };
   readonly upcast?: Upcast;
+  /** Refolding the history before t: called after each page with the last seq folded and the last to fold. */
+  readonly onRefold?: (seq: number, last: number) => void;
+  /** Building the vector index of the rows at t. */
+  readonly onIndex?: (p: IndexProgress) => void;
+  /** Loading the retrieval view of the save at t (what every NPC knows), before the dossier. */
+  readonly onView?: (events: number) => void;
 }
 
 export interface DossierInspection {
@@ -88,8 +103,13 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     untilSeq: throughSeq,
     checkpoints: false,
     keepScratch: true,
+    // The dossier reads the read models and their search, never the events themselves.
+    keepEvents: false,
+    // Where each NPC is and whether it is awake: all the scene reads of the engine state.
     onEvent: (e) => state.apply(e, e.seq),
+    onEventTypes: SCENE_EVENTS,
     ...(opts.upcast ? { upcast: opts.upcast } : {}),
+    ...(opts.onRefold ? { onProgress: opts.onRefold } : {}),
   });
   const npc = state.npcs.get(opts.npcId as NpcId);
   if (npc === undefined) {
@@ -121,6 +141,7 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     VectorIndexes.open(scratch.db, embedder, {
       mode: recordedIndexMode(log, saveId),
       graphCollections: runGraphCollections,
+      ...(opts.onIndex ? { onProgress: opts.onIndex } : {}),
     }),
   );
   const engine = new RetrievalEngine(scratch.db, {
@@ -129,6 +150,7 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
     index,
     ...runSearchOptions,
   });
+  opts.onView?.(throughSeq);
   const dossier = engine.dossier({
     saveId,
     npcId: npc.id,

@@ -17,7 +17,7 @@
  * of the full canonical projection state (64 hex digits); those are checked against the
  * same full-state hash of the refold.
  */
-import type { SaveId, StoredEvent, Upcast } from "@hearsay/core";
+import type { EventType, SaveId, StoredEvent, Upcast } from "@hearsay/core";
 import {
   type CheckpointProbe,
   hashProjectionState,
@@ -39,6 +39,11 @@ export interface RefoldOptions {
   readonly keepGoing?: boolean;
   /** Sees every event, in seq order, before it is folded. */
   readonly onEvent?: (e: StoredEvent) => void;
+  /**
+   * The event types `onEvent` sees (default: every one). Seeing every event reads the
+   * whole log into JS; seeing a few leaves SQLite its share of the fold.
+   */
+  readonly onEventTypes?: ReadonlyArray<EventType>;
   /** Called after each batch with the last seq folded and the last seq to fold. */
   readonly onProgress?: (seq: number, last: number) => void;
   /**
@@ -49,6 +54,12 @@ export interface RefoldOptions {
   readonly into?: SqliteEventLog;
   /** Return a whole, queryable store of the refolded save as `scratch` (default false). */
   readonly keepScratch?: boolean;
+  /**
+   * With `keepScratch`, whether the scratch holds the save's event rows too (default
+   * true). Without them (a log on disk is then folded from where it lies) it holds the
+   * read models, their indexes and search, and the save's head: enough for a dossier.
+   */
+  readonly keepEvents?: boolean;
 }
 
 /** One Checkpoint, checked. */
@@ -103,9 +114,10 @@ export const refoldLog = (opts: RefoldOptions): RefoldReport => {
     imported = scratch.importHistory(log, {
       saveId: save.saveId,
       untilSeq: last,
-      ...(keep ? {} : { discard: true }),
+      ...(keep ? (opts.keepEvents === false ? { withoutEvents: true } : {}) : { discard: true }),
       ...(opts.upcast ? { upcast: opts.upcast } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      ...(opts.onEventTypes ? { onEventTypes: opts.onEventTypes } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
       ...(check
         ? {

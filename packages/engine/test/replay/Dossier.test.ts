@@ -3,10 +3,14 @@
  * dossier the engine handed the NPC then (built from the log as it stood when that tick
  * began, not from the head), and every item's id is the id the export uses for it.
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Dossier, dayOf, formatGameTime, hourOf, type StoredEvent } from "@hearsay/core";
 import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
-import type { SqliteEventLog } from "@hearsay/store";
+import { openForReading, SqliteEventLog } from "@hearsay/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAIN, memoryLog, runHamlet } from "./fixtures.ts";
 
@@ -110,30 +114,45 @@ const exportIds = (events: ReadonlyArray<StoredEvent>): Record<string, Set<strin
 };
 
 describe("dossierAt", () => {
-  it("gives the very dossier the engine built at that moment", () => {
+  it("gives the very dossier the engine built at that moment, from a log in memory or on disk", () => {
     // Enough turns over the three days to pick from (agendas leave a few dozen).
     expect(seen.length).toBeGreaterThan(40);
+    // On disk, as `hearsay dossier` opens it: read-only, and folded from where it lies.
+    const dir = mkdtempSync(join(tmpdir(), "hearsay-dossier-"));
+    const path = join(dir, "run.db");
+    log.db.prepare("VACUUM INTO ?").run(path);
+    const onDisk = new SqliteEventLog(openForReading(path));
     // Dossiers at whole hours on later days: one per NPC and hour, eight spread evenly over the run.
     const later = seen.filter((s) => s.t % 60 === 0 && s.t > 24 * 60);
     const every = Math.max(1, Math.floor(later.length / 8));
     const picks = later.filter((_, i) => i % every === 0).slice(0, 8);
     expect(picks.length).toBeGreaterThan(3);
-    for (const s of picks) {
-      const got = dossierAt({
-        log,
-        saveId: MAIN,
-        npcId: s.npcId,
-        day: dayOf(s.t as never),
-        hour: hourOf(s.t as never),
-        query: s.query,
-        npcTurn: s.npcTurn,
-        ...(s.scene ? { scene: s.scene } : {}),
-      });
-      expect(got.t).toBe(s.t);
-      expect(got.dossier).toEqual(s.dossier);
-      expect(
-        log.read(MAIN, { fromSeq: got.throughSeq + 1, toSeq: got.throughSeq + 1 })[0]!.t,
-      ).toBeGreaterThanOrEqual(s.t);
+    try {
+      for (const s of picks) {
+        for (const from of [log, onDisk]) {
+          const got = dossierAt({
+            log: from,
+            saveId: MAIN,
+            npcId: s.npcId,
+            day: dayOf(s.t as never),
+            hour: hourOf(s.t as never),
+            query: s.query,
+            npcTurn: s.npcTurn,
+            ...(s.scene ? { scene: s.scene } : {}),
+          });
+          expect(got.t).toBe(s.t);
+          expect(got.dossier).toEqual(s.dossier);
+          expect(
+            log.read(MAIN, { fromSeq: got.throughSeq + 1, toSeq: got.throughSeq + 1 })[0]!.t,
+          ).toBeGreaterThanOrEqual(s.t);
+        }
+      }
+      // The scene by default: where the NPC was and who was there awake, from either.
+      const at = { saveId: MAIN, npcId: "ada", day: 1, hour: 14 };
+      expect(dossierAt({ log: onDisk, ...at }).dossier).toEqual(dossierAt({ log, ...at }).dossier);
+    } finally {
+      onDisk.db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
