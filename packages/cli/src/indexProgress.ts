@@ -5,7 +5,7 @@
  * nothing, so an ordinary start prints no bar.
  */
 import type { IndexProgress } from "@hearsay/retrieval";
-import { type ProgressSink, progressBar } from "./Progress.ts";
+import { type ProgressSink, type ProgressStream, progressBar } from "./Progress.ts";
 
 export interface IndexBar {
   readonly onProgress: (p: IndexProgress) => void;
@@ -13,7 +13,11 @@ export interface IndexBar {
   readonly stop: () => void;
 }
 
-export const indexProgress = (quiet: boolean, minRows = 5_000): IndexBar => {
+export const indexProgress = (
+  quiet: boolean,
+  minRows = 5_000,
+  out: ProgressStream = process.stderr,
+): IndexBar => {
   let bar: ProgressSink | null = null;
   let stage = "";
   const stop = () => {
@@ -26,7 +30,8 @@ export const indexProgress = (quiet: boolean, minRows = 5_000): IndexBar => {
       if (now !== stage) {
         stop();
         stage = now;
-        if (p.total >= minRows) bar = progressBar(p.total, `${now} {bar} {value}/{total}`, quiet);
+        if (p.total >= minRows)
+          bar = progressBar(p.total, `${now} {bar} {value}/{total}`, quiet, out);
       }
       bar?.update(p.done, { step: now });
     },

@@ -1,6 +1,6 @@
 /**
  * `hearsay dossier --db PATH --npc ID --day D [--hour H] [--query TEXT] [--budget N]
- * [--json] [--save ID]`: what that NPC would be handed at that moment of a recorded run
+ * [--json] [--quiet] [--save ID]`: what that NPC would be handed at that moment of a recorded run
  * (default: the last minute of the day) — built from the history up to then by the same
  * retrieval a run uses. Text mode prints the rendered prompt; --json prints the dossier
  * (format in docs/FORMATS.md; item ids are the export's ids). The
@@ -12,6 +12,7 @@ import { openForReading, SqliteEventLog } from "@hearsay/store";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
 import { attempt } from "../attempt.ts";
+import { dossierProgress } from "../dossierProgress.ts";
 import { onDatabase } from "../onDatabase.ts";
 import { dbFlag, NonNegative, saveFlag } from "../saveFlags.ts";
 
@@ -43,13 +44,19 @@ export const dossierCommand = Command.make(
       Flag.withDescription("Print the dossier as JSON"),
       Flag.withDefault(false),
     ),
+    quiet: Flag.Boolean("quiet").pipe(
+      Flag.withDescription("No progress output"),
+      Flag.withDefault(false),
+    ),
   },
   Effect.fn(
     function* (args) {
       const db = yield* attempt(() => openForReading(args.db));
       const log = new SqliteEventLog(db);
+      const shown = dossierProgress(args.quiet);
       const inspection = yield* attempt(() =>
         dossierAt({
+          ...shown.callbacks,
           log,
           saveId: ids.save(args.save),
           npcId: args.npc,
@@ -58,7 +65,14 @@ export const dossierCommand = Command.make(
           ...(Option.isSome(args.query) ? { query: args.query.value } : {}),
           ...(Option.isSome(args.budget) ? { budget: args.budget.value } : {}),
         }),
-      ).pipe(Effect.ensuring(Effect.sync(() => db.close())));
+      ).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            shown.stop();
+            db.close();
+          }),
+        ),
+      );
       const d = inspection.dossier;
       if (args.json) {
         yield* Console.log(
