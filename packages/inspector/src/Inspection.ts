@@ -9,7 +9,7 @@ import { type SqliteDatabase, SqliteEventLog } from "@hearsay/store";
 import type { Cursor } from "./ApiTypes.ts";
 import { BadRequest, NoSuchSave } from "./InspectorError.ts";
 import type { Params } from "./Params.ts";
-import { SaveIndex } from "./SaveIndex.ts";
+import { type IndexingProgress, SaveIndex } from "./SaveIndex.ts";
 import { rowSaveOf, segmentsOf } from "./Segments.ts";
 import { summarise } from "./summarise.ts";
 
@@ -59,7 +59,7 @@ export class Inspection {
   }
 
   /** The save's index, refreshed to its head. @throws NoSuchSave */
-  index(saveId: string): SaveIndex {
+  index(saveId: string, onIndexing?: IndexingProgress): SaveIndex {
     let ix = this.indexes.get(saveId);
     if (!ix) {
       const known = this.saveIds();
@@ -67,7 +67,7 @@ export class Inspection {
       ix = new SaveIndex(this.db, saveId);
       this.indexes.set(saveId, ix);
     }
-    ix.refresh();
+    ix.refresh(onIndexing);
     return ix;
   }
 

@@ -35,6 +35,17 @@ export interface Character {
   readonly traits: ReadonlyArray<string>;
 }
 
+/** A stage of reading a save's log into the inspector's index. */
+export type IndexingStage =
+  | "days"
+  | "places"
+  | "knowledge"
+  | "relationships, tasks and profiles"
+  | "cost";
+
+/** Told of each stage of a refresh, with the events it reads. */
+export type IndexingProgress = (stage: IndexingStage, events: number) => void;
+
 export class SaveIndex {
   readonly days = new DayIndex();
   readonly places = new PlaceIndex();
@@ -65,8 +76,11 @@ export class SaveIndex {
     return this.indexed;
   }
 
-  /** Folds whatever the save appended since the last refresh. Returns the new head. */
-  refresh(): number {
+  /**
+   * Folds whatever the save appended since the last refresh, telling `onStage` of each
+   * stage with the events it reads. Returns the new head.
+   */
+  refresh(onStage?: IndexingProgress): number {
     const head =
       (this.db.prepare("SELECT head_seq FROM saves WHERE save_id = ?").pluck().get(this.saveId) as
         | number
@@ -74,6 +88,7 @@ export class SaveIndex {
     if (head <= this.indexed) return this.indexed;
     const from = this.indexed + 1;
     const db = this.db;
+    const stage = (name: IndexingStage) => onStage?.(name, head - from + 1);
     db.transaction(() => {
       const segments = segmentsOf(db, this.saveId, head).filter((s) => s.toSeq >= from);
       const warnings = db
@@ -83,9 +98,12 @@ export class SaveIndex {
         .raw(true)
         .all(this.saveId, from, head) as Array<[string | null, number]>;
       for (const [npc, t] of warnings) if (npc !== null) this.failed.add(`${npc}@${t}`);
+      // Stage by stage over every segment, so that each is said once.
+      stage("days");
+      for (const s of segments) this.days.ingest(db, s.saveId, Math.max(s.fromSeq, from), s.toSeq);
+      stage("places");
       for (const s of segments) {
         const lo = Math.max(s.fromSeq, from);
-        this.days.ingest(db, s.saveId, lo, s.toSeq);
         // A step of an earlier plan (planned before now) is a wake-up that asked no brain.
         for (const [, t, npc, plannedAt] of eventRows(
           db,
@@ -97,11 +115,18 @@ export class SaveIndex {
         ) as IterableIterator<[number, number, string, number]>)
           if (plannedAt < t) this.stepped.add(`${npc}@${t}`);
         this.places.ingest(db, s.saveId, lo, s.toSeq, this.failed, this.stepped);
-        this.knowledge.ingest(db, s.saveId, lo, s.toSeq);
+      }
+      stage("knowledge");
+      for (const s of segments)
+        this.knowledge.ingest(db, s.saveId, Math.max(s.fromSeq, from), s.toSeq);
+      stage("relationships, tasks and profiles");
+      for (const s of segments) {
+        const lo = Math.max(s.fromSeq, from);
         this.edges.ingest(db, s.saveId, lo, s.toSeq);
         this.tasks.ingest(db, s.saveId, lo, s.toSeq);
         this.profiles.ingest(db, s.saveId, lo, s.toSeq);
       }
+      stage("cost");
       this.cost.ingest(db, this.saveId, head);
       this.characters = (
         db

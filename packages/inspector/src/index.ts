@@ -25,6 +25,7 @@ export {
 } from "./InspectorError.ts";
 export { openReadOnly } from "./openReadOnly.ts";
 export { routes } from "./routes.ts";
+export type { IndexingProgress, IndexingStage } from "./SaveIndex.ts";
 export { defaultPageDir } from "./StaticPage.ts";
 export {
   type GuardedRequest,

@@ -14,6 +14,7 @@ import { BadRequest, NoSuchSave, NotLoopback } from "./InspectorError.ts";
 import { openReadOnly } from "./openReadOnly.ts";
 import { Params } from "./Params.ts";
 import { routes } from "./routes.ts";
+import type { IndexingProgress } from "./SaveIndex.ts";
 import { defaultPageDir, StaticPage } from "./StaticPage.ts";
 import { startGuardedServer } from "./startGuardedServer.ts";
 
@@ -30,6 +31,11 @@ export interface InspectorOptions {
   readonly dossiers?: DossierFactory | null;
   /** The built page's folder (default: the package's dist/web/); null serves the API only. */
   readonly pageDir?: string | null;
+  /**
+   * Told of each stage of reading the first save's log before the page is served (its
+   * days, places, knowledge, …), with the events read: minutes on a year of a thousand NPCs.
+   */
+  readonly onIndexing?: IndexingProgress;
 }
 
 /** A running inspector. */
@@ -81,7 +87,7 @@ export const startInspector = async (options: InspectorOptions): Promise<Inspect
       throw new NoSuchSave({ path: options.dbPath, saveId: saveId ?? "", known });
     }
     const inspection = new Inspection(db, options.dbPath, saveId, options.dossiers ?? null);
-    const head = inspection.index(saveId).head;
+    const head = inspection.index(saveId, options.onIndexing).head;
     const server = await startGuardedServer({
       host,
       port: options.port ?? DEFAULT_PORT,
