@@ -1,7 +1,8 @@
 /**
  * `hearsay run --scale N`: the default world grown to N NPCs runs as a stress run and
  * the summary ends with the run's own time; a scaled save resumes only scaled the same
- * way; a bad N is one line naming the flag, a non-zero exit, and no database is made.
+ * way, and replays by the world it names; a bad N is one line naming the flag, a non-zero
+ * exit, and no database is made.
  */
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,7 +47,13 @@ describe("hearsay run --scale", () => {
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
     expect(registered(db)).toBe(75);
-  }, 120_000);
+
+    // Commands that take the run up by the world it names find the scaled world too.
+    const verified = await hearsay("replay", "--db", db, "--verify", "--quiet");
+    expect(verified.stderr).toBe("");
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/re-run from "haskerry-x75"/);
+  }, 180_000);
 
   it.each(["0", "-3", "many", "1.5", "2000000"])(
     "refuses --scale %s in one line naming the flag, and makes no database",

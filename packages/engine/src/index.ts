@@ -69,6 +69,7 @@ export { revisionDue, significanceOf } from "./ProfileRevisions.ts";
 export { Routes } from "./Routes.ts";
 export { emptyRunFold, type RunFold } from "./RunFold.ts";
 export { recordedDossierRules } from "./recordedDossierRules.ts";
+export { loadRecordedSimulation } from "./recordedSimulation.ts";
 export {
   type BranchPoint,
   type BranchResult,

@@ -12,6 +12,7 @@ import { formatGameTime, type GameTime, ids } from "@hearsay/core";
 import {
   type Divergence,
   lastSeqOfDay,
+  loadRecordedSimulation,
   loadSimulation,
   ReplayRefused,
   refoldLog,
@@ -139,7 +140,7 @@ export const replayCommand = Command.make(
         }
         const loadNamed = (name: string) => {
           try {
-            return loadSimulation(name);
+            return loadRecordedSimulation(name);
           } catch (e) {
             if (e instanceof SimulationNotFound) {
               throw new ReplayRefused({

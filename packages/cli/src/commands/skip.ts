@@ -7,6 +7,7 @@
  */
 import { formatGameTime, type GameTime, ids } from "@hearsay/core";
 import {
+  loadRecordedSimulation,
   loadSimulation,
   RunRefused,
   retrievalDossiersWith,
@@ -51,7 +52,7 @@ const simulationOf = (log: SqliteEventLog, save: string, given: Option.Option<st
   const started = log.read(save, { toSeq: 1 })[0];
   const name = started?.type === "SimulationStarted" ? started.payload.simulation : undefined;
   try {
-    return loadSimulation(name);
+    return loadRecordedSimulation(name);
   } catch (e) {
     if (e instanceof SimulationNotFound) {
       throw new RunRefused({

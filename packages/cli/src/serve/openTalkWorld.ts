@@ -8,6 +8,7 @@
 import { ids, type SaveId } from "@hearsay/core";
 import {
   type LoadedSimulation,
+  loadRecordedSimulation,
   loadSimulation,
   recordedIndexMode,
   retrievalDossiers,
@@ -51,7 +52,7 @@ export const simulationOf = (log: SqliteEventLog, saveId: SaveId, override: stri
       );
     const name = first.payload.simulation;
     return yield* Effect.mapError(
-      attempt(() => loadSimulation(name)),
+      attempt(() => loadRecordedSimulation(name)),
       () =>
         new CliFailure({
           message: `save "${saveId}" was started from simulation "${name}", which is not under simulations/: pass --simulation <folder>`,
