@@ -1,8 +1,9 @@
 /**
- * `hearsay export --db PATH [--save ID] --format jsonl [--out FILE]`: writes a save's
- * history, one event per line, in seq order, streamed a page at a time. The format is a
- * public contract, described in docs/FORMATS.md. The database is opened
- * read-only; with no --out the lines go to stdout and nothing else does.
+ * `hearsay export --db PATH [--save ID] --format jsonl [--out FILE] [--quiet]`: writes a
+ * save's history, one event per line, in seq order, streamed a page at a time. The format
+ * is a public contract, described in docs/FORMATS.md. The database is opened read-only;
+ * with no --out the lines go to stdout and nothing else does; into a file, a history of
+ * 100,000 events or more shows its progress on standard error.
  */
 import { ids } from "@hearsay/core";
 import { exportJsonl, requireSave } from "@hearsay/engine";
@@ -12,6 +13,7 @@ import { Command, Flag } from "effect/cli";
 import { AtomicFile } from "../AtomicFile.ts";
 import { attempt } from "../attempt.ts";
 import { onDatabase } from "../onDatabase.ts";
+import { progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 /** Writes a chunk to stdout and waits until it is handed over (so memory stays bounded). */
@@ -23,6 +25,16 @@ const toStdout = (chunk: string): Promise<void> =>
 /** A reader that went away (`… | head`) ends the export quietly, as it does for other tools. */
 const isClosedPipe = (e: unknown): boolean =>
   typeof e === "object" && e !== null && (e as { code?: unknown }).code === "EPIPE";
+
+/** Histories shorter than this are exported without a progress bar: it is quick. */
+const QUIET_BELOW_EVENTS = 100_000;
+
+/** The lines a chunk of the export holds (each event's line ends in a newline). */
+const linesIn = (chunk: string): number => {
+  let n = 0;
+  for (let i = chunk.indexOf("\n"); i !== -1; i = chunk.indexOf("\n", i + 1)) n++;
+  return n;
+};
 
 export const exportCommand = Command.make(
   "export",
@@ -36,6 +48,10 @@ export const exportCommand = Command.make(
     out: Flag.String("out").pipe(
       Flag.withDescription("Write to this file instead of stdout"),
       Flag.optional,
+    ),
+    quiet: Flag.Boolean("quiet").pipe(
+      Flag.withDescription("No progress output"),
+      Flag.withDefault(false),
     ),
   },
   Effect.fn(
@@ -55,13 +71,25 @@ export const exportCommand = Command.make(
           const file = out === undefined ? null : AtomicFile.create(out);
           const ignore = () => {};
           process.stdout.on("error", ignore);
+          // Into a file, a long history shows how far it is (the lines of stdout are the export).
+          const bar =
+            file !== null && save.head >= QUIET_BELOW_EVENTS
+              ? progressBar(save.head, "export {bar} {value}/{total} events", args.quiet)
+              : null;
+          let lines = 0;
           try {
             for (const chunk of exportJsonl({ log, saveId })) {
               if (file === null) await toStdout(chunk);
               else file.write(chunk);
+              if (bar !== null) {
+                lines += linesIn(chunk);
+                bar.update(lines, { events: lines });
+              }
             }
+            bar?.stop();
             file?.commit();
           } catch (e) {
+            bar?.stop();
             file?.abandon();
             if (!isClosedPipe(e)) throw e;
           } finally {
