@@ -19,11 +19,13 @@ import {
   NpcActors,
   type RunFold,
   runFoldFormat,
+  TalkWorld,
 } from "@hearsay/engine";
+import { ScriptedBrain } from "@hearsay/mind";
 import { EngineSnapshotStore, type SqliteEventLog } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
+import { hamlet, MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
 
 /** Folds a save's log from `fromSeq` on into `fold`, as a resume does. */
 const foldLog = (
@@ -58,6 +60,10 @@ const comparable = (fold: RunFold): Encoded => {
   return out;
 };
 
+/** The conversation turns a talk wrote. */
+const ofTalk = (log: SqliteEventLog) =>
+  log.read(MAIN).filter((e) => e.type === "ConversationTurn" && e.payload.speakerId === "player");
+
 const events = (log: SqliteEventLog) => log.read(MAIN).map(({ saveId: _, ...e }) => e);
 
 describe("engine snapshots", () => {
@@ -90,6 +96,36 @@ describe("engine snapshots", () => {
     expect(withSnaps.head(MAIN)).toBeGreaterThan(head);
     expect(events(withSnaps)).toEqual(events(without));
     expect(withSnaps.projectionHash(MAIN)).toBe(without.projectionHash(MAIN));
+  }, 120_000);
+
+  it("a talk over a save starts from its newest snapshot and goes on as over the whole log", async () => {
+    const withSnaps = memoryLog();
+    const without = memoryLog();
+    await runHamlet(withSnaps, { days: 3, config: { snapshotEveryEvents: 150, snapshotsKept: 1 } });
+    await runHamlet(without, { days: 3, config: { snapshotEveryEvents: 0 } });
+    expect(new EngineSnapshotStore(withSnaps.db).of(MAIN)).toHaveLength(1);
+    const talks = [withSnaps, without].map(
+      (log) =>
+        new TalkWorld({
+          simulation: hamlet(),
+          log,
+          saveId: MAIN,
+          brain: ScriptedBrain.make(),
+          recordBrain: false,
+        }),
+    );
+    // The same state, though one was folded from the snapshot and the other from seq 1.
+    expect(encodeState(talks[0]!.state)).toBe(encodeState(talks[1]!.state));
+    for (const talk of talks) {
+      let conversationId: string | null = null;
+      for (const [i, message] of ["Good day.", "What news from the quay?", "Farewell."].entries())
+        conversationId = (
+          await talk.takeTurn({ npcId: "ada", conversationId, message, end: i === 2 })
+        ).conversationId;
+    }
+    expect(withSnaps.head(MAIN)).toBe(without.head(MAIN));
+    expect(ofTalk(withSnaps).length).toBeGreaterThan(0);
+    expect(events(withSnaps)).toEqual(events(without));
   }, 120_000);
 
   it("a branch starts from its parent's snapshot taken before the branch point", async () => {

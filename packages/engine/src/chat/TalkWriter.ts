@@ -30,11 +30,13 @@ import type { BrainShape, ReplyStreamer } from "@hearsay/mind";
 import type { SqliteEventLog } from "@hearsay/store";
 import { BrainRunner } from "../BrainRunner.ts";
 import { defaultEngineConfig, type EngineConfig } from "../EngineConfig.ts";
+import { EngineSnapshots } from "../EngineSnapshots.ts";
 import { EngineState } from "../EngineState.ts";
 import type { Focus } from "../Focus.ts";
 import type { LoreFile } from "../Genesis.ts";
 import { NpcActors } from "../NpcActors.ts";
 import { Routes } from "../Routes.ts";
+import { historyEvents } from "../replay/readHistory.ts";
 import { retrievalDossiers } from "../retrievalDossiers.ts";
 import type { DossierSource, TickContext } from "../TickContext.ts";
 import { TickWriter } from "../TickWriter.ts";
@@ -122,21 +124,40 @@ export class TalkWriter {
     return this.state.t;
   }
 
-  /** Folds in whatever another writer appended since. */
+  /**
+   * Folds in whatever another writer appended since: page by page, upcast, as a resumed
+   * run reads its log (a long run's millions of events do not fit the heap as one array).
+   */
   catchUp(): void {
-    const head = this.spec.log.head(this.spec.saveId);
+    const { log, saveId } = this.spec;
+    const head = log.head(saveId);
     if (head === this.known) return;
-    for (const e of this.spec.log.read(this.spec.saveId, { fromSeq: this.known + 1 })) {
+    for (const e of historyEvents({
+      log,
+      saveId,
+      fromSeq: this.known + 1,
+      toSeq: head,
+      pageSize: this.config.resumePageSize,
+    })) {
       this.state.apply(e, e.seq);
       this.actors.apply(e);
     }
     this.known = head;
   }
 
+  /**
+   * The state from the log: from the newest engine snapshot the run left, as a resumed
+   * run starts (its engine books and the NPCs' facts), then the log after it.
+   */
   private refold(): void {
-    this.state = new EngineState();
+    const { log, saveId } = this.spec;
+    const head = log.head(saveId);
+    const restored =
+      head > 0 ? new EngineSnapshots(log, saveId, { everyEvents: 0, kept: 1 }).restore(head) : null;
+    this.state = restored?.fold.engine ?? new EngineState();
     this.actors = new NpcActors(this.config.memoryDecay);
-    this.known = 0;
+    if (restored !== null) this.actors.restore(restored.fold.npcs);
+    this.known = restored?.seq ?? 0;
     this.catchUp();
   }
 
