@@ -19,6 +19,13 @@ export interface ProgressStream {
   write(text: string): unknown;
 }
 
+/**
+ * From this many events a history is long: the commands that read one whole (a dossier's
+ * refold, the inspector's index, an export into a file, a talk's view) say what they do.
+ * Shorter ones are read in a few seconds and say nothing.
+ */
+export const LONG_HISTORY_EVENTS = 100_000;
+
 /** One line saying what long work begins (none when quiet). */
 export const progressNote = (
   text: string,

@@ -3,10 +3,13 @@
  */
 import type { DossierAtOptions } from "@hearsay/engine";
 import { indexProgress } from "./indexProgress.ts";
-import { type ProgressSink, type ProgressStream, progressBar, progressNote } from "./Progress.ts";
-
-/** Histories shorter than this are refolded without a word: a dossier of them is quick. */
-export const QUIET_BELOW_EVENTS = 100_000;
+import {
+  LONG_HISTORY_EVENTS,
+  type ProgressSink,
+  type ProgressStream,
+  progressBar,
+  progressNote,
+} from "./Progress.ts";
 
 /**
  * What a dossier of a long history shows while it is made (on standard error): the
@@ -26,7 +29,7 @@ export const dossierProgress = (
   return {
     callbacks: {
       onRefold: (seq, last) => {
-        if (!big && !quiet && last >= QUIET_BELOW_EVENTS) {
+        if (!big && !quiet && last >= LONG_HISTORY_EVENTS) {
           big = true;
           progressNote(`refolding ${last} events: the world as it stood then`, false, out);
           refold = progressBar(

@@ -5,7 +5,8 @@
  * with `--quiet`.
  */
 import { describe, expect, it } from "vitest";
-import { dossierProgress, QUIET_BELOW_EVENTS } from "../src/dossierProgress.ts";
+import { dossierProgress } from "../src/dossierProgress.ts";
+import { LONG_HISTORY_EVENTS } from "../src/Progress.ts";
 
 /** A stand-in for standard error when it is not a terminal: the lines written. */
 const lines = () => {
@@ -28,7 +29,7 @@ const report = (quiet: boolean, last: number, rows: number): Array<string> => {
 
 describe("hearsay dossier's progress", () => {
   it("says nothing of a short history, even with a large index", () => {
-    expect(report(false, QUIET_BELOW_EVENTS - 1, 50_000)).toEqual([]);
+    expect(report(false, LONG_HISTORY_EVENTS - 1, 50_000)).toEqual([]);
   });
 
   it("says each stage of a long history as it begins", () => {

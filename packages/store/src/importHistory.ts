@@ -117,11 +117,6 @@ export interface ImportContext {
 export const copiesNone = (attached: string | null, opts: ImportOptions): boolean =>
   attached !== null && (opts.discard === true || opts.withoutEvents === true);
 
-/** Every event type (the keys of core's `currentVersions`). */
-const eventTypesOf = (versions: ReadonlyMap<EventType, number>): ReadonlyArray<EventType> => [
-  ...versions.keys(),
-];
-
 /** Each type's current version, by type name (as a stored row names it). */
 const versionsOf = (types: ReadonlyArray<EventType>): ReadonlyMap<string, number | undefined> =>
   new Map(types.map((t) => [t as string, currentVersions.get(t)]));
@@ -177,7 +172,9 @@ export const importEvents = (ctx: ImportContext, opts: ImportOptions): ImportRes
   const sourceSegments = ctx.source.segments(saveId, last);
   /** The types the caller sees (null: none; every type when it sees them all). */
   const seen: ReadonlySet<string> | null =
-    opts.onEvent === undefined ? null : new Set(opts.onEventTypes ?? eventTypesOf(currentVersions));
+    opts.onEvent === undefined
+      ? null
+      : new Set<string>(opts.onEventTypes ?? currentVersions.keys());
   /** Whether the caller sees every event: each is then read into JS and folded there. */
   const seesAll = opts.onEvent !== undefined && opts.onEventTypes === undefined;
   let bySql =

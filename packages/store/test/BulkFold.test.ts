@@ -33,6 +33,12 @@ import {
 const asAppended = (e: StoredEvent): Event =>
   ({ type: e.type, version: e.version, id: e.id, t: e.t, payload: e.payload }) as Event;
 
+/** The upcaster of the rows these tests leave at version 0: to the current version, as is. */
+const upcast = (raw: unknown) => {
+  const e = raw as StoredEvent;
+  return (e.version as number) === 0 ? { ...e, version: currentVersions.get(e.type) } : e;
+};
+
 const triggerNames = (log: SqliteEventLog): ReadonlyArray<string> =>
   log.db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
@@ -163,10 +169,6 @@ describe("the bulk fold", () => {
         // One row left at an old version, and the upcaster that knows it.
         log.db.prepare("UPDATE events SET version = 0 WHERE save_id = 's' AND seq = 3").run();
       }
-      const upcast = (raw: unknown) => {
-        const e = raw as StoredEvent;
-        return (e.version as number) === 0 ? { ...e, version: currentVersions.get(e.type) } : e;
-      };
       const [fromDisk, fromMemory] = [onDisk, inMemory].map((source) => {
         const target = freshStore().log;
         target.importHistory(source, { saveId: ids.save("s"), upcast });
@@ -214,12 +216,6 @@ describe("the bulk fold", () => {
                   .prepare("UPDATE events SET version = 0 WHERE save_id = 's' AND seq = ?")
                   .run(oldSeq);
               }
-              const upcast = (raw: unknown) => {
-                const e = raw as StoredEvent;
-                return (e.version as number) === 0
-                  ? { ...e, version: currentVersions.get(e.type) }
-                  : e;
-              };
               const history = source.read("s").map((e) => upcast(e) as StoredEvent);
               const present = [...new Set(history.map((e) => e.type))].sort();
               const types = [...new Set(picks.map((i) => present[i % present.length]!))];

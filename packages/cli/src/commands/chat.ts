@@ -15,7 +15,7 @@ import { Command, Flag } from "effect/cli";
 import { brainFlags } from "../brainFlags.ts";
 import { describeError } from "../describeError.ts";
 import { onDatabase } from "../onDatabase.ts";
-import { progressNote } from "../Progress.ts";
+import { LONG_HISTORY_EVENTS, progressNote } from "../Progress.ts";
 import { type BrainChoice, openLog, openTalkWorld } from "../serve/openTalkWorld.ts";
 
 const help = "commands: /dossier, /memories, /skip <N>d, /quit (or end of input, or Ctrl-C)";
@@ -30,9 +30,6 @@ const skipDays = (arg: string): number | null => {
 };
 
 const write = (s: string) => process.stdout.write(s);
-
-/** From this many events, the retrieval view is read before the prompt, with a word. */
-const WARM_FROM_EVENTS = 100_000;
 
 const converse = async (talk: TalkWorld, npcId: string): Promise<number> => {
   const npc = talk.state.npcs.get(talk.npc(npcId))!;
@@ -159,7 +156,7 @@ export const chatCommand = Command.make(
         yield* Effect.try({ try: () => talk.npc(args.npc), catch: (e) => e });
         // On a long run, what every NPC knows is read once before the first reply: said and
         // done before the prompt rather than in a first reply that keeps the player waiting.
-        if (talk.head >= WARM_FROM_EVENTS) {
+        if (talk.head >= LONG_HISTORY_EVENTS) {
           progressNote(`reading what every NPC knows from ${talk.head} events, once`);
           yield* Effect.try({ try: () => talk.dossiers.refresh?.(), catch: (e) => e });
         }

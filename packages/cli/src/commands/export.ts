@@ -13,7 +13,7 @@ import { Command, Flag } from "effect/cli";
 import { AtomicFile } from "../AtomicFile.ts";
 import { attempt } from "../attempt.ts";
 import { onDatabase } from "../onDatabase.ts";
-import { progressBar } from "../Progress.ts";
+import { LONG_HISTORY_EVENTS, progressBar } from "../Progress.ts";
 import { dbFlag, saveFlag } from "../saveFlags.ts";
 
 /** Writes a chunk to stdout and waits until it is handed over (so memory stays bounded). */
@@ -25,9 +25,6 @@ const toStdout = (chunk: string): Promise<void> =>
 /** A reader that went away (`… | head`) ends the export quietly, as it does for other tools. */
 const isClosedPipe = (e: unknown): boolean =>
   typeof e === "object" && e !== null && (e as { code?: unknown }).code === "EPIPE";
-
-/** Histories shorter than this are exported without a progress bar: it is quick. */
-const QUIET_BELOW_EVENTS = 100_000;
 
 /** The lines a chunk of the export holds (each event's line ends in a newline). */
 const linesIn = (chunk: string): number => {
@@ -73,7 +70,7 @@ export const exportCommand = Command.make(
           process.stdout.on("error", ignore);
           // Into a file, a long history shows how far it is (the lines of stdout are the export).
           const bar =
-            file !== null && save.head >= QUIET_BELOW_EVENTS
+            file !== null && save.head >= LONG_HISTORY_EVENTS
               ? progressBar(save.head, "export {bar} {value}/{total} events", args.quiet)
               : null;
           let lines = 0;

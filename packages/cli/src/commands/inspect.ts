@@ -8,10 +8,7 @@ import { recordedIndexMode, replayEmbedding, retrievalDossiers } from "@hearsay/
 import { DEFAULT_PORT, startInspector } from "@hearsay/inspector";
 import { Console, Effect, Option, Schema } from "effect";
 import { Command, Flag } from "effect/cli";
-import { progressNote } from "../Progress.ts";
-
-/** Logs shorter than this are read before serving without a word: it is quick. */
-const QUIET_BELOW_EVENTS = 100_000;
+import { LONG_HISTORY_EVENTS, progressNote } from "../Progress.ts";
 
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65_535 }));
 
@@ -53,7 +50,7 @@ export const inspectCommand = Command.make(
           ...(saveId === undefined ? {} : { saveId }),
           // A long log takes minutes to read before the page is served: say what it does.
           onIndexing: (stage, events) => {
-            if (events >= QUIET_BELOW_EVENTS) progressNote(`reading ${events} events: ${stage}`);
+            if (events >= LONG_HISTORY_EVENTS) progressNote(`reading ${events} events: ${stage}`);
           },
         }),
       catch: (e) => e,
