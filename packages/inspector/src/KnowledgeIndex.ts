@@ -53,18 +53,22 @@ const lastAtOrBefore = <A>(xs: ReadonlyArray<A>, seqOf: (x: A) => number, seq: n
 const bySeq = (f: Fact) => f.seq;
 const itself = (s: number) => s;
 
-const fields = [
-  "npcId",
-  "itemKind",
-  "itemId",
-  "via",
-  "fromNpcId",
-  "confidence",
-  "memoryId",
-  "ownerNpcId",
-  "expiresAt",
-  "worldEventId",
-  "lapsesAt",
+/**
+ * The payload fields `asEvent` reads, in its column order, each with the event types it
+ * is read from: SQLite pulls a field out of the rows of those types only.
+ */
+const fields: ReadonlyArray<readonly [string, ReadonlyArray<KnowledgeEvent["type"]>]> = [
+  ["npcId", ["KnowledgeGained"]],
+  ["itemKind", ["KnowledgeGained"]],
+  ["itemId", ["KnowledgeGained"]],
+  ["via", ["KnowledgeGained"]],
+  ["fromNpcId", ["KnowledgeGained"]],
+  ["confidence", ["KnowledgeGained"]],
+  ["memoryId", ["MemoryRecorded", "MemoryExpired"]],
+  ["ownerNpcId", ["MemoryRecorded"]],
+  ["expiresAt", ["MemoryRecorded"]],
+  ["worldEventId", ["WorldEventOccurred"]],
+  ["lapsesAt", ["WorldEventOccurred"]],
 ];
 
 const statements = new WeakMap<SqliteDatabase, SqliteStatement>();
@@ -78,7 +82,12 @@ const knowledgeRows = (
 ): IterableIterator<Array<unknown>> => {
   let stmt = statements.get(db);
   if (!stmt) {
-    const cols = fields.map((f) => `json_extract(payload, '$.${f}')`).join(", ");
+    const cols = fields
+      .map(
+        ([f, types]) =>
+          `CASE type ${types.map((t) => `WHEN '${t}' THEN json_extract(payload, '$.${f}')`).join(" ")} END`,
+      )
+      .join(", ");
     const types = knowledgeEventTypes.map((t) => `'${t}'`).join(", ");
     stmt = db
       .prepare(

@@ -18,7 +18,6 @@ import type { SqliteDatabase } from "@hearsay/store";
 import { CostIndex } from "./CostIndex.ts";
 import { DayIndex } from "./DayIndex.ts";
 import { EdgeIndex } from "./EdgeIndex.ts";
-import { eventRows } from "./EventRows.ts";
 import { KnowledgeIndex } from "./KnowledgeIndex.ts";
 import { PlaceIndex } from "./PlaceIndex.ts";
 import { ProfileIndex } from "./ProfileIndex.ts";
@@ -89,6 +88,13 @@ export class SaveIndex {
     const from = this.indexed + 1;
     const db = this.db;
     const stage = (name: IndexingStage) => onStage?.(name, head - from + 1);
+    const steppedRows = db
+      .prepare(
+        `SELECT t, json_extract(payload, '$.npcId') FROM events
+         WHERE save_id = ? AND type = 'NpcAgendaChanged' AND seq >= ? AND seq <= ?
+           AND coalesce(json_extract(payload, '$.plannedAt'), 0) < t`,
+      )
+      .raw(true);
     db.transaction(() => {
       const segments = segmentsOf(db, this.saveId, head).filter((s) => s.toSeq >= from);
       const warnings = db
@@ -104,16 +110,12 @@ export class SaveIndex {
       stage("places");
       for (const s of segments) {
         const lo = Math.max(s.fromSeq, from);
-        // A step of an earlier plan (planned before now) is a wake-up that asked no brain.
-        for (const [, t, npc, plannedAt] of eventRows(
-          db,
-          s.saveId,
-          "NpcAgendaChanged",
-          lo,
-          s.toSeq,
-          ["npcId", "plannedAt"],
-        ) as IterableIterator<[number, number, string, number]>)
-          if (plannedAt < t) this.stepped.add(`${npc}@${t}`);
+        // A step of an earlier plan (planned before now) is a wake-up that asked no brain;
+        // SQLite keeps only those (about half of the agendas a run writes).
+        for (const [t, npc] of steppedRows.iterate(s.saveId, lo, s.toSeq) as IterableIterator<
+          [number, string]
+        >)
+          this.stepped.add(`${npc}@${t}`);
         this.places.ingest(db, s.saveId, lo, s.toSeq, this.failed, this.stepped);
       }
       stage("knowledge");
