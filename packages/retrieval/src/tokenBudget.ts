@@ -130,13 +130,18 @@ export interface SectionCandidate {
   readonly order?: number;
 }
 
-/** Items shorter than this after truncation are dropped rather than kept as scraps. */
-const MIN_ITEM_TOKENS = 12;
+/**
+ * Items shorter than this after truncation are dropped rather than kept as scraps, and a
+ * section takes no more items once less than this is left of its budget.
+ */
+export const MIN_ITEM_TOKENS = 12;
 
 /**
  * The fixed share of a section's budget each of its items may take under the `steady`
  * dossier rules: what is left after the title line, over the items the section aims for
- * at least (`SectionLimit.min`), so that many always fit.
+ * at least (`SectionLimit.min`), so that many always fit — when the share is at least
+ * `MIN_ITEM_TOKENS`: below it, what is left after the first items may be too little for
+ * the section to take more, however short they are.
  */
 export const itemShare = (name: DossierSectionName, budget: number): number =>
   Math.max(0, Math.floor((budget - sectionOverhead(name)) / Math.max(1, sectionLimits[name].min)));
