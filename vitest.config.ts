@@ -26,7 +26,8 @@ export default defineConfig({
     },
     // One fixed property seed unless HEARSAY_DEEP or HEARSAY_FC_SEED says otherwise.
     setupFiles: ["test/support/propertySeed.ts"],
-    testTimeout: 60_000,
+    // A deep run draws up to 20× the everyday runs of a property: its time limit grows alike.
+    testTimeout: process.env.HEARSAY_DEEP ? 1_200_000 : 60_000,
     hookTimeout: 60_000,
     pool: "forks",
   },
