@@ -74,11 +74,22 @@ const places = (v: unknown, out: Array<[Record<string, unknown>, string]> = []) 
   return out;
 };
 
+/**
+ * A copy of a value's plain objects and arrays (holes kept); anything else is shared as it
+ * is. Not `structuredClone`: an earlier change may have put a function in the payload.
+ */
+const copied = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(copied)
+    : typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copied(x)]))
+      : v;
+
 /** The event with one value somewhere in its payload replaced by one JSON would change. */
 const deep =
   (which: number) =>
   (e: Sendable): Sendable => {
-    const payload = structuredClone(e.payload);
+    const payload = copied(e.payload);
     const at = places(payload);
     if (at.length === 0) return { ...e, payload: unstable[which % unstable.length]!() };
     const [o, k] = at[which % at.length]!;
