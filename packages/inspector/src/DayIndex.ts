@@ -17,8 +17,6 @@ export interface Day {
 }
 
 interface Statements {
-  /** The log has both indexes (every schema so far has). */
-  readonly indexed: boolean;
   readonly dayAt: SqliteStatement;
   readonly spans: SqliteStatement;
   readonly nextType: SqliteStatement;
@@ -31,12 +29,7 @@ const statements = new WeakMap<SqliteDatabase, Statements>();
 const prepared = (db: SqliteDatabase): Statements => {
   let s = statements.get(db);
   if (!s) {
-    const names = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
-      .pluck()
-      .all() as Array<string>;
     s = {
-      indexed: names.includes("events_day") && names.includes("events_type"),
       dayAt: db.prepare("SELECT day FROM events WHERE save_id = ? AND seq = ?").pluck(),
       spans: db
         .prepare(
@@ -80,7 +73,6 @@ export const indexedDayCounts = (
   toSeq: number,
 ): Array<DayTypeRow> | null => {
   const s = prepared(db);
-  if (!s.indexed) return null;
   const first = s.dayAt.get(saveId, fromSeq) as number | undefined;
   const last = s.dayAt.get(saveId, toSeq) as number | undefined;
   if (first === undefined || last === undefined || last < first) return null;

@@ -14,7 +14,7 @@
  *   llm_calls ─▶ CostIndex     running totals overall, per purpose, per NPC
  */
 
-import type { SqliteDatabase } from "@hearsay/store";
+import type { SqliteDatabase, SqliteStatement } from "@hearsay/store";
 import { CostIndex } from "./CostIndex.ts";
 import { DayIndex } from "./DayIndex.ts";
 import { EdgeIndex } from "./EdgeIndex.ts";
@@ -64,11 +64,24 @@ export class SaveIndex {
   /** `npc@t` of every planned step taken (the brain was not asked for it). */
   private readonly stepped = new Set<string>();
   private indexed = 0;
+  /**
+   * `[t, npc]` of each step of an earlier plan taken in a stretch (an agenda changed at t
+   * and planned before it): a wake-up that asked no brain. SQLite keeps only those.
+   */
+  private readonly steppedRows: SqliteStatement;
 
   constructor(
     private readonly db: SqliteDatabase,
     readonly saveId: string,
-  ) {}
+  ) {
+    this.steppedRows = db
+      .prepare(
+        `SELECT t, json_extract(payload, '$.npcId') FROM events
+         WHERE save_id = ? AND type = 'NpcAgendaChanged' AND seq >= ? AND seq <= ?
+           AND coalesce(json_extract(payload, '$.plannedAt'), 0) < t`,
+      )
+      .raw(true);
+  }
 
   /** The seq the index covers (the save's head when last refreshed). */
   get head(): number {
@@ -88,13 +101,6 @@ export class SaveIndex {
     const from = this.indexed + 1;
     const db = this.db;
     const stage = (name: IndexingStage) => onStage?.(name, head - from + 1);
-    const steppedRows = db
-      .prepare(
-        `SELECT t, json_extract(payload, '$.npcId') FROM events
-         WHERE save_id = ? AND type = 'NpcAgendaChanged' AND seq >= ? AND seq <= ?
-           AND coalesce(json_extract(payload, '$.plannedAt'), 0) < t`,
-      )
-      .raw(true);
     db.transaction(() => {
       const segments = segmentsOf(db, this.saveId, head).filter((s) => s.toSeq >= from);
       const warnings = db
@@ -110,9 +116,7 @@ export class SaveIndex {
       stage("places");
       for (const s of segments) {
         const lo = Math.max(s.fromSeq, from);
-        // A step of an earlier plan (planned before now) is a wake-up that asked no brain;
-        // SQLite keeps only those (about half of the agendas a run writes).
-        for (const [t, npc] of steppedRows.iterate(s.saveId, lo, s.toSeq) as IterableIterator<
+        for (const [t, npc] of this.steppedRows.iterate(s.saveId, lo, s.toSeq) as IterableIterator<
           [number, string]
         >)
           this.stepped.add(`${npc}@${t}`);

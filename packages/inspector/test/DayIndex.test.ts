@@ -8,7 +8,7 @@ import { type Event, type GameTime, ids, MINUTES_PER_DAY, makeEvent } from "@hea
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DayIndex, groupedDayCounts, indexedDayCounts } from "../src/DayIndex.ts";
+import { DayIndex, type DayTypeRow, groupedDayCounts, indexedDayCounts } from "../src/DayIndex.ts";
 
 const runs = (n: number) => (process.env.HEARSAY_DEEP ? n * 20 : n);
 
@@ -85,7 +85,7 @@ const property = (ordered: boolean) =>
       const viaIndexes = indexedDayCounts(db, "s", 1, head);
       if (ordered) expect(viaIndexes).not.toBeNull();
       if (viaIndexes !== null) {
-        const days = (rows: ReadonlyArray<readonly [number, string, number, number, number]>) =>
+        const days = (rows: ReadonlyArray<DayTypeRow>) =>
           new Map(rows.map(([day, type, n]) => [`${day}/${type}`, n]));
         expect(days(viaIndexes)).toEqual(days(groupedDayCounts(db, "s", 1, head)));
       }
