@@ -2,8 +2,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { ids, PLAYER_ID } from "@hearsay/core";
-import { workspaceRoot } from "@hearsay/engine";
+import { runGraphCollections, workspaceRoot } from "@hearsay/engine";
+import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { tinyPath, tinyWorldDb } from "./talkFixture.ts";
 
@@ -34,6 +36,28 @@ const stored = (db: string) => {
     return log.read(ids.save("main"));
   } finally {
     log.db.close();
+  }
+};
+
+/**
+ * The collections an open of the world's vector files checks row by row: none when the
+ * files were saved level with the database (`VectorIndexes`).
+ */
+const scannedAtOpen = (db: string): Array<string> => {
+  const handle = openDatabase(db);
+  try {
+    const scanned = new Set<string>();
+    Effect.runSync(
+      VectorIndexes.open(handle, makeHashingEmbedder(), {
+        graphCollections: runGraphCollections,
+        onProgress: (p) => {
+          if (p.phase === "scan") scanned.add(p.collection);
+        },
+      }),
+    );
+    return [...scanned];
+  } finally {
+    handle.close();
   }
 };
 
@@ -74,6 +98,8 @@ describe.concurrent("hearsay chat", () => {
     expect(events.filter((e) => e.type === "ConversationSummarized").length).toBeGreaterThanOrEqual(
       2,
     );
+    // The talk's end saved its rows' vectors level with the database: the next open trusts them.
+    expect(scannedAtOpen(db)).toEqual([]);
   }, 60_000);
 
   it("exits cleanly on Ctrl-C, keeping every turn it answered whole", async () => {
@@ -98,6 +124,7 @@ describe.concurrent("hearsay chat", () => {
         (e) => e.type === "MemoryRecorded" && /promised to bring/.test(e.payload.text),
       ),
     ).toBe(true);
+    expect(scannedAtOpen(db)).toEqual([]);
   }, 60_000);
 
   it("refuses an unknown NPC in one line, changing nothing", async () => {

@@ -1,7 +1,8 @@
 /** `hearsay serve` over real HTTP on 127.0.0.1: bad input, auth, one writer per save, streams cut short. */
 import { ids, PLAYER_ID } from "@hearsay/core";
-import { loadSimulation, TalkWorld } from "@hearsay/engine";
+import { loadSimulation, runGraphCollections, TalkWorld } from "@hearsay/engine";
 import { type ReplyStreamer, ScriptedBrain } from "@hearsay/mind";
+import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -304,5 +305,40 @@ describe("hearsay serve", () => {
     expect(dossier.text).toMatch(/Help Ada Reed/);
     const exported = await (await call("/saves/main/export")).text();
     expect(exported.trim().split("\n").length).toBe(log.head(main));
+  });
+
+  it("saves its talks' vectors when it stops, level with the database, so the next open reads no row", async () => {
+    const path = await tinyWorldDb();
+    const own = new SqliteEventLog(openDatabase(path));
+    const running = await startServe({
+      log: own,
+      token: TOKEN,
+      open: (save) =>
+        new TalkWorld({
+          simulation: sim,
+          log: own,
+          saveId: ids.save(save),
+          brain: ScriptedBrain.make(),
+          recordBrain: false,
+        }),
+    });
+    const reply = await fetch(`${running.url}/saves/main/npcs/ada/turn`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ message: "I promise to mend the mill wheel." }),
+    });
+    expect(reply.status).toBe(200);
+    await running.close();
+    const scanned = new Set<string>();
+    Effect.runSync(
+      VectorIndexes.open(own.db, makeHashingEmbedder(), {
+        graphCollections: runGraphCollections,
+        onProgress: (p) => {
+          if (p.phase === "scan") scanned.add(p.collection);
+        },
+      }),
+    );
+    own.db.close();
+    expect([...scanned]).toEqual([]);
   });
 });

@@ -188,8 +188,11 @@ export const retrievalDossiers = (
     // A turn's sections are built as its brain reads them: the scripted brain reads one to four.
     deferred: (ask) => engine.engine.deferredDossier(requestOf(ask), own),
     flush: () => {
-      engine.engine.view(saveId);
-      engine.index.save();
+      // Level with the log only when the view holds every event the log holds, and no
+      // more (a failed append leaves the view ahead of the log): then the next open may
+      // trust the files without reading the tables (`VectorIndexes.save`).
+      const view = engine.engine.view(saveId);
+      engine.index.save({ level: view.seq === view.headSeq() });
       keeper.wrote(engine.index);
     },
     keepIndex: (job) => {

@@ -9,10 +9,24 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { type MaintenanceJob, MINUTES_PER_DAY, MINUTES_PER_HOUR } from "@hearsay/core";
-import { verifyLog } from "@hearsay/engine";
-import { collectionNames, indexStatus, makeHashingEmbedder } from "@hearsay/retrieval";
+import {
+  type GameTime,
+  ids,
+  type MaintenanceJob,
+  MINUTES_PER_DAY,
+  MINUTES_PER_HOUR,
+  makeEvent,
+} from "@hearsay/core";
+import { runGraphCollections, verifyLog } from "@hearsay/engine";
+import {
+  collectionNames,
+  type IndexProgress,
+  indexStatus,
+  makeHashingEmbedder,
+  VectorIndexes,
+} from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 import { afterAll, describe, expect, it } from "vitest";
 import { logHash } from "./harness.ts";
 import { hamlet, MAIN, memoryLog, runHamlet } from "./replay/fixtures.ts";
@@ -166,6 +180,43 @@ describe("index job", () => {
     expect(second.seen.length).toBeGreaterThan(0);
     for (const s of second.seen) expect(s.after).toEqual([]);
     expect(logHash(log)).toBe(logHash(whole));
+    log.db.close();
+  });
+
+  it("ends a run with its files noted level with SQLite, so the next open reads no row", async () => {
+    const log = fileLog();
+    const opened = () => {
+      const scanned = new Set<string>();
+      const onProgress = (p: IndexProgress) => {
+        if (p.phase === "scan") scanned.add(p.collection);
+      };
+      const { reports } = Effect.runSync(
+        VectorIndexes.open(log.db, makeHashingEmbedder(), {
+          graphCollections: runGraphCollections,
+          onProgress,
+        }),
+      );
+      return { scanned: [...scanned], outcomes: new Set(reports.map((r) => r.outcome)) };
+    };
+    await runHamlet(log, { ...spec, maxTicks: 40 });
+    expect(opened()).toEqual({ scanned: [], outcomes: new Set(["loaded"]) });
+    // A resumed run writes more: its own end notes the files again.
+    await runHamlet(log, { ...spec, resume: true });
+    expect(opened()).toEqual({ scanned: [], outcomes: new Set(["loaded"]) });
+    // A write the files did not see: the next open checks every row, and notes the level.
+    log.append(MAIN, log.head(MAIN), [
+      makeEvent("NpcMoved", {
+        id: ids.event("moved-after"),
+        t: (spec.days * MINUTES_PER_DAY) as GameTime,
+        payload: {
+          npcId: hamlet().world.npcs[0]!.id,
+          from: ids.location("x"),
+          to: ids.location("y"),
+        },
+      }),
+    ]);
+    expect(opened().scanned).toEqual([...collectionNames]);
+    expect(opened().scanned).toEqual([]);
     log.db.close();
   });
 

@@ -59,6 +59,13 @@ export interface IndexManifest {
   readonly stale: ReadonlyArray<number>;
   /** The saves the vectors file's group numbers stand for. */
   readonly saves: ReadonlyArray<string>;
+  /**
+   * Where the database stood when these vectors were known to hold what its tables held
+   * (`VectorIndexes`: the store's `databaseLevel` and how the collection's texts are
+   * embedded). An open that finds the same level trusts them without reading a row;
+   * absent when the writer could not tell (a run's periodic save, with appends in flight).
+   */
+  readonly level?: string;
 }
 
 /** Where one collection's files live. */
@@ -196,7 +203,11 @@ const bytesOf = (v: ArrayBufferView): Uint8Array =>
 export const saveVectorFiles = (
   store: VectorStore,
   paths: IndexPaths,
-  meta: { readonly collection: string; readonly model: string },
+  meta: {
+    readonly collection: string;
+    readonly model: string;
+    readonly level?: string | undefined;
+  },
 ): IndexManifest => {
   const { rowids, fingerprints, groups, saves, halves, used } = store.slots();
   const d = store.dimensions;
@@ -267,7 +278,17 @@ export const saveVectorFiles = (
     saves: [...saves],
     segments,
     stale: store.staleRows(),
+    ...(meta.level === undefined ? {} : { level: meta.level }),
   };
+  writeManifest(paths, manifest);
+  // Segments merged away since the last save.
+  for (const f of paths.segmentFiles()) if (!keep.has(f)) rmSync(f, { force: true });
+  for (const f of [...done.keys()]) if (!keep.has(f)) done.delete(f);
+  return manifest;
+};
+
+/** Writes a manifest in place of the one there (atomically). */
+export const writeManifest = (paths: IndexPaths, manifest: IndexManifest): void =>
   writeAtomically(paths.manifest, (tmp) => {
     const fd = openSync(tmp, "w");
     try {
@@ -276,10 +297,40 @@ export const saveVectorFiles = (
       closeSync(fd);
     }
   });
-  // Segments merged away since the last save.
-  for (const f of paths.segmentFiles()) if (!keep.has(f)) rmSync(f, { force: true });
-  for (const f of [...done.keys()]) if (!keep.has(f)) done.delete(f);
-  return manifest;
+
+/**
+ * The manifest saved for `store` and still beside the database when the files hold the
+ * store's rows as they are now (same model, dimensions, rows and fingerprints, graph
+ * segments and vectors file size): saving it again would write the same bytes. Null
+ * otherwise, or when the files are not there.
+ */
+export const manifestOfSaved = (
+  store: VectorStore,
+  paths: IndexPaths,
+  model: string,
+): IndexManifest | null => {
+  const m = readManifest(paths.manifest);
+  if (m === null || m.model !== model || m.dimensions !== store.dimensions) return null;
+  if (m.count !== store.size || !existsSync(paths.vectors)) return null;
+  const { used, saves } = store.slots();
+  if (statSync(paths.vectors).size !== HEADER + used * ROW_META + used * store.dimensions * 2)
+    return null;
+  if (JSON.stringify(m.saves) !== JSON.stringify(saves)) return null;
+  const shapes = store.graphShapes();
+  const sameGraph =
+    shapes.length === m.segments.length &&
+    shapes.every(({ at: _, ...shape }, i) => {
+      const saved = m.segments[i]!;
+      return (
+        saved.save === shape.save &&
+        segmentName(saved) === segmentName(shape) &&
+        saved.count === shape.count &&
+        existsSync(paths.segment(saved))
+      );
+    });
+  if (!sameGraph || JSON.stringify(m.stale) !== JSON.stringify(store.staleRows())) return null;
+  const entries = store.entries();
+  return fingerprintChecksum(entries.rowids, entries.fingerprints) === m.checksum ? m : null;
 };
 
 /** Why saved files were not used. */

@@ -6,8 +6,15 @@
  * rebuilt, stale ones repaired, so what is searched always matches SQLite. `rebuild`
  * (the CLI's `hearsay index rebuild`) ignores the files. Mode `disabled` keeps no
  * vectors at all (keyword and exact filters only).
+ *
+ * Files saved when they were known to hold what the tables held note the database's
+ * level then (the store's `databaseLevel`: every save's head and projection digest, the
+ * schema version) and how the collection's texts are embedded; an open that finds both
+ * unchanged skips the row-by-row check, which on a year's 1.3 million memories is most
+ * of what opening costs. The saves at open (after the check) and at a run's or a talk's
+ * end (`save` with `level`) note it; a run's periodic saves, with appends in flight, do not.
  */
-import type { SqliteDatabase } from "@hearsay/store";
+import { databaseLevel, type SqliteDatabase } from "@hearsay/store";
 import { Effect } from "effect";
 import { CollectionIndex, type GivenRows, type IndexProgress } from "./CollectionIndex.ts";
 import {
@@ -15,11 +22,20 @@ import {
   collectionNames,
   collections,
   defaultGraphBlock,
+  embeddingText,
+  textFingerprint,
 } from "./collections.ts";
 import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
 import { EmbeddingCache, syncVectors } from "./EmbeddingCache.ts";
 import type { Touched, TouchedRows } from "./SaveView.ts";
-import { type IndexManifest, indexPaths, loadVectorFiles, saveVectorFiles } from "./VectorFiles.ts";
+import {
+  type IndexManifest,
+  indexPaths,
+  loadVectorFiles,
+  manifestOfSaved,
+  saveVectorFiles,
+  writeManifest,
+} from "./VectorFiles.ts";
 import { VectorStore, type VectorStoreConfig } from "./VectorStore.ts";
 
 /** `embedded` (default) keeps vectors; `disabled` searches by keywords and filters only. */
@@ -52,10 +68,25 @@ export interface IndexReport {
   readonly graph: boolean;
 }
 
+/**
+ * How a collection's rows become the texts it embeds: its table and the fingerprint of
+ * the text made from a probe row, so a change to its columns or their joining is seen.
+ */
+const recipeOf = (c: CollectionName): string => {
+  const spec = collections[c];
+  const probe = spec.textColumns.map((column) => JSON.stringify([column]));
+  return `${spec.table}:${spec.textColumns.join(",")}:${textFingerprint(embeddingText(c, probe)).toString(16)}`;
+};
+
+/** The level a collection's manifest notes: its recipe and the database's level. */
+const levelOf = (c: CollectionName, database: string | null): string | undefined =>
+  database === null ? undefined : JSON.stringify([recipeOf(c), database]);
+
 export class VectorIndexes {
   private constructor(
     readonly mode: IndexMode,
     readonly embedder: EmbedderShape,
+    private readonly db: SqliteDatabase,
     private readonly dbPath: string | null,
     private readonly indexes: ReadonlyMap<CollectionName, CollectionIndex>,
   ) {}
@@ -110,6 +141,8 @@ export class VectorIndexes {
       const cache = embedder.embedSync
         ? null
         : new EmbeddingCache(db, embedder.model, embedder.dimensions);
+      // Read before any row is: a level noted after the check must be the one it checked.
+      const level = dbPath === null || mode === "disabled" ? null : databaseLevel(db);
       for (const c of wanted) {
         const config: VectorStoreConfig = {
           hnswMinSize: defaultGraphBlock(c),
@@ -138,7 +171,10 @@ export class VectorIndexes {
             : null;
         const store = loaded?.ok ? loaded.store : new VectorStore(config);
         const index = new CollectionIndex(db, collections[c], store, embedder, cache);
-        const change = yield* index.reconcile(options.onProgress);
+        const noted = levelOf(c, level);
+        const trusted =
+          loaded?.ok === true && noted !== undefined && loaded.manifest.level === noted;
+        const change = trusted ? index.trust() : yield* index.reconcile(options.onProgress);
         indexes.set(c, index);
         // A graph file that failed its check was rebuilt from the vectors: save it again.
         const graphRebuilt =
@@ -159,8 +195,12 @@ export class VectorIndexes {
                 : graphRebuilt
                   ? "graph file damaged: rebuilt from the vectors"
                   : "up to date";
+        // The level is noted only when the database did not move while its rows were read.
+        const still = noted !== undefined && databaseLevel(db) === level ? noted : undefined;
         if (paths && outcome !== "loaded")
-          saveVectorFiles(store, paths, { collection: c, model: embedder.model });
+          saveVectorFiles(store, paths, { collection: c, model: embedder.model, level: still });
+        else if (paths && loaded?.ok && still !== undefined && loaded.manifest.level !== still)
+          writeManifest(paths, { ...loaded.manifest, level: still });
         reports.push({
           collection: c,
           outcome,
@@ -171,7 +211,7 @@ export class VectorIndexes {
           graph: store.hasGraph,
         });
       }
-      return { index: new VectorIndexes(mode, embedder, dbPath, indexes), reports };
+      return { index: new VectorIndexes(mode, embedder, db, dbPath, indexes), reports };
     });
   }
 
@@ -246,16 +286,29 @@ export class VectorIndexes {
     return true;
   }
 
-  /** Saves every collection beside the database (no-op in memory). */
-  save(): ReadonlyArray<IndexManifest> {
+  /**
+   * Saves every collection beside the database (no-op in memory). With `level` the caller
+   * vouches that the vectors hold what the tables hold now (every append landed and
+   * folded in): the files note the database's level, so the next open trusts them
+   * unread, and a collection whose files already hold its rows has only its manifest
+   * written again.
+   */
+  save(options: { readonly level?: boolean } = {}): ReadonlyArray<IndexManifest> {
     if (!this.dbPath) return [];
+    const level = options.level === true ? databaseLevel(this.db) : null;
     const out: Array<IndexManifest> = [];
     for (const [c, index] of this.indexes) {
+      const paths = indexPaths(this.dbPath, c);
+      const noted = levelOf(c, level);
+      const saved = noted === undefined ? null : manifestOfSaved(index.store, paths, this.model);
+      if (saved !== null) {
+        const manifest = { ...saved, level: noted! };
+        if (saved.level !== noted) writeManifest(paths, manifest);
+        out.push(manifest);
+        continue;
+      }
       out.push(
-        saveVectorFiles(index.store, indexPaths(this.dbPath, c), {
-          collection: c,
-          model: this.model,
-        }),
+        saveVectorFiles(index.store, paths, { collection: c, model: this.model, level: noted }),
       );
     }
     return out;

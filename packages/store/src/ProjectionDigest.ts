@@ -324,6 +324,37 @@ export const readDigest = (db: SqliteDatabase, saveId: string): string => {
 };
 
 /**
+ * Where a database file's read models stand, as one string: its schema version and, for
+ * every save, its row in `saves` (head, projected seq, key space) and its projection
+ * digest, read in one snapshot. Two equal levels of one file hold the same projection
+ * rows under the same rowids: the rows and their keys follow from the log by the store's
+ * rules, every write moves a head or a digest (the triggers see every column of every
+ * row written), and a migration moves the schema version. A cache kept beside the file
+ * (the vector index) notes the level it was written at, and an open that finds the file
+ * still at it trusts the cache without reading the tables. Null for a file older than
+ * the digest, and while a save's read models are behind its log: there is nothing to
+ * compare.
+ */
+export const databaseLevel = (db: SqliteDatabase): string | null =>
+  db.transaction(() => {
+    const digested = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_digest'")
+      .get();
+    if (digested === undefined) return null;
+    const schema = db.prepare("SELECT max(version) FROM schema_migrations").pluck().get();
+    const saves = db.prepare("SELECT * FROM saves ORDER BY save_id").all() as Array<{
+      projected_seq?: number | null;
+    }>;
+    // Read models behind their log (`EventAppend.catchUp`) are at no level yet.
+    if (saves.some((s) => s.projected_seq != null)) return null;
+    const digests = db
+      .prepare("SELECT save_id, a, b FROM projection_digest ORDER BY save_id")
+      .raw()
+      .all();
+    return JSON.stringify({ schema, saves, digests });
+  })();
+
+/**
  * The lanes of every row of one save in one table, summed. Rows are streamed, not read
  * as one array: a 1,000-NPC year's knowledge table has 3M rows.
  */

@@ -45,6 +45,7 @@ export { openForReading } from "./openForReading.ts";
 export { type OpenForWritingOptions, openForWriting } from "./openForWriting.ts";
 export {
   DIGEST_FN,
+  databaseLevel,
   lateDigestColumns,
   readDigest,
   recomputeDigest,

@@ -160,7 +160,14 @@ export const chatCommand = Command.make(
           progressNote(`reading what every NPC knows from ${talk.head} events, once`);
           yield* Effect.try({ try: () => talk.dossiers.refresh?.(), catch: (e) => e });
         }
-        return yield* Effect.tryPromise({ try: () => converse(talk, args.npc), catch: (e) => e });
+        const code = yield* Effect.tryPromise({
+          try: () => converse(talk, args.npc),
+          catch: (e) => e,
+        });
+        // The talk's rows go into the vector files now, noted level with the database,
+        // so the next open of this world trusts them without reading every row again.
+        yield* Effect.try({ try: () => talk.dossiers.flush?.(), catch: (e) => e });
+        return code;
       }).pipe(Effect.ensuring(Effect.sync(() => log.db.close())));
       if (code !== 0) process.exitCode = code;
     },

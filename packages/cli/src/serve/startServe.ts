@@ -324,5 +324,13 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
     handle,
     failureOf,
   });
-  return { url: server.url, port: server.port, close: () => server.close() };
+  return {
+    url: server.url,
+    port: server.port,
+    close: async () => {
+      await server.close();
+      // What the talks added goes into the vector files, so the next open trusts them.
+      for (const w of worlds.values()) w.dossiers.flush?.();
+    },
+  };
 };

@@ -1,0 +1,121 @@
+/**
+ * Vector files noted level with the database (`IndexManifest.level`): an open that finds
+ * the database still at that level trusts them without reading a row, and any write
+ * through the store makes the next open check every row again. The tests see which of
+ * the two an open did by changing a memory's text where the store's digest cannot see it
+ * (its trigger dropped), which no hearsay write does: only a row-by-row check notices.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type IndexManifest,
+  indexPaths,
+  makeHashingEmbedder,
+  textFingerprint,
+  VectorIndexes,
+} from "@hearsay/retrieval";
+import { Effect } from "effect";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ev, memoryEvents, npcEvents, openWorld, Prng, type TestWorld } from "./fixtures.ts";
+
+const embedder = makeHashingEmbedder();
+let dir: string;
+let dbPath: string;
+let world: TestWorld;
+
+const open = () => Effect.runSync(VectorIndexes.open(world.db, embedder, {}));
+const manifest = (c = "memories"): IndexManifest =>
+  JSON.parse(readFileSync(indexPaths(dbPath, c).manifest, "utf8")) as IndexManifest;
+const firstMemory = (): number =>
+  world.db.prepare("SELECT min(rowid) FROM memories").pluck().get() as number;
+
+/** Rewrites a memory's text with its digest trigger dropped: the database's level stays. */
+const unseenEdit = (rowid: number, text: string): void => {
+  const trigger = world.db
+    .prepare("SELECT sql FROM sqlite_master WHERE name = 'memories_digest_update'")
+    .pluck()
+    .get() as string;
+  world.db.exec("DROP TRIGGER memories_digest_update");
+  world.db.prepare("UPDATE memories SET text = ? WHERE rowid = ?").run(text, rowid);
+  world.db.exec(trigger);
+};
+
+/** An event that writes a read model but no row of any collection. */
+const move = (t: number) => ev("NpcMoved", t, { npcId: "npc-0", from: "square", to: "mill" });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hearsay-level-"));
+  dbPath = join(dir, "world.db");
+  world = openWorld(dbPath);
+  world.append(npcEvents(6));
+  world.append(memoryEvents(Prng.derive(3, "level"), 6, 120));
+});
+
+afterEach(() => {
+  world.db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("vector files noted level with the database", () => {
+  it("are trusted unread at that level and checked row by row once the database moves", () => {
+    open();
+    expect(manifest().level).toEqual(expect.any(String));
+    const rowid = firstMemory();
+    const before = open().index.store("memories")!.fingerprint(rowid);
+    const edited = "A text the digest never saw.";
+    unseenEdit(rowid, edited);
+    const trusted = open();
+    expect(trusted.reports.find((r) => r.collection === "memories")?.outcome).toBe("loaded");
+    expect(trusted.index.store("memories")!.fingerprint(rowid)).toBe(before);
+    // Any write moves the level: the next open reads every row and finds the edit.
+    world.append([move(500)]);
+    const checked = open();
+    expect(checked.reports.find((r) => r.collection === "memories")).toMatchObject({
+      outcome: "repaired",
+      added: 1,
+    });
+    expect(checked.index.store("memories")!.fingerprint(rowid)).toBe(textFingerprint(edited));
+  });
+
+  it("are noted by an open that found them up to date at a new level, by their manifest alone", () => {
+    open();
+    world.append([move(500)]);
+    const vectors = indexPaths(dbPath, "memories").vectors;
+    const written = statSync(vectors);
+    const level = manifest().level;
+    // The rows were checked and found as saved: only the manifest is written again.
+    expect(open().reports.find((r) => r.collection === "memories")?.outcome).toBe("loaded");
+    expect(manifest().level).not.toBe(level);
+    expect(statSync(vectors).mtimeMs).toBe(written.mtimeMs);
+    const rowid = firstMemory();
+    unseenEdit(rowid, "Another unseen text.");
+    expect(open().index.store("memories")!.fingerprint(rowid)).not.toBe(
+      textFingerprint("Another unseen text."),
+    );
+  });
+
+  it("are not trusted after a save that cannot vouch for them, and are after one that can", () => {
+    const { index } = open();
+    world.append([...memoryEvents(Prng.derive(4, "more"), 6, 10, 900, "late"), move(950)]);
+    // What a run's periodic save does: the vectors are behind the log, so nothing is noted.
+    index.save();
+    expect(manifest().level).toBeUndefined();
+    const rowid = firstMemory();
+    unseenEdit(rowid, "Seen by the row check.");
+    const opened = open();
+    expect(opened.reports.find((r) => r.collection === "memories")?.added).toBe(11);
+    expect(opened.index.store("memories")!.fingerprint(rowid)).toBe(
+      textFingerprint("Seen by the row check."),
+    );
+    // A vouched save of rows already saved writes the manifest alone, noted level.
+    world.append([move(990)]);
+    const vectors = statSync(indexPaths(dbPath, "memories").vectors).mtimeMs;
+    opened.index.save({ level: true });
+    expect(statSync(indexPaths(dbPath, "memories").vectors).mtimeMs).toBe(vectors);
+    unseenEdit(rowid, "Never seen.");
+    expect(open().index.store("memories")!.fingerprint(rowid)).toBe(
+      textFingerprint("Seen by the row check."),
+    );
+  });
+});
