@@ -30,6 +30,7 @@ import { EmbeddingCache, syncVectors } from "./EmbeddingCache.ts";
 import type { Touched, TouchedRows } from "./SaveView.ts";
 import {
   type IndexManifest,
+  type IndexPaths,
   indexPaths,
   loadVectorFiles,
   manifestOfSaved,
@@ -81,6 +82,16 @@ const recipeOf = (c: CollectionName): string => {
 /** The level a collection's manifest notes: its recipe and the database's level. */
 const levelOf = (c: CollectionName, database: string | null): string | undefined =>
   database === null ? undefined : JSON.stringify([recipeOf(c), database]);
+
+/**
+ * Writes a manifest again only to note its level: a file that cannot be written (read-only
+ * media) costs the next open its row check, nothing else, so the open goes on.
+ */
+const noteLevel = (paths: IndexPaths, manifest: IndexManifest): void => {
+  try {
+    writeManifest(paths, manifest);
+  } catch {}
+};
 
 export class VectorIndexes {
   private constructor(
@@ -199,8 +210,14 @@ export class VectorIndexes {
         const still = noted !== undefined && databaseLevel(db) === level ? noted : undefined;
         if (paths && outcome !== "loaded")
           saveVectorFiles(store, paths, { collection: c, model: embedder.model, level: still });
-        else if (paths && loaded?.ok && still !== undefined && loaded.manifest.level !== still)
-          writeManifest(paths, { ...loaded.manifest, level: still });
+        else if (
+          paths &&
+          loaded?.ok &&
+          still !== undefined &&
+          loaded.manifest.level !== still &&
+          !db.readonly
+        )
+          noteLevel(paths, { ...loaded.manifest, level: still });
         reports.push({
           collection: c,
           outcome,
