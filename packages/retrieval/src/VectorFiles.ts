@@ -370,12 +370,14 @@ const readManifest = (path: string): IndexManifest | null => {
 /**
  * Loads a collection's saved store, if its files exist, agree with each other and were
  * made by `model` at `config.dimensions`. A graph that fails to load is rebuilt from
- * the vectors (the vectors are still good).
+ * the vectors (the vectors are still good). With `graphs` false the graph segments are
+ * neither read nor built: the caller changes the rows first and builds them after.
  */
 export const loadVectorFiles = (
   paths: IndexPaths,
   expect: { readonly collection: string; readonly model: string },
   config: VectorStoreConfig,
+  options: { readonly graphs?: boolean } = {},
 ): LoadResult => {
   if (!existsSync(paths.manifest) || !existsSync(paths.vectors)) {
     return { ok: false, problem: "missing", detail: "no saved index" };
@@ -456,6 +458,7 @@ export const loadVectorFiles = (
       return { ok: false, problem: "corrupt", detail: problem };
     }
     hashedRows.set(store, { state, rows: used });
+    if (options.graphs === false) return { ok: true, store, manifest, graphLoaded: false };
     // A damaged graph could crash the native reader, so its bytes are checked first.
     const loaded =
       config.graph === false

@@ -56,6 +56,14 @@ export interface VectorIndexOptions {
    */
   readonly graphCollections?: ReadonlyArray<CollectionName>;
   readonly onProgress?: (p: IndexProgress) => void;
+  /**
+   * Another database file whose saved vectors to start from: the same log's file later
+   * on, for a scratch refolded to an earlier moment (`hearsay dossier --day`). Its rows
+   * are checked against this database's row by row — those gone since removed, changed
+   * ones embedded again — its graphs left unread and built afresh from the rows this
+   * database holds, and nothing is saved beside either file.
+   */
+  readonly from?: string;
 }
 
 /** What opening or rebuilding did to one collection. */
@@ -147,6 +155,7 @@ export class VectorIndexes {
       const rawPath = options.dbPath ?? db.name;
       const dbPath = rawPath === null || rawPath === "" || rawPath === ":memory:" ? null : rawPath;
       const wanted = options.collections ?? collectionNames;
+      const from = fresh ? undefined : options.from;
       const reports: Array<IndexReport> = [];
       const indexes = new Map<CollectionName, CollectionIndex>();
       const cache = embedder.embedSync
@@ -175,20 +184,27 @@ export class VectorIndexes {
           });
           continue;
         }
-        const paths = dbPath ? indexPaths(dbPath, c) : null;
+        const paths = dbPath && from === undefined ? indexPaths(dbPath, c) : null;
+        const expect = { collection: c, model: embedder.model };
         const loaded =
-          paths && !fresh
-            ? loadVectorFiles(paths, { collection: c, model: embedder.model }, config)
-            : null;
+          from !== undefined
+            ? loadVectorFiles(indexPaths(from, c), expect, config, { graphs: false })
+            : paths && !fresh
+              ? loadVectorFiles(paths, expect, config)
+              : null;
         const store = loaded?.ok ? loaded.store : new VectorStore(config);
         const index = new CollectionIndex(db, collections[c], store, embedder, cache);
         const noted = levelOf(c, level);
         const trusted =
-          loaded?.ok === true && noted !== undefined && loaded.manifest.level === noted;
+          from === undefined &&
+          loaded?.ok === true &&
+          noted !== undefined &&
+          loaded.manifest.level === noted;
         const change = trusted ? index.trust() : yield* index.reconcile(options.onProgress);
         indexes.set(c, index);
         // A graph file that failed its check was rebuilt from the vectors: save it again.
         const graphRebuilt =
+          from === undefined &&
           config.graph !== false &&
           loaded?.ok === true &&
           loaded.manifest.graph &&
@@ -197,15 +213,19 @@ export class VectorIndexes {
         const outcome = loaded?.ok ? (stale || graphRebuilt ? "repaired" : "loaded") : "rebuilt";
         const reason = fresh
           ? "rebuild requested"
-          : !paths
-            ? "in-memory database"
-            : loaded && !loaded.ok
-              ? `${loaded.problem}: ${loaded.detail}`
-              : stale
-                ? `stale: ${change.added} rows new or changed, ${change.removed} gone`
-                : graphRebuilt
-                  ? "graph file damaged: rebuilt from the vectors"
-                  : "up to date";
+          : from !== undefined
+            ? loaded?.ok
+              ? `from ${from}: ${stale ? `${change.added} rows new or changed, ${change.removed} gone` : "the same rows"}`
+              : `from ${from}: ${loaded?.problem}: ${loaded?.detail}`
+            : !paths
+              ? "in-memory database"
+              : loaded && !loaded.ok
+                ? `${loaded.problem}: ${loaded.detail}`
+                : stale
+                  ? `stale: ${change.added} rows new or changed, ${change.removed} gone`
+                  : graphRebuilt
+                    ? "graph file damaged: rebuilt from the vectors"
+                    : "up to date";
         // The level is noted only when the database did not move while its rows were read.
         const still = noted !== undefined && databaseLevel(db) === level ? noted : undefined;
         if (paths && outcome !== "loaded")

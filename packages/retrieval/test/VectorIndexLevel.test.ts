@@ -5,10 +5,11 @@
  * the two an open did by changing a memory's text where the store's digest cannot see it
  * (its trigger dropped), which no hearsay write does: only a row-by-row check notices.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  collectionNames,
   type IndexManifest,
   indexPaths,
   makeHashingEmbedder,
@@ -17,7 +18,16 @@ import {
 } from "@hearsay/retrieval";
 import { Effect } from "effect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ev, memoryEvents, npcEvents, openWorld, Prng, type TestWorld } from "./fixtures.ts";
+import {
+  ev,
+  globalRumour,
+  memoryEvents,
+  npcEvents,
+  openWorld,
+  Prng,
+  sentence,
+  type TestWorld,
+} from "./fixtures.ts";
 
 const embedder = makeHashingEmbedder();
 let dir: string;
@@ -117,5 +127,76 @@ describe("vector files noted level with the database", () => {
     expect(open().index.store("memories")!.fingerprint(rowid)).toBe(
       textFingerprint("Seen by the row check."),
     );
+  });
+});
+
+describe("vector files of a later moment", () => {
+  it("give a database of an earlier moment the index a rebuild of it gives, writing nothing", () => {
+    const summary = (text: string, t: number) =>
+      ev("ConversationSummarized", t, {
+        conversationId: "c1",
+        npcId: "npc-0",
+        partnerId: "npc-1",
+        throughTurn: 3,
+        summary: text,
+      });
+    const rumours = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        globalRumour(`r${from + i}`, 200 + from + i, sentence(Prng.derive(from + i, "r"), i)),
+      );
+    // The earlier moment: the world so far, 150 rumours and a summary as it then read.
+    const early = [rumours(0, 150), [summary("We talked about the flood on the river.", 400)]];
+    const later = [
+      rumours(150, 150),
+      memoryEvents(Prng.derive(5, "later"), 6, 80, 600, "later"),
+      [summary("We argued about the sword and the forge.", 900)],
+    ];
+    for (const batch of [...early, ...later]) world.append(batch);
+    open();
+    const files = () =>
+      collectionNames.flatMap((c) => {
+        const p = indexPaths(dbPath, c);
+        return [p.vectors, p.manifest, ...p.segmentFiles()].map((f) => [f, statSync(f).mtimeMs]);
+      });
+    const before = files();
+    // The same log up to the earlier moment, in a file of its own.
+    const thenPath = join(dir, "then.db");
+    const then = openWorld(thenPath);
+    then.append(npcEvents(6));
+    then.append(memoryEvents(Prng.derive(3, "level"), 6, 120));
+    for (const batch of early) then.append(batch);
+    const graphCollections = ["world_events", "lore", "background_debates"] as const;
+    const started = Effect.runSync(
+      VectorIndexes.open(then.db, embedder, { from: dbPath, graphCollections }),
+    );
+    const rebuilt = Effect.runSync(
+      VectorIndexes.rebuild(then.db, embedder, { dbPath: ":memory:", graphCollections }),
+    );
+    try {
+      for (const c of collectionNames) {
+        const a = started.index.store(c)!;
+        const b = rebuilt.index.store(c)!;
+        expect(a.entries(), c).toEqual(b.entries());
+        expect(a.graphShapes(), c).toEqual(b.graphShapes());
+      }
+      // The later rows were dropped and the summary embedded as it read then.
+      expect(started.reports.find((r) => r.collection === "world_events")).toMatchObject({
+        removed: 150,
+        added: 0,
+      });
+      expect(started.reports.find((r) => r.collection === "memories")).toMatchObject({
+        removed: 80,
+        added: 0,
+      });
+      expect(started.reports.find((r) => r.collection === "conversation_summaries")).toMatchObject({
+        added: 1,
+      });
+      expect(started.index.store("world_events")!.hasGraph).toBe(true);
+      // Nothing beside the earlier file, nothing changed beside the later one.
+      expect(existsSync(indexPaths(thenPath, "memories").manifest)).toBe(false);
+      expect(files()).toEqual(before);
+    } finally {
+      then.db.close();
+    }
   });
 });

@@ -136,11 +136,16 @@ export const dossierAt = (opts: DossierAtOptions): DossierInspection => {
           () => throughSeq,
           () => {},
         );
-  // The graphs built here from the rows at t are the ones the run searched at t.
+  // The graphs built here from the rows at t are the ones the run searched at t. The
+  // vectors start from the ones saved beside the log's file, if any: every row at t is
+  // there unless changed since (checked row by row), and embedding them all again is most
+  // of what this step costs on a long run.
+  const saved = log.db.name === "" || log.db.name === ":memory:" ? null : log.db.name;
   const { index } = Effect.runSync(
     VectorIndexes.open(scratch.db, embedder, {
       mode: recordedIndexMode(log, saveId),
       graphCollections: runGraphCollections,
+      ...(saved === null ? {} : { from: saved }),
       ...(opts.onIndex ? { onProgress: opts.onIndex } : {}),
     }),
   );

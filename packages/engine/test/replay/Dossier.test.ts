@@ -8,9 +8,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Dossier, dayOf, formatGameTime, hourOf, type StoredEvent } from "@hearsay/core";
-import { dossierAt, ReplayRefused, retrievalDossiers, type SimulationSpec } from "@hearsay/engine";
+import {
+  dossierAt,
+  ReplayRefused,
+  retrievalDossiers,
+  runGraphCollections,
+  type SimulationSpec,
+} from "@hearsay/engine";
 import { ScriptedBrain } from "@hearsay/mind";
-import { openForReading, SqliteEventLog } from "@hearsay/store";
+import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
+import { openDatabase, openForReading, SqliteEventLog } from "@hearsay/store";
+import { Effect } from "effect";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAIN, memoryLog, runHamlet } from "./fixtures.ts";
 
@@ -121,7 +129,31 @@ describe("dossierAt", () => {
     const dir = mkdtempSync(join(tmpdir(), "hearsay-dossier-"));
     const path = join(dir, "run.db");
     log.db.prepare("VACUUM INTO ?").run(path);
+    // With the vector files a run leaves beside its file, as of its end: a dossier of an
+    // earlier moment starts from them, and must still be the one built then.
+    const writable = openDatabase(path);
+    Effect.runSync(
+      VectorIndexes.open(writable, makeHashingEmbedder(), {
+        graphCollections: runGraphCollections,
+      }),
+    );
+    writable.close();
     const onDisk = new SqliteEventLog(openForReading(path));
+    const embedded = (from: SqliteEventLog, s: Seen): number => {
+      let rows = 0;
+      dossierAt({
+        log: from,
+        saveId: MAIN,
+        npcId: s.npcId,
+        day: dayOf(s.t as never),
+        hour: hourOf(s.t as never),
+        onIndex: (p) => {
+          if (p.phase === "embed" && p.collection === "memories" && p.done === p.total)
+            rows += p.total;
+        },
+      });
+      return rows;
+    };
     // Dossiers at whole hours on later days: one per NPC and hour, eight spread evenly over the run.
     const later = seen.filter((s) => s.t % 60 === 0 && s.t > 24 * 60);
     const every = Math.max(1, Math.floor(later.length / 8));
@@ -147,6 +179,9 @@ describe("dossierAt", () => {
           ).toBeGreaterThanOrEqual(s.t);
         }
       }
+      // A memory's text never changes, so from the files no memory is embedded again.
+      expect(embedded(log, picks[0]!)).toBeGreaterThan(0);
+      expect(embedded(onDisk, picks[0]!)).toBe(0);
       // The scene by default: where the NPC was and who was there awake, from either.
       const at = { saveId: MAIN, npcId: "ada", day: 1, hour: 14 };
       expect(dossierAt({ log: onDisk, ...at }).dossier).toEqual(dossierAt({ log, ...at }).dossier);
