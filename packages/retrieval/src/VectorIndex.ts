@@ -248,7 +248,9 @@ export class VectorIndexes {
           graph: store.hasGraph,
         });
       }
-      return { index: new VectorIndexes(mode, embedder, db, dbPath, indexes), reports };
+      // Started from another file's vectors: nothing is ever saved beside this one.
+      const savesTo = from === undefined ? dbPath : null;
+      return { index: new VectorIndexes(mode, embedder, db, savesTo, indexes), reports };
     });
   }
 

@@ -110,8 +110,13 @@ export const serveCommand = Command.make(
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       });
-      yield* Effect.promise(() => server.close());
-      log.db.close();
+      yield* Effect.tryPromise({
+        try: () => server.close(),
+        catch: (e) =>
+          new CliFailure({
+            message: `${args.db}: while stopping, ${(e as Error).message} (the next open checks the index row by row)`,
+          }),
+      }).pipe(Effect.ensuring(Effect.sync(() => log.db.close())));
     },
     (effect, args) => onDatabase(args.db)(effect),
   ),

@@ -329,8 +329,17 @@ export const startServe = async (o: ServeOptions): Promise<RunningServer> => {
     port: server.port,
     close: async () => {
       await server.close();
-      // What the talks added goes into the vector files, so the next open trusts them.
-      for (const w of worlds.values()) w.dossiers.flush?.();
+      // What the talks added goes into the vector files, so the next open trusts them;
+      // every save's is tried before the first failure is reported.
+      const failed: Array<string> = [];
+      for (const [save, w] of worlds) {
+        try {
+          w.dossiers.flush?.();
+        } catch (e) {
+          failed.push(`saving save "${save}"'s vector index: ${(e as Error).message}`);
+        }
+      }
+      if (failed.length > 0) throw new Error(failed.join("; "));
     },
   };
 };
