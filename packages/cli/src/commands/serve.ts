@@ -11,6 +11,7 @@ import { Command, Flag } from "effect/cli";
 import { CliFailure } from "../attempt.ts";
 import { brainFlags } from "../brainFlags.ts";
 import { onDatabase } from "../onDatabase.ts";
+import { LONG_HISTORY_EVENTS, progressNote } from "../Progress.ts";
 import { brainFor, openLog, simulationOf, talkWorldOf } from "../serve/openTalkWorld.ts";
 import { serveRefusal, startServe, tokenOf } from "../serve/startServe.ts";
 
@@ -90,11 +91,20 @@ export const serveCommand = Command.make(
             open: (save) => {
               const saveId = ids.save(save);
               const sim = Effect.runSync(simulationOf(log, saveId, simulation));
-              return Effect.runSync(
+              const world = Effect.runSync(
                 talkWorldOf(log, saveId, sim, brain, Option.getOrUndefined(args.config), {
                   digestEvery: args.digestEvery,
                 }),
               );
+              // As chat does: a long run's view of what every NPC knows is read once, when
+              // the save is first asked for, and said (that request waits for it).
+              if (world.head >= LONG_HISTORY_EVENTS) {
+                progressNote(
+                  `save "${save}": reading what every NPC knows from ${world.head} events, once`,
+                );
+                world.dossiers.refresh?.();
+              }
+              return world;
             },
           }),
         catch: (e) =>
