@@ -3,7 +3,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { ids, PLAYER_ID } from "@hearsay/core";
 import { runGraphCollections, workspaceRoot } from "@hearsay/engine";
-import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
+import {
+  collectionNames,
+  indexStatus,
+  makeHashingEmbedder,
+  VectorIndexes,
+} from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
@@ -41,11 +46,16 @@ const stored = (db: string) => {
 
 /**
  * The collections an open of the world's vector files checks row by row: none when the
- * files were saved level with the database (`VectorIndexes`).
+ * files were saved level with the database (`VectorIndexes`) — and then rightly, with
+ * every row of the tables in them (`indexStatus` checks each).
  */
 const scannedAtOpen = (db: string): Array<string> => {
   const handle = openDatabase(db);
   try {
+    const stale = indexStatus(handle, db, makeHashingEmbedder(), collectionNames).filter(
+      (s) => s.stale,
+    );
+    expect(stale).toEqual([]);
     const scanned = new Set<string>();
     Effect.runSync(
       VectorIndexes.open(handle, makeHashingEmbedder(), {

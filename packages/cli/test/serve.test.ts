@@ -2,7 +2,12 @@
 import { ids, PLAYER_ID } from "@hearsay/core";
 import { loadSimulation, runGraphCollections, TalkWorld } from "@hearsay/engine";
 import { type ReplyStreamer, ScriptedBrain } from "@hearsay/mind";
-import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
+import {
+  collectionNames,
+  indexStatus,
+  makeHashingEmbedder,
+  VectorIndexes,
+} from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -338,7 +343,10 @@ describe("hearsay serve", () => {
         },
       }),
     );
+    // …and rightly: the files hold every row of the tables (checked row by row).
+    const stale = indexStatus(own.db, path, makeHashingEmbedder(), collectionNames);
     own.db.close();
     expect([...scanned]).toEqual([]);
+    expect(stale.filter((s) => s.stale)).toEqual([]);
   });
 });

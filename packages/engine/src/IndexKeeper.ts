@@ -17,12 +17,13 @@
  * in-memory database that has no files), so none of it enters the log: the job's event
  * says only that it ran, and its counts go to the run's summary.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import {
   type CollectionName,
   collectionNames,
   type IndexManifest,
   indexPaths,
+  readManifest,
   saveVectorFiles,
   type VectorIndexes,
   type VectorStore,
@@ -50,14 +51,6 @@ interface Written {
   readonly token: number;
   readonly rows: number;
 }
-
-const readManifest = (path: string): IndexManifest | null => {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as IndexManifest;
-  } catch {
-    return null;
-  }
-};
 
 const sizeOf = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
 
@@ -120,14 +113,9 @@ export class IndexKeeper {
       if (store === null) continue;
       const paths = indexPaths(this.dbPath, c);
       const { behind, rows } = this.behind(c, store);
-      const manifest = existsSync(paths.vectors) ? readManifest(paths.manifest) : null;
-      const foreign =
-        manifest === null ||
-        manifest.model !== index.model ||
-        manifest.dimensions !== store.dimensions ||
-        manifest.segments.some((s) => !existsSync(paths.segment(s)));
+      const manifest = this.onDisk(c, index, store);
       const share = Math.ceil(Math.max(0, minShare) * rows);
-      if (!foreign && behind < Math.max(1, minRows, share)) continue;
+      if (manifest !== null && behind < Math.max(1, minRows, share)) continue;
       const before = new Set((manifest?.segments ?? []).map((s) => s.hash));
       // Marked before the save, as the rows it writes; kept once it is written.
       const token = store.mark();
@@ -147,6 +135,43 @@ export class IndexKeeper {
     this.writes += 1;
     this.bytes = this.filesBytes();
     if (this.clock !== null && this.seconds !== null) this.seconds += (this.clock() - began) / 1000;
+  }
+
+  /**
+   * The manifest of `c`'s files when they are all on disk and for this index's model and
+   * dimensions; null when one is missing or foreign (they must be written whole).
+   */
+  private onDisk(
+    c: CollectionName,
+    index: VectorIndexes,
+    store: VectorStore,
+  ): IndexManifest | null {
+    const paths = indexPaths(this.dbPath!, c);
+    const manifest = existsSync(paths.vectors) ? readManifest(paths.manifest) : null;
+    return manifest === null ||
+      manifest.model !== index.model ||
+      manifest.dimensions !== store.dimensions ||
+      manifest.segments.some((s) => !existsSync(paths.segment(s)))
+      ? null
+      : manifest;
+  }
+
+  /**
+   * The collections whose files hold their rows as they are now: on disk for this model,
+   * and no row changed since this keeper last noted what they hold (`VectorIndexes.save`
+   * then writes only their manifests).
+   */
+  asSaved(index: VectorIndexes): ReadonlySet<CollectionName> {
+    const out = new Set<CollectionName>();
+    if (this.dbPath === null || index.mode === "disabled") return out;
+    for (const c of collectionNames) {
+      const store = index.store(c);
+      const last = this.written.get(c);
+      if (store === null || last?.store !== store) continue;
+      if (store.rowsApartSince(last.token) !== 0 || this.onDisk(c, index, store) === null) continue;
+      out.add(c);
+    }
+    return out;
   }
 
   private filesBytes(): number {

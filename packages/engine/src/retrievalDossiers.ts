@@ -192,7 +192,10 @@ export const retrievalDossiers = (
       // more (a failed append leaves the view ahead of the log): then the next open may
       // trust the files without reading the tables (`VectorIndexes.save`).
       const view = engine.engine.view(saveId);
-      engine.index.save({ level: view.seq === view.headSeq() });
+      engine.index.save({
+        level: view.seq === view.headSeq(),
+        asSaved: keeper.asSaved(engine.index),
+      });
       keeper.wrote(engine.index);
     },
     keepIndex: (job) => {

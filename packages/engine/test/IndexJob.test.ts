@@ -17,7 +17,7 @@ import {
   MINUTES_PER_HOUR,
   makeEvent,
 } from "@hearsay/core";
-import { runGraphCollections, verifyLog } from "@hearsay/engine";
+import { retrievalDossiers, runGraphCollections, verifyLog } from "@hearsay/engine";
 import {
   collectionNames,
   type IndexProgress,
@@ -200,9 +200,13 @@ describe("index job", () => {
     };
     await runHamlet(log, { ...spec, maxTicks: 40 });
     expect(opened()).toEqual({ scanned: [], outcomes: new Set(["loaded"]) });
+    // …and rightly: the files hold every row of the tables (checked row by row).
+    expect(stale(log)).toEqual([]);
     // A resumed run writes more: its own end notes the files again.
     await runHamlet(log, { ...spec, resume: true });
     expect(opened()).toEqual({ scanned: [], outcomes: new Set(["loaded"]) });
+    // …and rightly: the files hold every row of the tables (checked row by row).
+    expect(stale(log)).toEqual([]);
     // A write the files did not see: the next open checks every row, and notes the level.
     log.append(MAIN, log.head(MAIN), [
       makeEvent("NpcMoved", {
@@ -217,6 +221,21 @@ describe("index job", () => {
     ]);
     expect(opened().scanned).toEqual([...collectionNames]);
     expect(opened().scanned).toEqual([]);
+    log.db.close();
+  });
+
+  it("ends with only the manifests written when no row changed since the files were", async () => {
+    const log = fileLog();
+    await runHamlet(log, { ...spec, maxTicks: 30 });
+    const vectors = () =>
+      indexFiles(log)
+        .filter((f) => f.endsWith(".vectors"))
+        .map((f) => [f, statSync(f).mtimeMs]);
+    const before = vectors();
+    expect(before.length).toBe(collectionNames.length);
+    // Opened level with the files, so its end has no row to write, only the level.
+    retrievalDossiers(log, MAIN).flush?.();
+    expect(vectors()).toEqual(before);
     log.db.close();
   });
 

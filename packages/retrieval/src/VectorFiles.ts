@@ -298,41 +298,6 @@ export const writeManifest = (paths: IndexPaths, manifest: IndexManifest): void 
     }
   });
 
-/**
- * The manifest saved for `store` and still beside the database when the files hold the
- * store's rows as they are now (same model, dimensions, rows and fingerprints, graph
- * segments and vectors file size): saving it again would write the same bytes. Null
- * otherwise, or when the files are not there.
- */
-export const manifestOfSaved = (
-  store: VectorStore,
-  paths: IndexPaths,
-  model: string,
-): IndexManifest | null => {
-  const m = readManifest(paths.manifest);
-  if (m === null || m.model !== model || m.dimensions !== store.dimensions) return null;
-  if (m.count !== store.size || !existsSync(paths.vectors)) return null;
-  const { used, saves } = store.slots();
-  if (statSync(paths.vectors).size !== HEADER + used * ROW_META + used * store.dimensions * 2)
-    return null;
-  if (JSON.stringify(m.saves) !== JSON.stringify(saves)) return null;
-  const shapes = store.graphShapes();
-  const sameGraph =
-    shapes.length === m.segments.length &&
-    shapes.every(({ at: _, ...shape }, i) => {
-      const saved = m.segments[i]!;
-      return (
-        saved.save === shape.save &&
-        segmentName(saved) === segmentName(shape) &&
-        saved.count === shape.count &&
-        existsSync(paths.segment(saved))
-      );
-    });
-  if (!sameGraph || JSON.stringify(m.stale) !== JSON.stringify(store.staleRows())) return null;
-  const entries = store.entries();
-  return fingerprintChecksum(entries.rowids, entries.fingerprints) === m.checksum ? m : null;
-};
-
 /** Why saved files were not used. */
 export type LoadProblem = "missing" | "corrupt" | "mismatch";
 
@@ -345,7 +310,8 @@ export type LoadResult =
     }
   | { readonly ok: false; readonly problem: LoadProblem; readonly detail: string };
 
-const readManifest = (path: string): IndexManifest | null => {
+/** A saved manifest, or null when it is missing, unreadable or of another format. */
+export const readManifest = (path: string): IndexManifest | null => {
   try {
     const fd = openSync(path, "r");
     try {

@@ -33,7 +33,7 @@ import {
   type IndexPaths,
   indexPaths,
   loadVectorFiles,
-  manifestOfSaved,
+  readManifest,
   saveVectorFiles,
   writeManifest,
 } from "./VectorFiles.ts";
@@ -84,7 +84,7 @@ export interface IndexReport {
 const recipeOf = (c: CollectionName): string => {
   const spec = collections[c];
   const probe = spec.textColumns.map((column) => JSON.stringify([column]));
-  return `${spec.table}:${spec.textColumns.join(",")}:${textFingerprint(embeddingText(c, probe)).toString(16)}`;
+  return `${spec.table}:${textFingerprint(embeddingText(c, probe)).toString(16)}`;
 };
 
 /** The level a collection's manifest notes: its recipe and the database's level. */
@@ -329,18 +329,21 @@ export class VectorIndexes {
    * Saves every collection beside the database (no-op in memory). With `level` the caller
    * vouches that the vectors hold what the tables hold now (every append landed and
    * folded in): the files note the database's level, so the next open trusts them
-   * unread, and a collection whose files already hold its rows has only its manifest
-   * written again.
+   * unread. A collection in `asSaved` — its files hold its rows as they are now, by the
+   * caller's marks (`IndexKeeper.asSaved`) — has only its manifest written again.
    */
-  save(options: { readonly level?: boolean } = {}): ReadonlyArray<IndexManifest> {
+  save(
+    options: { readonly level?: boolean; readonly asSaved?: ReadonlySet<CollectionName> } = {},
+  ): ReadonlyArray<IndexManifest> {
     if (!this.dbPath) return [];
     const level = options.level === true ? databaseLevel(this.db) : null;
     const out: Array<IndexManifest> = [];
     for (const [c, index] of this.indexes) {
       const paths = indexPaths(this.dbPath, c);
       const noted = levelOf(c, level);
-      const saved = noted === undefined ? null : manifestOfSaved(index.store, paths, this.model);
-      if (saved !== null) {
+      const saved =
+        noted !== undefined && options.asSaved?.has(c) ? readManifest(paths.manifest) : null;
+      if (saved !== null && saved.model === this.model) {
         const manifest = { ...saved, level: noted! };
         if (saved.level !== noted) writeManifest(paths, manifest);
         out.push(manifest);

@@ -167,6 +167,7 @@ export {
   type IndexPaths,
   indexPaths,
   loadVectorFiles,
+  readManifest,
   saveVectorFiles,
 } from "./VectorFiles.ts";
 export {

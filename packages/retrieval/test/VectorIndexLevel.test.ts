@@ -118,10 +118,10 @@ describe("vector files noted level with the database", () => {
     expect(opened.index.store("memories")!.fingerprint(rowid)).toBe(
       textFingerprint("Seen by the row check."),
     );
-    // A vouched save of rows already saved writes the manifest alone, noted level.
+    // A vouched save of rows the caller knows are saved writes the manifest alone, noted level.
     world.append([move(990)]);
     const vectors = statSync(indexPaths(dbPath, "memories").vectors).mtimeMs;
-    opened.index.save({ level: true });
+    opened.index.save({ level: true, asSaved: new Set(collectionNames) });
     expect(statSync(indexPaths(dbPath, "memories").vectors).mtimeMs).toBe(vectors);
     unseenEdit(rowid, "Never seen.");
     expect(open().index.store("memories")!.fingerprint(rowid)).toBe(
