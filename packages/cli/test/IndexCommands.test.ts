@@ -19,6 +19,7 @@ interface Status {
   readonly collection: string;
   readonly rows: number;
   readonly count: number;
+  readonly onDemand: boolean;
   readonly model: string | null;
   readonly graph: { readonly segments: number; readonly rows: number; readonly intact: boolean };
   readonly stale: boolean;
@@ -53,7 +54,11 @@ describe("hearsay index", () => {
     expect(withGraph.length).toBeGreaterThan(0);
     expect(readdirSync(dir).some((f) => f.endsWith(".usearch"))).toBe(true);
     for (const s of before) {
-      expect(s).toMatchObject({ stale: false, count: s.rows, model: "hashing-v1-384" });
+      expect(s).toMatchObject({ stale: false, model: "hashing-v1-384" });
+      // Memories are embedded when a search first reads them, and a scripted run reads none.
+      expect(s.onDemand).toBe(s.collection === "memories");
+      expect(s.count).toBe(s.onDemand ? 0 : s.rows);
+      if (s.onDemand) expect(s.rows).toBeGreaterThan(0);
       expect(s.graph.intact).toBe(true);
     }
     for (const f of indexFiles("default.db").filter((f) => !f.endsWith(".db"))) {

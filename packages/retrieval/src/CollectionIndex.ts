@@ -5,6 +5,14 @@
  * an empty store. `update` does the same for a few rowids plus every row newer than the
  * last one seen in each save's key space (store/src/ItemKeys.ts), which is what a tick needs. Vectors come from the embedder (hashing:
  * recomputed; a live model: through the embeddings cache), in batches.
+ *
+ * An on-demand collection (`CollectionSpec.onDemand`: memories) with a pure embedder and
+ * no graphs holds only the rows searches have read: a row is embedded when a search first
+ * needs it (`fill`, called by the search with the rows it may read, from the view's
+ * texts), and a reconcile or update only drops vectors whose row is gone or whose text
+ * changed. A run records millions of memories, nearly all gone before any turn searches
+ * them (a scripted brain never does); the vectors held are still exactly those an eager
+ * index would hold for every row a search reads, so every search ranks the same.
  */
 import { ITEM_KEY_SPACE, type SqliteDatabase } from "@hearsay/store";
 import { Effect } from "effect";
@@ -12,7 +20,7 @@ import { type CollectionSpec, embeddingText, textFingerprint } from "./collectio
 import type { EmbedderError, EmbedderShape } from "./Embedder.ts";
 import { type EmbeddingCache, vectorsFor } from "./EmbeddingCache.ts";
 import { prepare, type Statement } from "./prepare.ts";
-import type { VectorStore } from "./VectorStore.ts";
+import type { FillRows, VectorStore } from "./VectorStore.ts";
 
 /** Progress of index work, for a progress bar. */
 export interface IndexProgress {
@@ -99,6 +107,12 @@ export class CollectionIndex {
    * whenever a row is removed or replaced (it may be one named here), and past a bound.
    */
   private readonly rowOfText = new Map<string, number>();
+  /**
+   * True when rows are embedded only when a search asks for them (see the module's
+   * note): an on-demand collection, a pure embedder (a search cannot wait on I/O) and no
+   * graphs (a graph search would miss the rows not embedded).
+   */
+  readonly onDemand: boolean;
 
   constructor(
     db: SqliteDatabase,
@@ -127,6 +141,36 @@ export class CollectionIndex {
     this.spacesStmt = spaced
       ? prepare(db, "SELECT key_space FROM saves WHERE key_space IS NOT NULL").pluck()
       : null;
+    this.onDemand =
+      spec.onDemand === true &&
+      embedder.pure === true &&
+      typeof embedder.embedSync === "function" &&
+      !store.keepsGraphs;
+    if (this.onDemand) store.onDemand = this.fill;
+  }
+
+  /**
+   * Embeds the rows a search may read that the store does not hold (an on-demand
+   * collection's `VectorStore.onDemand`), in the order given, each text once.
+   */
+  private readonly fill: FillRows = (rowids, save, valuesOf) => {
+    const embed = this.embedder.embedSync;
+    if (embed == null) return;
+    const batch: Array<Pending> = [];
+    for (let i = 0; i < rowids.length; i++) {
+      const rowid = rowids[i]!;
+      if (!this.store.has(rowid)) batch.push(this.pendingOf(rowid, save, valuesOf(i)));
+    }
+    for (let i = 0; i < batch.length; i += EMBED_BATCH)
+      this.putKnown(batch.slice(i, i + EMBED_BATCH), embed);
+  };
+
+  /**
+   * An on-demand collection's share of a change: vectors of rows gone or changed are
+   * dropped (a search embeds a changed row again when it needs it); nothing is embedded.
+   */
+  private dropStale(rows: Iterable<Pending>, gone: Array<number>): void {
+    for (const p of rows) if (this.store.has(p.rowid)) gone.push(p.rowid);
   }
 
   /** The key spaces the file's saves have. */
@@ -142,6 +186,12 @@ export class CollectionIndex {
 
   private see(key: number): void {
     if (key > this.seenIn(key)) this.lastSeen.set(Math.floor(key / ITEM_KEY_SPACE), key);
+  }
+
+  /** Sees the last key of every key space in the table (one max(rowid) per save). */
+  private seeTableEnds(): void {
+    for (const space of this.spaces())
+      this.see(Number(this.maxStmt.get({ base: space * ITEM_KEY_SPACE })));
   }
 
   private pending(row: Array<unknown>): Pending {
@@ -293,14 +343,18 @@ export class CollectionIndex {
         onProgress?.({ collection: self.spec.name, phase: "scan", done, total });
       scan(0);
       for (const row of self.scanStmt.iterate() as Iterable<Array<unknown>>) {
-        const p = self.pending(row);
-        seen.add(p.rowid);
-        if (self.store.fingerprint(p.rowid) !== p.fp) todo.push(p);
-        self.see(p.rowid);
+        const rowid = Number(row[0]);
+        seen.add(rowid);
+        self.see(rowid);
         if (++scanned % 50_000 === 0) scan(scanned);
+        // An on-demand collection checks only the rows it holds.
+        if (self.onDemand && !self.store.has(rowid)) continue;
+        const p = self.pending(row);
+        if (self.store.fingerprint(p.rowid) !== p.fp) todo.push(p);
       }
       scan(scanned);
       const gone = Array.from(rowids).filter((r) => !seen.has(r));
+      if (self.onDemand) self.dropStale(todo.splice(0), gone);
       self.removeRows(gone);
       const added = yield* self.embedAll(todo, onProgress, true);
       self.store.syncGraphs((done, total) =>
@@ -318,6 +372,8 @@ export class CollectionIndex {
   trust(): IndexChange {
     this.rowOfText.clear();
     for (const rowid of this.store.entries().rowids) this.see(rowid);
+    // An on-demand collection's files hold only the rows searched: its last keys are the table's.
+    if (this.onDemand) this.seeTableEnds();
     this.store.syncGraphs();
     return { added: 0, removed: 0 };
   }
@@ -358,6 +414,17 @@ export class CollectionIndex {
     if (given !== undefined) return this.planGiven(rowids, given.saveId, given.rows);
     const todo = new Map<number, Pending>();
     const gone: Array<number> = [];
+    if (this.onDemand) {
+      // Only rows held can be stale; new rows wait for a search.
+      for (const rowid of rowids) {
+        if (!this.store.has(rowid)) continue;
+        const row = this.rowStmt.get(rowid) as Array<unknown> | undefined;
+        if (!row || this.store.fingerprint(rowid) !== this.pending(row).fp) gone.push(rowid);
+      }
+      this.seeTableEnds();
+      this.removeRows(gone);
+      return { todo: [], removed: gone.length };
+    }
     // Every row past the last one seen in its space is read by the scan of new rows below
     // (and no vector is held for such a rowid), so only older touched rows are read one by one.
     for (const rowid of rowids) {
@@ -402,10 +469,13 @@ export class CollectionIndex {
         if (this.store.has(rowid)) gone.push(rowid);
         continue;
       }
+      this.see(rowid);
+      // An on-demand collection embeds nothing here: a row it holds is dropped if changed.
+      if (this.onDemand && !this.store.has(rowid)) continue;
       const p = this.pendingOf(rowid, saveId, values);
       if (this.store.fingerprint(rowid) !== p.fp) todo.push(p);
-      this.see(rowid);
     }
+    if (this.onDemand) this.dropStale(todo.splice(0), gone);
     this.removeRows(gone);
     return { todo, removed: gone.length };
   }
@@ -418,9 +488,10 @@ export class CollectionIndex {
     const seen = new Set<number>();
     let added = 0;
     for (const row of this.scanStmt.iterate() as Iterable<Array<unknown>>) {
-      const p = this.pending(row);
-      seen.add(p.rowid);
-      if (this.store.fingerprint(p.rowid) !== p.fp) added++;
+      const rowid = Number(row[0]);
+      seen.add(rowid);
+      if (this.onDemand && !this.store.has(rowid)) continue;
+      if (this.store.fingerprint(rowid) !== this.pending(row).fp) added++;
     }
     let removed = 0;
     for (const r of this.store.entries().rowids) if (!seen.has(r)) removed++;

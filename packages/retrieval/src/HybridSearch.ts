@@ -243,6 +243,28 @@ export const searchCollection = (
   );
 
 /**
+ * Hands an on-demand store every row of `c` the NPC knows at t, with the texts the view
+ * keeps of them (an item's quote holds its embedded columns), so that the store holds them
+ * all before the search reads any.
+ */
+const fillKnown = (
+  view: SaveView,
+  store: VectorStore,
+  npc: number,
+  c: CollectionName,
+  t: number,
+): void => {
+  const { rowids, locals } = knownSetAt(view, npc, c, t);
+  if (rowids.length === 0) return;
+  const tab = view.items[c];
+  const columns = collections[c].textColumns;
+  store.onDemand!(rowids, view.saveId, (i) => {
+    const quote = tab.quoteOf(locals[i]!) as Readonly<Record<string, unknown>>;
+    return columns.map((column) => quote[column]);
+  });
+};
+
+/**
  * The candidates {@link searchCollection} ranks. They depend on the context's NPC, time,
  * filters and query, not on its window (`asOf`, `lastsUntil`): searches that differ only
  * in their window may rank the same candidates.
@@ -262,6 +284,8 @@ export const gatherCandidates = (
   const cands: Candidates = new Map();
   const count = knownCount(view, npc, c);
   if (count === 0) return cands; // nothing known: no filter, keyword or vector work at all
+  // An on-demand collection's store embeds first every row this search may read.
+  if (store?.onDemand && ctx.queryVector) fillKnown(view, store, npc, c, t);
   // The search is exact when what the NPC knows *at t* is few, however many facts it
   // has: late in a long run an NPC has many more memory facts than memories still alive.
   const listed = count <= tuning.enumerateMax ? knownSetAt(view, npc, c, t) : null;

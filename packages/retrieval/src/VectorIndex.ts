@@ -75,21 +75,28 @@ export interface IndexReport {
   readonly added: number;
   readonly removed: number;
   readonly graph: boolean;
+  /** True when rows are embedded when a search first reads them (`CollectionIndex.onDemand`). */
+  readonly onDemand: boolean;
 }
 
 /**
  * How a collection's rows become the texts it embeds: its table and the fingerprint of
- * the text made from a probe row, so a change to its columns or their joining is seen.
+ * the text made from a probe row, so a change to its columns or their joining is seen;
+ * and whether its files hold every row or only those searched (`CollectionIndex.onDemand`),
+ * so that files of one kind are never trusted as the other.
  */
-const recipeOf = (c: CollectionName): string => {
+const recipeOf = (c: CollectionName, onDemand: boolean): string => {
   const spec = collections[c];
   const probe = spec.textColumns.map((column) => JSON.stringify([column]));
-  return `${spec.table}:${textFingerprint(embeddingText(c, probe)).toString(16)}`;
+  const recipe = `${spec.table}:${textFingerprint(embeddingText(c, probe)).toString(16)}`;
+  return onDemand ? `${recipe}:on-demand` : recipe;
 };
 
 /** The level a collection's manifest notes: its recipe and the database's level. */
-const levelOf = (c: CollectionName, database: string | null): string | undefined =>
-  database === null ? undefined : JSON.stringify([recipeOf(c), database]);
+const levelOf = (index: CollectionIndex, database: string | null): string | undefined =>
+  database === null
+    ? undefined
+    : JSON.stringify([recipeOf(index.spec.name, index.onDemand), database]);
 
 /**
  * Writes a manifest again only to note its level: a file that cannot be written (read-only
@@ -181,6 +188,7 @@ export class VectorIndexes {
             added: 0,
             removed: 0,
             graph: false,
+            onDemand: false,
           });
           continue;
         }
@@ -194,7 +202,7 @@ export class VectorIndexes {
               : null;
         const store = loaded?.ok ? loaded.store : new VectorStore(config);
         const index = new CollectionIndex(db, collections[c], store, embedder, cache);
-        const noted = levelOf(c, level);
+        const noted = levelOf(index, level);
         const trusted =
           from === undefined &&
           loaded?.ok === true &&
@@ -246,6 +254,7 @@ export class VectorIndexes {
           added: change.added,
           removed: change.removed,
           graph: store.hasGraph,
+          onDemand: index.onDemand,
         });
       }
       // Started from another file's vectors: nothing is ever saved beside this one.
@@ -328,8 +337,8 @@ export class VectorIndexes {
   /**
    * Saves every collection beside the database (no-op in memory). With `level` the caller
    * vouches that the vectors hold what the tables hold now (every append landed and
-   * folded in): the files note the database's level, so the next open trusts them
-   * unread. A collection in `asSaved` — its files hold its rows as they are now, by the
+   * folded in; an on-demand collection: no vector of a row gone or changed): the files
+   * note the database's level, so the next open trusts them unread. A collection in `asSaved` — its files hold its rows as they are now, by the
    * caller's marks (`IndexKeeper.asSaved`) — has only its manifest written again.
    */
   save(
@@ -340,7 +349,7 @@ export class VectorIndexes {
     const out: Array<IndexManifest> = [];
     for (const [c, index] of this.indexes) {
       const paths = indexPaths(this.dbPath, c);
-      const noted = levelOf(c, level);
+      const noted = levelOf(index, level);
       const saved =
         noted !== undefined && options.asSaved?.has(c) ? readManifest(paths.manifest) : null;
       if (saved !== null && saved.model === this.model) {

@@ -45,6 +45,16 @@ export interface VectorStoreConfig {
 
 export type { Scored } from "./ExactScan.ts";
 
+/**
+ * Puts the rows a search is about to read that the store does not hold yet: `rowids` of
+ * `save`, each embedded from its `textColumns` values (`valuesOf(i)` for `rowids[i]`).
+ */
+export type FillRows = (
+  rowids: ArrayLike<number>,
+  save: string,
+  valuesOf: (i: number) => ReadonlyArray<unknown>,
+) => void;
+
 export class VectorStore {
   readonly dimensions: number;
   readonly hnswMinSize: number;
@@ -52,6 +62,11 @@ export class VectorStore {
   private readonly graphs: SaveGraphs;
   private readonly scan: ExactScan;
   private rowChanges = 0;
+  /**
+   * Set when the store holds only the rows searches have asked for (`CollectionIndex`'s
+   * on-demand collections): a search calls it with every row it may read before reading.
+   */
+  onDemand: FillRows | null = null;
 
   constructor(config: VectorStoreConfig) {
     this.dimensions = config.dimensions;

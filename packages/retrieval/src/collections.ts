@@ -37,6 +37,12 @@ export interface CollectionSpec {
   /** SQL expression of the text that is embedded (one column list, joined in `text`). */
   readonly textColumns: ReadonlyArray<string>;
   readonly kind: DossierItemKind;
+  /**
+   * Embedded when a search first needs a row, not when the row is made (see
+   * `CollectionIndex.onDemand`): an NPC's own memories, which a run records by the million
+   * and nearly all of which are gone before any search reads them.
+   */
+  readonly onDemand?: boolean;
 }
 
 export const collections: Readonly<Record<CollectionName, CollectionSpec>> = {
@@ -46,6 +52,7 @@ export const collections: Readonly<Record<CollectionName, CollectionSpec>> = {
     fts: "memories_fts",
     textColumns: ["text"],
     kind: "memory",
+    onDemand: true,
   },
   world_events: {
     name: "world_events",

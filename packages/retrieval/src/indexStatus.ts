@@ -23,6 +23,12 @@ export interface CollectionStatus {
   readonly rows: number;
   /** Vectors in the saved index (0 when there is none). */
   readonly count: number;
+  /**
+   * True when the collection's rows are embedded when a search first reads them
+   * (`CollectionIndex.onDemand`): the index holds only those, and is up to date when each
+   * it holds matches its row.
+   */
+  readonly onDemand: boolean;
   readonly dimensions: number | null;
   /** The embedder the caller runs with and the model the saved vectors were made by. */
   readonly embedder: string;
@@ -80,14 +86,22 @@ export const indexStatus = (
       { dimensions: embedder.dimensions, hnswMinSize: defaultGraphBlock(c), graph: false },
     );
     if (!loaded.ok) {
-      return { ...base, count: 0, stale: true, reason: `${loaded.problem}: ${loaded.detail}` };
+      return {
+        ...base,
+        count: 0,
+        onDemand: false,
+        stale: true,
+        reason: `${loaded.problem}: ${loaded.detail}`,
+      };
     }
-    const check = new CollectionIndex(db, spec, loaded.store, embedder, null).diff();
+    const index = new CollectionIndex(db, spec, loaded.store, embedder, null);
+    const check = index.diff();
     const stale = check.added + check.removed > 0;
     const store: VectorStore = loaded.store;
     return {
       ...base,
       count: store.size,
+      onDemand: index.onDemand,
       stale: stale || !graph.intact,
       reason: stale
         ? `${check.added} rows new or changed, ${check.removed} gone`

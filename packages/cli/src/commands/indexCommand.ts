@@ -84,7 +84,7 @@ const rebuildCommand = Command.make(
     const secs = ((performance.now() - began) / 1000).toFixed(1);
     for (const r of reports) {
       yield* Console.log(
-        `${r.collection}: ${r.count} vectors${r.graph ? ", HNSW graph" : ""} (${r.reason})`,
+        `${r.collection}: ${r.count} vectors${r.graph ? ", HNSW graph" : ""}${r.onDemand ? ", the rest embedded when searched" : ""} (${r.reason})`,
       );
     }
     yield* Console.log(`rebuilt in ${secs} s with ${embedder.model}`);
@@ -118,7 +118,7 @@ const statusCommand = Command.make(
           ? "no graph"
           : `graph ${s.graph.segments} segment${s.graph.segments === 1 ? "" : "s"} over ${s.graph.rows} rows${s.graph.intact ? "" : " (damaged)"}`;
       yield* Console.log(
-        `${s.collection}: ${s.count}/${s.rows} rows, ${s.dimensions ?? "?"}-d, model ${s.model ?? "none"} (embedder ${s.embedder}), ${graph}, ${s.bytes} bytes, ${s.stale ? `stale: ${s.reason}` : "up to date"}`,
+        `${s.collection}: ${s.count}/${s.rows} rows${s.onDemand ? " (the rest embedded when searched)" : ""}, ${s.dimensions ?? "?"}-d, model ${s.model ?? "none"} (embedder ${s.embedder}), ${graph}, ${s.bytes} bytes, ${s.stale ? `stale: ${s.reason}` : "up to date"}`,
       );
     }
   }),

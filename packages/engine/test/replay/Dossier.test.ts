@@ -139,7 +139,7 @@ describe("dossierAt", () => {
     );
     writable.close();
     const onDisk = new SqliteEventLog(openForReading(path));
-    const embedded = (from: SqliteEventLog, s: Seen): number => {
+    const embedded = (from: SqliteEventLog, s: Seen, collection: string): number => {
       let rows = 0;
       dossierAt({
         log: from,
@@ -148,7 +148,7 @@ describe("dossierAt", () => {
         day: dayOf(s.t as never),
         hour: hourOf(s.t as never),
         onIndex: (p) => {
-          if (p.phase === "embed" && p.collection === "memories" && p.done === p.total)
+          if (p.phase === "embed" && p.collection === collection && p.done === p.total)
             rows += p.total;
         },
       });
@@ -179,9 +179,11 @@ describe("dossierAt", () => {
           ).toBeGreaterThanOrEqual(s.t);
         }
       }
-      // A memory's text never changes, so from the files no memory is embedded again.
-      expect(embedded(log, picks[0]!)).toBeGreaterThan(0);
-      expect(embedded(onDisk, picks[0]!)).toBe(0);
+      // A world event's text never changes, so from the files none is embedded again.
+      expect(embedded(log, picks[0]!, "world_events")).toBeGreaterThan(0);
+      expect(embedded(onDisk, picks[0]!, "world_events")).toBe(0);
+      // Memories are embedded by the search that reads them, never by opening the index.
+      expect(embedded(log, picks[0]!, "memories")).toBe(0);
       // The scene by default: where the NPC was and who was there awake, from either.
       const at = { saveId: MAIN, npcId: "ada", day: 1, hour: 14 };
       expect(dossierAt({ log: onDisk, ...at }).dossier).toEqual(dossierAt({ log, ...at }).dossier);
