@@ -8,6 +8,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { stateHash } from "@hearsay/core";
+import { runGraphCollections } from "@hearsay/engine";
 import { makeHashingEmbedder, VectorIndexes } from "@hearsay/retrieval";
 import { openDatabase, SqliteEventLog } from "@hearsay/store";
 import Database from "better-sqlite3";
@@ -62,7 +63,11 @@ export const indexOutcomes = (path: string): ReadonlyArray<string> => {
   const db = openDatabase(path);
   try {
     const { reports } = Effect.runSync(
-      VectorIndexes.open(db, makeHashingEmbedder(), { dbPath: path }),
+      // As a run opens them: graphs for what many know, memories embedded when searched.
+      VectorIndexes.open(db, makeHashingEmbedder(), {
+        dbPath: path,
+        graphCollections: runGraphCollections,
+      }),
     );
     return reports.map(
       (r) => `${r.collection} ${r.outcome}${r.outcome === "loaded" ? "" : ` (${r.reason})`}`,

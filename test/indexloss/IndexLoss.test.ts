@@ -198,7 +198,10 @@ describe("index loss: damaged vector files are rebuilt and answer the same", () 
       const brokenLog = new SqliteEventLog(brokenDb);
       await run(brokenLog, { days: 2, maxTicks: 15 });
       expect(indexSaved(broken), "the interrupted run saved its index").toBe(true);
-      damage("a memory vector overwritten").apply(broken);
+      // A run's memories are embedded when searched, and a scripted run searches none:
+      // its memories file holds no row to overwrite, so it loses the file whole.
+      damage("the memories vectors deleted").apply(broken);
+      damage("a byte of the lore rowids flipped").apply(broken);
       damage("the world events manifest is not JSON").apply(broken);
       await run(brokenLog, { days: 2, maxTicks: 15, resume: true });
       damage("every file deleted").apply(broken);
