@@ -243,18 +243,16 @@ export const searchCollection = (
   );
 
 /**
- * Hands an on-demand store every row of `c` the NPC knows at t, with the texts the view
+ * Hands an on-demand store every row of `c` in a known set, with the texts the view
  * keeps of them (an item's quote holds its embedded columns), so that the store holds them
  * all before the search reads any.
  */
 const fillKnown = (
   view: SaveView,
   store: VectorStore,
-  npc: number,
   c: CollectionName,
-  t: number,
+  { rowids, locals }: { readonly rowids: ArrayLike<number>; readonly locals: ArrayLike<number> },
 ): void => {
-  const { rowids, locals } = knownSetAt(view, npc, c, t);
   if (rowids.length === 0) return;
   const tab = view.items[c];
   const columns = collections[c].textColumns;
@@ -284,11 +282,13 @@ export const gatherCandidates = (
   const cands: Candidates = new Map();
   const count = knownCount(view, npc, c);
   if (count === 0) return cands; // nothing known: no filter, keyword or vector work at all
-  // An on-demand collection's store embeds first every row this search may read.
-  if (store?.onDemand && ctx.queryVector) fillKnown(view, store, npc, c, t);
   // The search is exact when what the NPC knows *at t* is few, however many facts it
   // has: late in a long run an NPC has many more memory facts than memories still alive.
   const listed = count <= tuning.enumerateMax ? knownSetAt(view, npc, c, t) : null;
+  // An on-demand collection's store embeds first every row this search may read (the
+  // known set listed above, or listed for it alone when too large to list for the search).
+  if (store?.onDemand && ctx.queryVector)
+    fillKnown(view, store, c, listed ?? knownSetAt(view, npc, c, t));
   const known = listed && listed.locals.length <= tuning.exactMax ? listed : null;
   const knows = view.knower(npc, c, t);
 

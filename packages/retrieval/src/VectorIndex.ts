@@ -338,8 +338,9 @@ export class VectorIndexes {
    * Saves every collection beside the database (no-op in memory). With `level` the caller
    * vouches that the vectors hold what the tables hold now (every append landed and
    * folded in; an on-demand collection: no vector of a row gone or changed): the files
-   * note the database's level, so the next open trusts them unread. A collection in `asSaved` — its files hold its rows as they are now, by the
-   * caller's marks (`IndexKeeper.asSaved`) — has only its manifest written again.
+   * note the database's level, so the next open trusts them unread. A collection in
+   * `asSaved` — its files hold its rows as they are now, by the caller's marks
+   * (`IndexKeeper.asSaved`) — has only its manifest written again.
    */
   save(
     options: { readonly level?: boolean; readonly asSaved?: ReadonlySet<CollectionName> } = {},
