@@ -24,6 +24,45 @@ export interface Scored {
 export const bySimilarity = (a: Scored, b: Scored) =>
   b.similarity - a.similarity || a.rowid - b.rowid;
 
+/** Whether `(sa, ra)` comes before `(sb, rb)` in {@link bySimilarity}'s order. */
+const before = (sa: number, ra: number, sb: number, rb: number): boolean =>
+  (sb - sa || ra - rb) < 0;
+
+/**
+ * The first `k` of `n` scored rows (rowid `rowids[i]`, cosine `sims[i]`) in
+ * {@link bySimilarity}'s order: what sorting them all and keeping `k` gives. Kept as they
+ * come, best first, so only those returned become objects and nothing else is sorted;
+ * an equal row goes after those before it, as the stable sort puts it. A NaN cosine, which
+ * that order does not place consistently, sends them all to the sort instead.
+ */
+export const firstK = (
+  rowids: ArrayLike<number>,
+  sims: ArrayLike<number>,
+  n: number,
+  k: number,
+): Array<Scored> => {
+  const m = Math.min(k, n);
+  const top: Array<number> = [];
+  for (let i = 0; i < n; i++) {
+    const s = sims[i]!;
+    const r = rowids[i]!;
+    if (Number.isNaN(s)) {
+      const all: Array<Scored> = [];
+      for (let j = 0; j < n; j++) all.push({ rowid: rowids[j]!, similarity: sims[j]! });
+      return all.sort(bySimilarity).slice(0, k);
+    }
+    if (top.length === m) {
+      const last = top[m - 1]!;
+      if (!before(s, r, sims[last]!, rowids[last]!)) continue;
+      top.pop();
+    }
+    let at = top.length;
+    while (at > 0 && before(s, r, sims[top[at - 1]!]!, rowids[top[at - 1]!]!)) at--;
+    top.splice(at, 0, i);
+  }
+  return top.map((i) => ({ rowid: rowids[i]!, similarity: sims[i]! }));
+};
+
 /** Below this many rows an exact scan is done in JS (no gather). */
 const EXACT_NATIVE_MIN = 192;
 /** Candidates an i8 scan keeps for the f16 rerank: `k` × this, at least `RERANK_MIN`. */
@@ -46,6 +85,9 @@ export class ExactScan {
   /** The rows an exact scan keeps (those present) and their slots, reused between scans. */
   private present = new Float64Array(0);
   private slots = new Int32Array(0);
+  /** Cosines of the rows a scan scores, and the rowids of an i8 scan's best, reused. */
+  private sims = new Float64Array(0);
+  private bestRowids = new Float64Array(0);
 
   constructor(private readonly rows: VectorRows) {
     this.dimensions = rows.dimensions;
@@ -53,7 +95,13 @@ export class ExactScan {
 
   /** Bytes of the buffers reused between scans. */
   get residentBytes(): number {
-    return this.scratch.byteLength + this.present.byteLength + this.slots.byteLength;
+    return (
+      this.scratch.byteLength +
+      this.present.byteLength +
+      this.slots.byteLength +
+      this.sims.byteLength +
+      this.bestRowids.byteLength
+    );
   }
 
   /** A query as the i8 scans take it. */
@@ -100,22 +148,25 @@ export class ExactScan {
     }
     const keep = Math.max(k * RERANK_FACTOR, RERANK_MIN);
     // Rows read from the file cost a read each: past `keep` of them, i8 picks which.
+    if (this.sims.length < Math.max(n, keep)) {
+      this.sims = new Float64Array(Math.max(n, keep, this.sims.length * 2));
+      this.bestRowids = new Float64Array(this.sims.length);
+    }
+    const sims = this.sims;
     if (n <= keep || (n < EXACT_NATIVE_MIN && rows.halvesResident)) {
-      const scored: Array<Scored> = [];
-      for (let j = 0; j < n; j++) {
-        scored.push({ rowid: present[j]!, similarity: rows.similarityAt(query, slots[j]!) });
-      }
-      return scored.sort(bySimilarity).slice(0, k);
+      for (let j = 0; j < n; j++) sims[j] = rows.similarityAt(query, slots[j]!);
+      return firstK(present, sims, n, k);
     }
     if (this.scratch.length < n * d) {
       this.scratch = new Int8Array(Math.max(n * d, this.scratch.length * 2));
     }
     rows.gatherSlots(slots, n, this.scratch);
     const best = this.scanQuantized(this.scratch, n, this.quantize(query), keep);
-    const out = best.map((at) => ({
-      rowid: present[at]!,
-      similarity: rows.similarityAt(query, slots[at]!),
-    }));
-    return out.sort(bySimilarity).slice(0, k);
+    const bestRowids = this.bestRowids;
+    for (let i = 0; i < best.length; i++) {
+      bestRowids[i] = present[best[i]!]!;
+      sims[i] = rows.similarityAt(query, slots[best[i]!]!);
+    }
+    return firstK(bestRowids, sims, best.length, k);
   }
 }
