@@ -34,6 +34,68 @@ const noOptions = {};
 /** The predicate of a node without checks of its own. */
 const noFilters = (): boolean => true;
 
+/** What a filter's representation says of it (Effect's own filters carry one). */
+interface Representation {
+  readonly id?: unknown;
+  readonly payload?: Readonly<Record<string, unknown>> | null;
+}
+
+const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+
+/**
+ * `Order.Number(v, bound)` for a finite bound, as Effect's number filters compare: equal
+ * is 0, NaN is below every number, otherwise `<` decides (effect/Order).
+ */
+const compareTo = (v: unknown, bound: number): -1 | 0 | 1 =>
+  v === bound ? 0 : Number.isNaN(v) ? -1 : (v as number) < bound ? -1 : 1;
+
+/**
+ * Effect's own filters of lengths and numbers, by their representation, as the predicates
+ * they run (`Schema.isMinLength` … in effect/Schema): passing when `run` finds no issue,
+ * without building its result. Every event schema's checks are of these kinds, and an
+ * event has a dozen of them. Only for a value of the node's own kind (checked first: a
+ * string or array for a length, a finite number for the others), as `identityCheck`
+ * calls them; null for any other filter. test/decodeSent.test.ts holds each to `run`.
+ */
+export const filterPredicate = (
+  f: SchemaAST.Filter<unknown>,
+): ((value: unknown) => boolean) | null => {
+  const rep = f.annotations?.representation as Representation | undefined;
+  const p = rep?.payload;
+  switch (rep?.id) {
+    case "effect/schema/isMinLength": {
+      const n = p?.minLength;
+      return typeof n === "number" ? (v) => (v as { length: number }).length >= n : null;
+    }
+    case "effect/schema/isMaxLength": {
+      const n = p?.maxLength;
+      return typeof n === "number" ? (v) => (v as { length: number }).length <= n : null;
+    }
+    case "effect/schema/isInt":
+      return (v) => Number.isSafeInteger(v);
+    case "effect/schema/isGreaterThan": {
+      const min = p?.exclusiveMinimum;
+      return finite(min) ? (v) => compareTo(v, min) === 1 : null;
+    }
+    case "effect/schema/isGreaterThanOrEqualTo": {
+      const min = p?.minimum;
+      return finite(min) ? (v) => compareTo(v, min) !== -1 : null;
+    }
+    case "effect/schema/isBetween": {
+      const min = p?.minimum;
+      const max = p?.maximum;
+      if (!finite(min) || !finite(max)) return null;
+      const lowOpen = p?.exclusiveMinimum === true;
+      const highOpen = p?.exclusiveMaximum === true;
+      return (v) =>
+        (lowOpen ? compareTo(v, min) === 1 : compareTo(v, min) !== -1) &&
+        (highOpen ? compareTo(v, max) === -1 : compareTo(v, max) !== 1);
+    }
+    default:
+      return null;
+  }
+};
+
 /** The node's own checks (refinements) as one predicate, or null when one is not a filter. */
 const filtersOf = (ast: SchemaAST.AST): ((value: unknown) => boolean) | null => {
   const filters: Array<SchemaAST.Filter<unknown>> = [];
@@ -46,8 +108,16 @@ const filtersOf = (ast: SchemaAST.AST): ((value: unknown) => boolean) | null => 
   };
   for (const c of ast.checks ?? []) if (!add(c as Filter)) return null;
   if (filters.length === 0) return noFilters;
+  const tests = filters.map(
+    (f) => filterPredicate(f) ?? ((v: unknown) => f.run(v, ast, noOptions) === undefined),
+  );
+  if (tests.length === 1) return tests[0]!;
+  if (tests.length === 2) {
+    const [first, second] = tests as [Check, Check];
+    return (value) => first(value) && second(value);
+  }
   return (value) => {
-    for (const f of filters) if (f.run(value, ast, noOptions) !== undefined) return false;
+    for (const test of tests) if (!test(value)) return false;
     return true;
   };
 };

@@ -6,13 +6,14 @@
  * same order) and log payloads, or refuse with the same error; and the schema check
  * vouches for the valid events of every type it covers (else the fast path is not taken).
  */
-import { type Event, ids } from "@hearsay/core";
+import { Event, ids } from "@hearsay/core";
 import { arbEventSequence } from "@hearsay/testkit";
+import type { SchemaAST } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SentEvent } from "../src/backgroundProtocol.ts";
 import { decodeBatch } from "../src/decodeBatch.ts";
-import { decodeSent, decodesToItself, vouchedTypes } from "../src/decodeSent.ts";
+import { decodeSent, decodesToItself, filterPredicate, vouchedTypes } from "../src/decodeSent.ts";
 import { InvalidEvent } from "../src/StoreError.ts";
 import { runs } from "./harness.ts";
 
@@ -193,5 +194,58 @@ describe("decodeSent", () => {
     ]);
     expect(ok.payloads).toHaveLength(1);
     expect(outcome(() => decodeSent(saveId, [sent]))).toMatch(/^refused: 0 NpcMoved event e1/);
+  });
+});
+
+/** Every filter of every event schema, with the node it sits on. */
+const eventFilters = (): Array<{
+  readonly ast: SchemaAST.AST;
+  readonly filter: SchemaAST.Filter<unknown>;
+}> => {
+  const out: Array<{ ast: SchemaAST.AST; filter: SchemaAST.Filter<unknown> }> = [];
+  const seen = new Set<SchemaAST.AST>();
+  const add = (ast: SchemaAST.AST, c: SchemaAST.Check<unknown>): void => {
+    if (c._tag === "Filter") out.push({ ast, filter: c });
+    else for (const inner of c.checks) add(ast, inner);
+  };
+  const walk = (ast: SchemaAST.AST): void => {
+    if (seen.has(ast)) return;
+    seen.add(ast);
+    for (const c of ast.checks ?? []) add(ast, c);
+    if (ast._tag === "Objects") for (const p of ast.propertySignatures) walk(p.type);
+    if (ast._tag === "Union") for (const m of ast.types) walk(m);
+    if (ast._tag === "Arrays") for (const x of [...ast.elements, ...ast.rest]) walk(x);
+  };
+  for (const member of Event.members) walk(member.ast);
+  return out;
+};
+
+/** Numbers around every bound a filter may hold, strings and arrays around their lengths. */
+const probe = fc.oneof(
+  fc.integer({ min: -3, max: 210 }),
+  fc.double(),
+  fc.constantFrom(0, -0, 0.5, 1, 1.5, 2 ** 53, 2 ** 53 - 1, -(2 ** 53), Number.NaN, 1e300),
+  fc.string({ maxLength: 210 }),
+  fc.array(fc.nat(), { maxLength: 5 }),
+  fc.constantFrom("", "x", "x".repeat(200), "x".repeat(201)),
+);
+
+describe("filterPredicate", () => {
+  it("property: every event schema's filter it compiles passes just what its run passes", () => {
+    const filters = eventFilters();
+    const compiled = filters.flatMap(({ ast, filter }) => {
+      const p = filterPredicate(filter);
+      return p === null ? [] : [{ ast, filter, p }];
+    });
+    // Every filter the events use today is one it knows.
+    expect(compiled.length).toBe(filters.length);
+    expect(compiled.length).toBeGreaterThan(10);
+    fc.assert(
+      fc.property(fc.nat(), probe, (i, v) => {
+        const { ast, filter, p } = compiled[i % compiled.length]!;
+        expect(p(v)).toBe(filter.run(v, ast, {}) === undefined);
+      }),
+      { numRuns: runs(2000) },
+    );
   });
 });
