@@ -20,13 +20,15 @@ export interface Scored {
   readonly similarity: number;
 }
 
-/** Best first; ties by rowid, so a ranking never depends on the order rows came in. */
-export const bySimilarity = (a: Scored, b: Scored) =>
-  b.similarity - a.similarity || a.rowid - b.rowid;
+/**
+ * A scan's order of two scored rows, by their cosines and rowids: below zero when the first
+ * goes first. Best first; ties by rowid, so a ranking never depends on the order rows came in.
+ */
+const order = (sa: number, ra: number, sb: number, rb: number): number => sb - sa || ra - rb;
 
-/** Whether `(sa, ra)` comes before `(sb, rb)` in {@link bySimilarity}'s order. */
-const before = (sa: number, ra: number, sb: number, rb: number): boolean =>
-  (sb - sa || ra - rb) < 0;
+/** {@link order} of two scored rows. */
+export const bySimilarity = (a: Scored, b: Scored): number =>
+  order(a.similarity, a.rowid, b.similarity, b.rowid);
 
 /**
  * The first `k` of `n` scored rows (rowid `rowids[i]`, cosine `sims[i]`) in
@@ -42,6 +44,7 @@ export const firstK = (
   k: number,
 ): Array<Scored> => {
   const m = Math.min(k, n);
+  if (m <= 0) return [];
   const top: Array<number> = [];
   for (let i = 0; i < n; i++) {
     const s = sims[i]!;
@@ -53,11 +56,11 @@ export const firstK = (
     }
     if (top.length === m) {
       const last = top[m - 1]!;
-      if (!before(s, r, sims[last]!, rowids[last]!)) continue;
+      if (order(s, r, sims[last]!, rowids[last]!) >= 0) continue;
       top.pop();
     }
     let at = top.length;
-    while (at > 0 && before(s, r, sims[top[at - 1]!]!, rowids[top[at - 1]!]!)) at--;
+    while (at > 0 && order(s, r, sims[top[at - 1]!]!, rowids[top[at - 1]!]!) < 0) at--;
     top.splice(at, 0, i);
   }
   return top.map((i) => ({ rowid: rowids[i]!, similarity: sims[i]! }));
